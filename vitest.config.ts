@@ -1,13 +1,28 @@
 import { defineConfig } from 'vitest/config';
 
+// Two projects: unit tests of pure code (no servers), and integration tests that talk to the real
+// PostgreSQL, Temporal and MinIO servers started once by the integration global setup.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 300_000,
-    pool: 'forks',
-    fileParallelism: true,
-    maxWorkers: 2,
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/integration/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 600_000,
+          pool: 'forks',
+          maxWorkers: 2,
+        },
+      },
+    ],
   },
 });
