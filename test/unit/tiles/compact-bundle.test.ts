@@ -32,11 +32,11 @@ function handmadeBundle(): Uint8Array {
   const size = BUNDLE_FIXED_SIZE + 4 + tileB.length + 3 + 4 + tileA.length;
   const file = new Uint8Array(size);
   const v = new DataView(file.buffer);
-  [3, 16384, 7, 5].forEach((n, i) => v.setUint32(i * 4, n, true));
+  for (const [i, n] of [3, 16384, 7, 5].entries()) v.setUint32(i * 4, n, true);
   v.setBigUint64(16, 0n, true);
   v.setBigUint64(24, BigInt(size), true);
   v.setBigUint64(32, 40n, true);
-  [131092, 3, 16, 16384, 5, 131072].forEach((n, i) => v.setUint32(40 + i * 4, n, true));
+  for (const [i, n] of [131092, 3, 16, 16384, 5, 131072].entries()) v.setUint32(40 + i * 4, n, true);
   let at = BUNDLE_FIXED_SIZE;
   const put = (row: number, col: number, tile: Uint8Array): void => {
     v.setUint32(at, tile.length, true);
