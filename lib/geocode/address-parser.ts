@@ -1,0 +1,170 @@
+import type { AddressInput } from './gazetteer-types.js';
+import { UNIT_MARKERS } from './street-abbreviations.js';
+import { foldText } from './text-normalizer.js';
+
+/** One reading of an address: which words are the street, the city, the region... */
+export interface ParsedAddress {
+  number?: string;
+  street?: string;
+  unit?: string;
+  city?: string;
+  region?: string;
+  postal?: string;
+  country?: string;
+}
+
+/** What the parser needs to know about place names to split a line without commas. */
+export interface AdminVocabulary {
+  isCountry(text: string): boolean;
+  isRegion(text: string): boolean;
+}
+
+const POSTAL_PATTERNS = [
+  /\b[A-Z]\d[A-Z] ?\d[A-Z]\d\b/i, // Canada
+  /\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b/i, // United Kingdom
+  /\b\d{5}(?:-\d{4})?\b/, // US ZIP(+4), France, Germany...
+  /\b\d{4}\b/, // Switzerland, Austria, Australia...
+];
+const HOUSE_NUMBER = /^\d+[a-z]?(?:[-/]\d+[a-z]?)?$/i;
+
+/** Readings of an address, most likely first; the locator tries each and keeps the best matches. */
+export function parseAddress(input: AddressInput, vocabulary: AdminVocabulary): ParsedAddress[] {
+  if (input.singleLine?.trim()) return parseSingleLine(input.singleLine, vocabulary);
+  const street = input.address?.trim() ? splitStreet(input.address.trim()) : {};
+  const parsed: ParsedAddress = {
+    ...street,
+    city: input.city?.trim() || input.neighborhood?.trim() || input.subregion?.trim() || undefined,
+    region: input.region?.trim() || undefined,
+    postal: input.postal?.trim() || undefined,
+    country: input.countryCode?.trim() || undefined,
+  };
+  return [parsed];
+}
+
+/** "123 N Main St Apt 4" → number 123, street "N Main St", unit "Apt 4"; "Hauptstrasse 5" too. */
+export function splitStreet(text: string): Pick<ParsedAddress, 'number' | 'street' | 'unit'> {
+  let tokens = text.split(/\s+/).filter(Boolean);
+  let unit: string | undefined;
+  const unitAt = tokens.findIndex((t, i) => i > 0 && (UNIT_MARKERS.has(foldText(t)) || t.startsWith('#')));
+  if (unitAt > 0) {
+    unit = tokens.slice(unitAt).join(' ');
+    tokens = tokens.slice(0, unitAt);
+  }
+  if (tokens.length > 1 && HOUSE_NUMBER.test(tokens[0])) {
+    return { number: tokens[0], street: tokens.slice(1).join(' '), unit };
+  }
+  if (tokens.length > 1 && HOUSE_NUMBER.test(tokens[tokens.length - 1])) {
+    return { number: tokens[tokens.length - 1], street: tokens.slice(0, -1).join(' '), unit };
+  }
+  return { street: tokens.join(' '), unit };
+}
+
+function takePostal(segment: string): { postal?: string; rest: string } {
+  for (const pattern of POSTAL_PATTERNS) {
+    const m = segment.match(pattern);
+    if (m && m.index !== undefined) {
+      const rest = `${segment.slice(0, m.index)} ${segment.slice(m.index + m[0].length)}`
+        .replace(/\s+/g, ' ')
+        .trim();
+      return { postal: m[0], rest };
+    }
+  }
+  return { rest: segment };
+}
+
+/** Trailing words (up to three) that satisfy a test, e.g. "... Illinois" or "... United States". */
+function takeTrailing(tokens: string[], test: (text: string) => boolean): { found?: string; rest: string[] } {
+  for (let n = Math.min(3, tokens.length); n >= 1; n--) {
+    const tail = tokens.slice(tokens.length - n).join(' ');
+    if (test(tail)) return { found: tail, rest: tokens.slice(0, tokens.length - n) };
+  }
+  return { rest: tokens };
+}
+
+function parseSingleLine(line: string, vocabulary: AdminVocabulary): ParsedAddress[] {
+  const segments = line
+    .split(/[,;\n]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const last = segments[segments.length - 1] ?? '';
+  if (segments.length > 1 && vocabulary.isCountry(last)) {
+    const withCountry = parseSegmentsAfterCountry(segments.slice(0, -1), { country: last }, vocabulary);
+    // "IL", "CA", "DE" are both countries and US states: keep both readings.
+    if (!vocabulary.isRegion(last)) return withCountry;
+    return [...parseSegmentsAfterCountry(segments, {}, vocabulary), ...withCountry];
+  }
+  return parseSegmentsAfterCountry(segments, {}, vocabulary);
+}
+
+function parseSegmentsAfterCountry(
+  input: string[],
+  base: ParsedAddress,
+  vocabulary: AdminVocabulary,
+): ParsedAddress[] {
+  const segments = [...input];
+  if (segments.length === 0) return [base];
+  // A house number at the very start is not a postal code: keep it out of the postal search.
+  const lead = segments[0].match(/^\d+[a-z]?\s+/i)?.[0] ?? '';
+  segments[0] = segments[0].slice(lead.length);
+  for (let i = segments.length - 1; i >= 0 && !base.postal; i--) {
+    const { postal, rest } = takePostal(segments[i]);
+    if (postal) {
+      base.postal = postal;
+      segments[i] = rest;
+    }
+  }
+  segments[0] = `${lead}${segments[0]}`.trim();
+  const parts = segments.filter(Boolean);
+  if (parts.length === 0) return [base];
+  if (parts.length > 1) return parseSegments(parts, base, vocabulary);
+  return parseWords(parts[0].split(/\s+/), base, vocabulary);
+}
+
+function parseSegments(parts: string[], base: ParsedAddress, vocabulary: AdminVocabulary): ParsedAddress[] {
+  const last = parts[parts.length - 1];
+  // A last segment that names a region is read as the region only: "Chicago, IL" has no street "Chicago".
+  const reading = vocabulary.isRegion(last) ? { ...base, region: last } : base;
+  const rest = reading.region ? parts.slice(0, -1) : parts;
+  if (rest.length === 0) return [reading];
+  if (rest.length === 1) {
+    const street = splitStreet(rest[0]);
+    return [street.number ? { ...reading, ...street } : { ...reading, city: rest[0] }];
+  }
+  return [{ ...reading, ...splitStreet(rest[0]), city: rest[rest.length - 1] }];
+}
+
+function parseWords(words: string[], base: ParsedAddress, vocabulary: AdminVocabulary): ParsedAddress[] {
+  let tokens = words;
+  const reading: ParsedAddress = { ...base };
+  if (!reading.country && tokens.length > 1) {
+    const { found, rest } = takeTrailing(tokens, (t) => vocabulary.isCountry(t) && !vocabulary.isRegion(t));
+    if (found && rest.length > 0) [reading.country, tokens] = [found, rest];
+  }
+  const readings: ParsedAddress[] = [];
+  const region = tokens.length > 1 ? takeTrailing(tokens, (t) => vocabulary.isRegion(t)) : { rest: tokens };
+  const splits: [ParsedAddress, string[]][] = region.found
+    ? [
+        [{ ...reading, region: region.found }, region.rest],
+        [reading, tokens],
+      ]
+    : [[reading, tokens]];
+  for (const [r, rest] of splits) {
+    if (rest.length === 0) {
+      readings.push(r);
+      continue;
+    }
+    if (HOUSE_NUMBER.test(rest[0]) && rest.length > 1) {
+      // Without commas the street–city boundary is unknown: try each split, longest street first.
+      for (let cut = rest.length - 1; cut >= 2; cut--) {
+        readings.push({
+          ...r,
+          number: rest[0],
+          street: rest.slice(1, cut).join(' '),
+          city: rest.slice(cut).join(' '),
+        });
+      }
+      readings.push({ ...r, number: rest[0], street: rest.slice(1).join(' ') });
+    } else readings.push({ ...r, city: rest.join(' ') });
+  }
+  return readings;
+}

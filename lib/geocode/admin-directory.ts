@@ -1,0 +1,84 @@
+import type { CountryRecord, RegionRecord } from './gazetteer-types.js';
+import { REGION_ABBREVIATIONS, REGION_NAME_AFFIXES } from './region-abbreviations.js';
+import { foldText } from './text-normalizer.js';
+import { TrigramIndex } from './trigram-index.js';
+
+export interface RegionHit {
+  region: RegionRecord;
+  distance: number;
+}
+
+const regionNameKey = (name: string): string => foldText(name).replace(REGION_NAME_AFFIXES, '');
+
+/** Countries and first-level regions, found by any of their names or codes. */
+export class AdminDirectory {
+  private readonly countriesByKey = new Map<string, CountryRecord>();
+  private readonly countriesByIso2 = new Map<string, CountryRecord>();
+  private readonly regionsByKey = new Map<string, RegionRecord[]>();
+  private readonly regionsByCode = new Map<string, RegionRecord>();
+  private readonly regionKeys: string[] = [];
+  private readonly regionKeyOwners: RegionRecord[][] = [];
+  private readonly regionTrigrams: TrigramIndex;
+
+  constructor(countries: readonly CountryRecord[], regions: readonly RegionRecord[]) {
+    for (const country of countries) {
+      this.countriesByIso2.set(country.iso2, country);
+      for (const name of [country.iso2, country.iso3, country.name, ...country.aliases]) {
+        const key = foldText(name);
+        if (key && !this.countriesByKey.has(key)) this.countriesByKey.set(key, country);
+      }
+    }
+    for (const input of regions) {
+      const nameKey = regionNameKey(input.name);
+      const region: RegionRecord = {
+        ...input,
+        abbr: input.abbr ?? REGION_ABBREVIATIONS[input.countryCode]?.[nameKey],
+      };
+      this.regionsByCode.set(`${region.countryCode}.${region.code}`, region);
+      const keys = new Set([nameKey, foldText(region.name)]);
+      if (region.abbr) keys.add(foldText(region.abbr));
+      for (const key of keys) this.addRegionKey(key, region);
+    }
+    this.regionTrigrams = new TrigramIndex(this.regionKeys);
+  }
+
+  private addRegionKey(key: string, region: RegionRecord): void {
+    let owners = this.regionsByKey.get(key);
+    if (!owners) {
+      owners = [];
+      this.regionsByKey.set(key, owners);
+      this.regionKeys.push(key);
+      this.regionKeyOwners.push(owners);
+    }
+    owners.push(region);
+  }
+
+  /** The country a text names exactly (code, English name or alias in another language). */
+  country(text: string): CountryRecord | undefined {
+    return this.countriesByKey.get(foldText(text));
+  }
+
+  countryByIso2(iso2: string): CountryRecord | undefined {
+    return this.countriesByIso2.get(iso2.toUpperCase());
+  }
+
+  region(countryCode: string, code: string): RegionRecord | undefined {
+    return this.regionsByCode.get(`${countryCode}.${code}`);
+  }
+
+  /** Regions a text names, exactly or within a few edits, optionally within one country. */
+  regions(text: string, countryCode?: string): RegionHit[] {
+    const key = regionNameKey(text);
+    if (!key) return [];
+    const inCountry = (r: RegionRecord) => !countryCode || r.countryCode === countryCode;
+    const exact = (this.regionsByKey.get(key) ?? []).filter(inCountry);
+    if (exact.length > 0) return exact.map((region) => ({ region, distance: 0 }));
+    // Two-letter abbreviations are never corrected: "IN" is not a misspelt "IL".
+    if (key.length <= 3) return [];
+    return this.regionTrigrams
+      .search(key)
+      .flatMap((hit) =>
+        this.regionKeyOwners[hit.id].filter(inCountry).map((region) => ({ region, distance: hit.distance })),
+      );
+  }
+}

@@ -1,0 +1,113 @@
+import { type AdminVocabulary, parseAddress } from './address-parser.js';
+import { countryMatches, localityMatches, postalMatches, regionMatches } from './area-matcher.js';
+import type { GazetteerIndex } from './gazetteer-index.js';
+import type { AddressInput, GeocodeMatch } from './gazetteer-types.js';
+import { resolveContext } from './match-context.js';
+import { rankMatches } from './match-ranking.js';
+import { streetMatches } from './street-matcher.js';
+
+export interface LocatorOptions {
+  serviceName?: string;
+  /** Records geocodeAddresses takes in one request; more are ignored, as ArcGIS does. */
+  maxBatchSize?: number;
+  suggestedBatchSize?: number;
+  /** Candidates scoring below this are not returned by findAddressCandidates. */
+  minCandidateScore?: number;
+  /** A batch record whose best candidate scores below this is unmatched. */
+  minMatchScore?: number;
+  /** Upper bound of maxLocations. */
+  maxCandidates?: number;
+}
+
+export type LocatorInfo = Required<LocatorOptions> & { countries: string[] };
+
+export interface FindOptions {
+  maxLocations?: number;
+  /** ISO alpha-2 or alpha-3 code (or name) of the only country to search. */
+  countryCode?: string;
+}
+
+export interface BatchRecord extends AddressInput {
+  objectId: number;
+}
+
+export type MatchStatus = 'M' | 'T' | 'U';
+
+export interface BatchResult {
+  resultId: number;
+  status: MatchStatus;
+  match?: GeocodeMatch;
+}
+
+export interface Locator {
+  readonly info: LocatorInfo;
+  readonly index: GazetteerIndex;
+  findAddressCandidates(input: AddressInput, options?: FindOptions): GeocodeMatch[];
+  geocodeAddresses(
+    records: readonly BatchRecord[],
+    options?: Pick<FindOptions, 'countryCode'>,
+  ): BatchResult[];
+}
+
+const DEFAULTS: Required<LocatorOptions> = {
+  serviceName: 'Gazetteer',
+  maxBatchSize: 1000,
+  suggestedBatchSize: 150,
+  minCandidateScore: 50,
+  minMatchScore: 80,
+  maxCandidates: 50,
+};
+
+/** Two candidates this far apart (degrees) with equal scores are a real tie. */
+const TIE_DISTANCE_DEGREES = 0.01;
+
+export function createLocator(
+  index: GazetteerIndex,
+  options: LocatorOptions = {},
+  countries: string[] = [],
+): Locator {
+  const info: LocatorInfo = { ...DEFAULTS, ...options, countries };
+  const vocabulary: AdminVocabulary = {
+    isCountry: (text) => index.admin.country(text) !== undefined,
+    isRegion: (text) => index.admin.regions(text).length > 0,
+  };
+
+  const findAll = (input: AddressInput, countryCode?: string): GeocodeMatch[] => {
+    const matches: GeocodeMatch[] = [];
+    for (const parsed of parseAddress(input, vocabulary)) {
+      const context = resolveContext(index, parsed, countryCode ?? input.countryCode);
+      if (!context) continue;
+      const streets = streetMatches(context);
+      matches.push(
+        ...streets,
+        ...postalMatches(context),
+        ...localityMatches(context, Boolean(parsed.street) && streets.length === 0),
+        ...regionMatches(context),
+        ...countryMatches(context),
+      );
+    }
+    return rankMatches(matches.filter((m) => m.score >= info.minCandidateScore));
+  };
+
+  return {
+    info,
+    index,
+    findAddressCandidates(input, findOptions = {}) {
+      const limit = Math.min(findOptions.maxLocations ?? info.maxCandidates, info.maxCandidates);
+      return findAll(input, findOptions.countryCode).slice(0, Math.max(0, limit));
+    },
+    geocodeAddresses(records, batchOptions = {}) {
+      return records.slice(0, info.maxBatchSize).map((record) => {
+        const [best, second] = findAll(record, batchOptions.countryCode);
+        if (!best || best.score < info.minMatchScore) return { resultId: record.objectId, status: 'U' };
+        const tied =
+          second !== undefined &&
+          second.score === best.score &&
+          second.addrType === best.addrType &&
+          (best.addrType === 'PointAddress' || best.addrType === 'StreetAddress') &&
+          Math.hypot(second.lon - best.lon, second.lat - best.lat) > TIE_DISTANCE_DEGREES;
+        return { resultId: record.objectId, status: tied ? 'T' : 'M', match: best };
+      });
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import type { ParsedAddress } from './address-parser.js';
+import type { RegionHit } from './admin-directory.js';
+import { allowedEdits, boundedEditDistance } from './edit-distance.js';
+import type { GazetteerIndex } from './gazetteer-index.js';
+import { nameKey } from './text-normalizer.js';
+
+/** Score points lost for a name typed with `distance` edits: one slip in a 7-letter name costs 8. */
+export const spellingPenalty = (distance: number, length: number): number =>
+  distance === 0 ? 0 : Math.ceil((50 * distance) / Math.max(length, 1));
+
+/** Points lost when a component the user gave could not be found at all. */
+export const UNKNOWN_COMPONENT_PENALTY = 15;
+/** Points lost when a place is found but outside the region the user named. */
+export const WRONG_REGION_PENALTY = 25;
+
+/** The country and region a reading asks for, resolved once for all its components. */
+export interface MatchContext {
+  index: GazetteerIndex;
+  parsed: ParsedAddress;
+  /** ISO alpha-2 every match must lie in, when known. */
+  countryCode?: string;
+  /** Penalty shared by every match (a country or region given but not recognised). */
+  basePenalty: number;
+  regionHits?: RegionHit[];
+}
+
+/** Resolves the reading's country and region; undefined when the reading contradicts the country filter. */
+export function resolveContext(
+  index: GazetteerIndex,
+  parsed: ParsedAddress,
+  filterCountry?: string,
+): MatchContext | undefined {
+  let countryCode = filterCountry ? index.admin.country(filterCountry)?.iso2 : undefined;
+  let basePenalty = 0;
+  if (parsed.country) {
+    const country = index.admin.country(parsed.country);
+    if (!country) basePenalty += UNKNOWN_COMPONENT_PENALTY;
+    else if (countryCode && country.iso2 !== countryCode) return undefined;
+    else countryCode = country.iso2;
+  }
+  let regionHits: RegionHit[] | undefined;
+  if (parsed.region) {
+    regionHits = index.admin.regions(parsed.region, countryCode);
+    if (regionHits.length === 0) {
+      basePenalty += UNKNOWN_COMPONENT_PENALTY;
+      regionHits = undefined;
+    }
+  }
+  return { index, parsed, countryCode, basePenalty, regionHits };
+}
+
+/** Penalty for a place in (countryCode, regionCode) against the region the user named. */
+export function regionPenalty(context: MatchContext, countryCode: string, regionCode: string): number {
+  if (!context.regionHits) return 0;
+  let best = Number.POSITIVE_INFINITY;
+  for (const hit of context.regionHits) {
+    if (hit.region.countryCode === countryCode && hit.region.code === regionCode) {
+      best = Math.min(best, spellingPenalty(hit.distance, hit.region.name.length));
+    }
+  }
+  return Number.isFinite(best) ? best : WRONG_REGION_PENALTY;
+}
+
+/** Penalty for a region given as free text (address points carry region names or abbreviations). */
+export function regionTextPenalty(context: MatchContext, regionText: string): number {
+  if (!context.regionHits || !regionText) return 0;
+  const key = nameKey(regionText);
+  const named = context.regionHits.some(
+    (hit) =>
+      nameKey(hit.region.name) === key ||
+      (hit.region.abbr && nameKey(hit.region.abbr) === key) ||
+      nameKey(hit.region.code) === key,
+  );
+  return named ? 0 : WRONG_REGION_PENALTY;
+}
+
+/** Penalty when a postal record's city is not the city the user typed (ZIPs often use another name). */
+export function cityAgreementPenalty(typedCity: string | undefined, dataCity: string): number {
+  if (!typedCity) return 0;
+  const typed = nameKey(typedCity);
+  const data = nameKey(dataCity);
+  return boundedEditDistance(typed, data, allowedEdits(typed.length)) <= allowedEdits(typed.length) ? 0 : 5;
+}

@@ -1,0 +1,45 @@
+import { canonicalToken } from './street-abbreviations.js';
+
+/** Letters that Unicode decomposition leaves whole but people type in plain ASCII. */
+const LETTER_FOLDS: Record<string, string> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+};
+
+const COMBINING_MARKS = /\p{M}+/gu;
+const SPECIAL_LETTERS = /[ßæœøłđðþı]/g;
+const NON_ALPHANUMERIC = /[^\p{L}\p{N}]+/gu;
+
+/** Lower case, accents and ligatures folded, punctuation turned into single spaces, trimmed. */
+export function foldText(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(COMBINING_MARKS, '')
+    .toLowerCase()
+    .replace(SPECIAL_LETTERS, (ch) => LETTER_FOLDS[ch] ?? ch)
+    .replace(/['’]/g, '')
+    .replace(NON_ALPHANUMERIC, ' ')
+    .trim();
+}
+
+/** Folded tokens with abbreviations made canonical ("St. Louis" and "Saint-Louis" give the same). */
+export function keyTokens(text: string): string[] {
+  const folded = foldText(text);
+  return folded ? folded.split(' ').map(canonicalToken) : [];
+}
+
+/** The comparison key of a name: canonical tokens joined by single spaces. */
+export const nameKey = (text: string): string => keyTokens(text).join(' ');
+
+/** A postal code as compared: upper case, no spaces or dashes ("m5v 3l9" → "M5V3L9"). */
+export const postalKey = (text: string): string => text.toUpperCase().replace(/[\s-]+/g, '');
+
+/** Title case for display of a name that the data holds only in folded form. */
+export const titleCase = (text: string): string => text.replace(/\b\p{L}/gu, (ch) => ch.toUpperCase());
