@@ -1,6 +1,7 @@
 import { invalidWhere } from './query-errors.js';
 import type { ArithmeticOperator, ComparisonOperator, Condition, ValueExpr } from './where-ast.js';
 import { FUNCTIONS, isFunctionName } from './where-functions.js';
+import { parseBetween, parseInList, parseLike } from './where-predicates.js';
 import { parseSpecialForm } from './where-special-forms.js';
 import { type Token, tokenize } from './where-tokenizer.js';
 
@@ -19,41 +20,13 @@ export type Parsed =
 
 const COMPARISONS = new Set(['=', '<>', '<', '<=', '>', '>=']);
 /** Words that start statements or subqueries: named in the error so the reason is clear. */
-const STATEMENT_WORDS = new Set([
-  'SELECT',
-  'INSERT',
-  'UPDATE',
-  'DELETE',
-  'DROP',
-  'CREATE',
-  'ALTER',
-  'TRUNCATE',
-  'UNION',
-  'EXEC',
-  'EXECUTE',
-  'GRANT',
-  'EXISTS',
-  'WITH',
-  'INTO',
-  'VALUES',
-  'COPY',
-  'CALL',
-]);
+const STATEMENT_WORDS = new Set(
+  'SELECT INSERT UPDATE DELETE DROP CREATE ALTER TRUNCATE UNION EXEC EXECUTE GRANT EXISTS WITH INTO VALUES COPY CALL'.split(
+    ' ',
+  ),
+);
 /** Keywords that cannot begin a value. */
-const RESERVED = new Set([
-  'AND',
-  'OR',
-  'NOT',
-  'LIKE',
-  'IN',
-  'BETWEEN',
-  'IS',
-  'ESCAPE',
-  'FROM',
-  'FOR',
-  'AS',
-  'TO',
-]);
+const RESERVED = new Set('AND OR NOT LIKE IN BETWEEN IS ESCAPE FROM FOR AS TO'.split(' '));
 
 export function parseWhere(input: string): Condition {
   const parser = new WhereParser(tokenize(input));
@@ -176,67 +149,10 @@ export class WhereParser {
     }
     const negated = this.isWord('NOT') && ['LIKE', 'IN', 'BETWEEN'].some((w) => this.isWord(w, 1));
     if (negated) this.next();
-    if (this.isWord('LIKE')) return this.like(this.asValue(left, this.next()), negated);
-    if (this.isWord('IN')) return this.inList(this.asValue(left, this.next()), negated);
-    if (this.isWord('BETWEEN')) return this.between(this.asValue(left, this.next()), negated);
+    if (this.isWord('LIKE')) return parseLike(this, this.asValue(left, this.next()), negated);
+    if (this.isWord('IN')) return parseInList(this, this.asValue(left, this.next()), negated);
+    if (this.isWord('BETWEEN')) return parseBetween(this, this.asValue(left, this.next()), negated);
     return left;
-  }
-
-  private like(operand: Parsed & { sort: 'value' }, negated: boolean): Parsed {
-    const pattern = this.asValue(this.additive(), this.peek());
-    let escapeChar: string | null = null;
-    if (this.isWord('ESCAPE')) {
-      this.next();
-      const e = this.next();
-      if (e.kind !== 'string' || [...e.value].length !== 1) {
-        throw invalidWhere(`ESCAPE needs a one-character string literal at position ${e.at + 1}`);
-      }
-      escapeChar = e.value;
-    }
-    const node: Condition = {
-      type: 'like',
-      negated,
-      operand: operand.node,
-      pattern: pattern.node,
-      escape: escapeChar,
-    };
-    return this.checked({ sort: 'condition', node, depth: Math.max(operand.depth, pattern.depth) + 1 });
-  }
-
-  private inList(operand: Parsed & { sort: 'value' }, negated: boolean): Parsed {
-    this.expectSymbol('(');
-    if (this.isSymbol(')')) throw invalidWhere(`an empty IN list at position ${this.peek().at + 1}`);
-    const list: ValueExpr[] = [];
-    let depth = operand.depth;
-    do {
-      const item = this.asValue(this.additive(), this.peek());
-      list.push(item.node);
-      depth = Math.max(depth, item.depth);
-    } while (this.isSymbol(',') && this.next());
-    this.expectSymbol(')');
-    return this.checked({
-      sort: 'condition',
-      node: { type: 'in', negated, operand: operand.node, list },
-      depth: depth + 1,
-    });
-  }
-
-  private between(operand: Parsed & { sort: 'value' }, negated: boolean): Parsed {
-    const low = this.asValue(this.additive(), this.peek());
-    this.expectWord('AND');
-    const high = this.asValue(this.additive(), this.peek());
-    const node: Condition = {
-      type: 'between',
-      negated,
-      operand: operand.node,
-      low: low.node,
-      high: high.node,
-    };
-    return this.checked({
-      sort: 'condition',
-      node,
-      depth: Math.max(operand.depth, low.depth, high.depth) + 1,
-    });
   }
 
   additive(): Parsed {
@@ -313,7 +229,8 @@ export class WhereParser {
   }
 
   private word(t: Token & { kind: 'word' }): Parsed {
-    if (STATEMENT_WORDS.has(t.upper)) {
+    // TRUNCATE is both a statement and a math function: followed by '(' it is the function.
+    if (STATEMENT_WORDS.has(t.upper) && !(isFunctionName(t.upper) && this.isSymbol('('))) {
       throw invalidWhere(`${t.upper} at position ${t.at + 1}: subqueries and statements are not allowed`);
     }
     if (RESERVED.has(t.upper)) throw invalidWhere(`unexpected keyword ${t.upper} at position ${t.at + 1}`);
