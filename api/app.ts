@@ -1,0 +1,57 @@
+/** Composes the routers under BASE_PATH; each surface renders errors in its own wire format. */
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+import { GeoError, isGeoError, toGeoError } from '../lib/errors.js';
+import { authenticate } from './auth.js';
+import type { AppDeps, AppEnv } from './env.js';
+import { parseParams } from './params.js';
+import { createPortalBasicsRouter } from './portal/basics.js';
+import { errorEnvelope, sendError } from './render.js';
+import { createRestInfoRouter } from './rest-info.js';
+
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const limits = {
+    tmpDir: join(deps.config.dataDir, 'tmp'),
+    maxUploadBytes: deps.config.uploadMaxBytes,
+    maxFormBytes: Math.min(deps.config.uploadMaxBytes, 256 * 1024 ** 2),
+  };
+
+  app.use('*', cors({ origin: (origin) => origin || '*', credentials: true, maxAge: 86400 }));
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    const { params, cleanup } = await parseParams(c.req.raw, limits);
+    c.set('params', params);
+    try {
+      await next();
+    } finally {
+      await cleanup();
+    }
+  });
+  app.use('*', authenticate());
+
+  const root = new Hono<AppEnv>();
+  root.route('/sharing/rest', createPortalBasicsRouter());
+  root.route('/rest', createRestInfoRouter());
+  app.route(deps.config.basePath || '/', root);
+
+  app.notFound((c) => {
+    const known = ['GET', 'POST', 'HEAD', 'OPTIONS'].includes(c.req.method);
+    const e = new GeoError({
+      code: known ? 404 : 405,
+      message: known ? 'Not Found' : 'Method Not Allowed',
+      details: [known ? `No resource at ${new URL(c.req.url).pathname}.` : `${c.req.method} is not supported.`],
+    });
+    return c.json(errorEnvelope(e), known ? 404 : 405);
+  });
+
+  app.onError((err, c) => {
+    const e = toGeoError(err);
+    if (!isGeoError(err)) deps.log.error('unhandled error', { err, path: new URL(c.req.url).pathname });
+    if (!c.get('params')) return c.json(errorEnvelope(e), 200);
+    return sendError(c, e);
+  });
+
+  return app;
+}

@@ -1,0 +1,29 @@
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { DatabaseHandle } from '../db/client.js';
+import type { UserRow } from '../db/repositories/users.js';
+import type { Config } from '../infra/config.js';
+import type { Logger } from '../infra/logger.js';
+import type { ObjectStore } from '../infra/object-store.js';
+import type { RequestParams } from './params.js';
+
+/** Everything a router needs, passed in by the entry point; routers keep no module-level state. */
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  store: ObjectStore;
+  temporal: () => Promise<TemporalClient>;
+  log: Logger;
+  now: () => number;
+  portalId: string;
+  portalName: string;
+}
+
+export interface AppEnv {
+  Variables: {
+    deps: AppDeps;
+    params: RequestParams;
+    user: UserRow | undefined;
+    /** The token the request authenticated with, so it can be passed on (e.g. to federated servers). */
+    token: string | undefined;
+  };
+}

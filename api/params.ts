@@ -1,0 +1,172 @@
+/**
+ * Request parameters from the query string, form-urlencoded and multipart bodies, looked up
+ * case-insensitively because real clients differ in spelling (itemid / itemId / itemID). Uploaded files are
+ * streamed to temporary files under a size limit, never held in memory; they are removed when the request
+ * ends, so an interrupted or rejected upload leaves nothing behind.
+ */
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import busboy from 'busboy';
+import { badRequest, GeoError } from '../lib/errors.js';
+
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  mimeType: string;
+  /** Path of the temporary file holding the upload; deleted when the request ends. */
+  path: string;
+  size: number;
+}
+
+export interface RequestParams {
+  get(name: string): string | undefined;
+  has(name: string): boolean;
+  /** All text parameters, keys lower-cased. */
+  all(): Record<string, string>;
+  file(name: string): UploadedFile | undefined;
+  files(): UploadedFile[];
+}
+
+export interface ParamLimits {
+  tmpDir: string;
+  maxUploadBytes: number;
+  /** Cap for urlencoded bodies and each multipart text field (a `text` parameter may carry a whole CSV). */
+  maxFormBytes: number;
+}
+
+export function tooLarge(limit: number): GeoError {
+  return new GeoError({
+    code: 413,
+    message: 'Request entity too large.',
+    details: [`The upload exceeds the limit of ${limit} bytes.`],
+  });
+}
+
+function makeParams(fields: Map<string, string>, files: Map<string, UploadedFile>): RequestParams {
+  return {
+    get: (name) => fields.get(name.toLowerCase()),
+    has: (name) => fields.has(name.toLowerCase()) || files.has(name.toLowerCase()),
+    all: () => Object.fromEntries(fields),
+    file: (name) => files.get(name.toLowerCase()),
+    files: () => [...files.values()],
+  };
+}
+
+/** Later values win, body over query, as servers that merge both usually do. */
+function addField(fields: Map<string, string>, name: string, value: string) {
+  fields.set(name.toLowerCase(), value);
+}
+
+export async function parseParams(
+  request: Request,
+  limits: ParamLimits,
+): Promise<{ params: RequestParams; cleanup: () => Promise<void> }> {
+  const fields = new Map<string, string>();
+  const files = new Map<string, UploadedFile>();
+  const cleanup = async () => {
+    await Promise.all([...files.values()].map((f) => rm(f.path, { force: true })));
+  };
+  for (const [k, v] of new URL(request.url).searchParams) addField(fields, k, v);
+
+  const type = request.headers.get('content-type') ?? '';
+  if (request.body && (request.method === 'POST' || request.method === 'PUT')) {
+    try {
+      if (type.startsWith('multipart/form-data')) {
+        await readMultipart(request, type, limits, fields, files);
+      } else if (type.startsWith('application/x-www-form-urlencoded') || type === '') {
+        const text = await readText(request.body as unknown as WebReadableStream<Uint8Array>, limits.maxFormBytes);
+        for (const [k, v] of new URLSearchParams(text)) addField(fields, k, v);
+      }
+    } catch (e) {
+      await cleanup();
+      throw e;
+    }
+  }
+  return { params: makeParams(fields, files), cleanup };
+}
+
+async function readText(body: WebReadableStream<Uint8Array>, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > limit) throw tooLarge(limit);
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function readMultipart(
+  request: Request,
+  contentType: string,
+  limits: ParamLimits,
+  fields: Map<string, string>,
+  files: Map<string, UploadedFile>,
+): Promise<void> {
+  mkdirSync(limits.tmpDir, { recursive: true });
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        limits: { fieldSize: limits.maxFormBytes, fileSize: limits.maxUploadBytes, files: 20, fields: 1000 },
+        defParamCharset: 'utf8',
+      });
+    } catch {
+      reject(badRequest('Invalid multipart request.', ['The multipart boundary is missing or malformed.']));
+      return;
+    }
+    const pending: Promise<void>[] = [];
+    let failure: unknown;
+    const fail = (e: unknown) => {
+      failure ??= e;
+    };
+    parser.on('field', (name, value, info) => {
+      if (info.valueTruncated) fail(tooLarge(limits.maxFormBytes));
+      else addField(fields, name, value);
+    });
+    parser.on('file', (name, stream, info) => {
+      const path = join(limits.tmpDir, `upload-${randomBytes(12).toString('hex')}`);
+      const file: UploadedFile = {
+        field: name,
+        filename: info.filename ?? name,
+        mimeType: info.mimeType,
+        path,
+        size: 0,
+      };
+      files.set(name.toLowerCase(), file);
+      let truncated = false;
+      stream.on('limit', () => {
+        truncated = true;
+      });
+      const counter = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          file.size += chunk.length;
+          done(null, chunk);
+        },
+      });
+      pending.push(
+        pipeline(stream, counter, createWriteStream(path)).then(async () => {
+          if (truncated) fail(tooLarge(limits.maxUploadBytes));
+          file.size = (await stat(path)).size;
+        }, fail),
+      );
+    });
+    parser.on('error', (e) => fail(badRequest('Invalid multipart request.', [String((e as Error).message)])));
+    parser.on('close', () => {
+      Promise.all(pending).then(() => (failure ? reject(failure) : resolve()), reject);
+    });
+    const body = Readable.fromWeb(request.body as unknown as WebReadableStream<Uint8Array>);
+    body.on('error', (e) => {
+      fail(badRequest('The upload was interrupted.', [String(e.message)]));
+      parser.destroy();
+      reject(failure);
+    });
+    body.pipe(parser);
+  });
+}

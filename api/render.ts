@@ -1,0 +1,42 @@
+/**
+ * The REST wire format: JSON (f=json), pretty JSON (f=pjson), JSONP with `callback`, and errors rendered
+ * once as the Esri envelope `{"error":{...}}` with HTTP 200, as the real portal does.
+ */
+import type { Context } from 'hono';
+import { badRequest, type ErrorBody, type GeoError } from '../lib/errors.js';
+import type { AppEnv } from './env.js';
+
+const CALLBACK = /^[A-Za-z_$][\w$.]{0,99}$/;
+
+export type Format = 'json' | 'pjson' | 'geojson';
+
+/** Reads `f`; a missing `f` or `html` means JSON because we serve no HTML pages. */
+export function format(c: Context<AppEnv>, allowed: Format[] = ['json', 'pjson']): Format {
+  const raw = (c.get('params')?.get('f') ?? 'json').toLowerCase();
+  const f = raw === '' || raw === 'html' ? 'json' : raw;
+  if (!(allowed as string[]).includes(f)) {
+    throw badRequest('Invalid or missing input parameters.', [`'f' must be one of ${allowed.join(', ')}.`]);
+  }
+  return f as Format;
+}
+
+export function sendJson(c: Context<AppEnv>, body: unknown, status: 200 | 400 | 404 | 405 | 413 | 500 = 200) {
+  const params = c.get('params');
+  const raw = (params?.get('f') ?? 'json').toLowerCase();
+  const text = raw === 'pjson' ? JSON.stringify(body, null, 2) : JSON.stringify(body);
+  const callback = params?.get('callback');
+  if (callback && CALLBACK.test(callback)) {
+    return c.body(`${callback}(${text});`, status, { 'Content-Type': 'application/javascript; charset=utf-8' });
+  }
+  const type = raw === 'geojson' ? 'application/geo+json' : 'application/json';
+  return c.body(text, status, { 'Content-Type': `${type}; charset=utf-8` });
+}
+
+export function errorEnvelope(e: GeoError): { error: Omit<ErrorBody, 'extra'> & Record<string, unknown> } {
+  const { extra, ...rest } = e.toBody();
+  return { error: { ...rest, ...extra } };
+}
+
+export function sendError(c: Context<AppEnv>, e: GeoError) {
+  return sendJson(c, errorEnvelope(e), 200);
+}

@@ -1,0 +1,4 @@
+// Every table of the product; drizzle-kit reads this module to generate the committed migrations.
+export * from './portal.js';
+export * from './self-checks.js';
+export * from './users.js';

@@ -1,0 +1,117 @@
+/**
+ * `npm start`: the whole product on one machine. Starts (or reuses) a Temporal dev server with its UI and a
+ * MinIO server, opens the database (embedded PGlite unless DATABASE_URL is set), runs the API and a worker
+ * in this process, proves the stack with the self-check workflow and prints the URLs. Ctrl-C stops it all.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import { createApp } from '../api/app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { portOpen, type RunningService, startMinio, startTemporal } from './embedded-services.js';
+import { createLogger } from './logger.js';
+import { appDeps, logsDir, openRuntime } from './runtime.js';
+import { runSelfCheck } from './self-check.js';
+import { createWorker, ensureSearchAttributes, installTemporalRuntime } from './temporal.js';
+
+async function main() {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel);
+  const services: RunningService[] = [];
+  const say = (msg: string) => console.log(`[geoportal] ${msg}`);
+  mkdirSync(logsDir(config), { recursive: true });
+
+  const [temporalHost, temporalPort] = config.temporal.address.split(':') as [string, string];
+  const minioHost = config.minio.endpoint.hostname;
+  const minioPort = Number(config.minio.endpoint.port || 80);
+  if (config.embeddedServices) {
+    if (await portOpen(temporalHost, Number(temporalPort))) {
+      say(`reusing the Temporal server already listening on ${config.temporal.address}`);
+    } else {
+      say(`starting the Temporal dev server on ${config.temporal.address} (UI on port ${config.temporal.uiPort}) ...`);
+      services.push(
+        await startTemporal({
+          cacheDir: config.cacheDir,
+          dataDir: join(config.dataDir, 'temporal'),
+          host: temporalHost,
+          port: Number(temporalPort),
+          uiPort: config.temporal.uiPort,
+          namespace: config.temporal.namespace,
+          logFile: join(logsDir(config), 'temporal.log'),
+        }),
+      );
+    }
+    if (await portOpen(minioHost, minioPort)) {
+      say(`reusing the MinIO server already listening on ${config.minio.endpoint.host}`);
+    } else {
+      say(`starting MinIO on ${config.minio.endpoint.host} (console on port ${config.minio.consolePort}) ...`);
+      services.push(
+        await startMinio({
+          cacheDir: config.cacheDir,
+          dataDir: join(config.dataDir, 'minio'),
+          host: minioHost,
+          port: minioPort,
+          consolePort: config.minio.consolePort,
+          accessKey: config.minio.accessKey,
+          secretKey: config.minio.secretKey,
+          logFile: join(logsDir(config), 'minio.log'),
+        }),
+      );
+    }
+  }
+
+  say(config.databaseUrl ? 'connecting to PostgreSQL ...' : `opening the embedded database in ${config.pgliteDir} ...`);
+  const runtime = await openRuntime(config, log);
+  installTemporalRuntime(log);
+  const deps = appDeps(runtime);
+  await ensureSearchAttributes(await deps.temporal(), config.temporal.namespace, log);
+
+  say('starting the worker ...');
+  const worker = await createWorker({ config, deps: runtime, log });
+  const workerDone = worker.run();
+
+  const app = createApp(deps);
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+
+  const check = await runSelfCheck(await deps.temporal(), config, runtime);
+  const root = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}${config.basePath}`;
+  say(`self-check passed: workflow ${check.workflowId} wrote ${check.objectKey} and a database row`);
+  console.log(`
+  Geoportal is running.
+    Portal REST      ${root}/sharing/rest
+    REST services    ${root}/rest/services
+    SOAP services    ${root}/services
+    Temporal UI      http://${temporalHost}:${config.temporal.uiPort}
+    MinIO            ${config.minio.endpoint.origin} (console http://${minioHost}:${config.minio.consolePort})
+    Database         ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.pgliteDir}`}
+    Administrator    ${config.admin.username}${
+      runtime.identity.generatedAdminPassword
+        ? `, password ${runtime.identity.generatedAdminPassword} (shown once; set PORTAL_ADMIN_PASSWORD to choose it)`
+        : ''
+    }
+  Press Ctrl-C to stop.
+`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    say('stopping ...');
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await workerDone.catch((e) => log.error('worker stopped with an error', { err: e }));
+    await runtime.close();
+    for (const s of services.reverse()) await s.stop();
+    say('stopped.');
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((e) => {
+  if (e instanceof ConfigError) console.error(e.message);
+  else console.error('[geoportal] failed to start:', e);
+  process.exit(1);
+});

@@ -1,0 +1,93 @@
+/**
+ * Object storage, only through the `minio` client. Keys are deterministic (derived from ids and content
+ * hashes) so that a retried activity overwrites what an interrupted one wrote instead of adding to it.
+ */
+import type { Readable } from 'node:stream';
+import { Client } from 'minio';
+import type { Config } from './config.js';
+
+export interface ObjectStore {
+  readonly bucket: string;
+  readonly client: Client;
+  put(key: string, body: Buffer | Readable | string, size?: number, contentType?: string): Promise<void>;
+  getBuffer(key: string): Promise<Buffer>;
+  getStream(key: string): Promise<Readable>;
+  getRange(key: string, offset: number, length: number): Promise<Buffer>;
+  stat(key: string): Promise<{ size: number; etag: string; lastModified: Date } | undefined>;
+  remove(key: string): Promise<void>;
+  removePrefix(prefix: string): Promise<number>;
+  list(prefix: string): Promise<string[]>;
+}
+
+export function createObjectStore(config: Config['minio']): ObjectStore {
+  const url = config.endpoint;
+  const useSSL = url.protocol === 'https:';
+  const client = new Client({
+    endPoint: url.hostname,
+    port: url.port ? Number(url.port) : useSSL ? 443 : 80,
+    useSSL,
+    accessKey: config.accessKey,
+    secretKey: config.secretKey,
+    region: 'us-east-1',
+  });
+  const bucket = config.bucket;
+
+  const toBuffer = async (stream: Readable): Promise<Buffer> => {
+    const parts: Buffer[] = [];
+    for await (const chunk of stream) parts.push(chunk as Buffer);
+    return Buffer.concat(parts);
+  };
+
+  return {
+    bucket,
+    client,
+    async put(key, body, size, contentType = 'application/octet-stream') {
+      await client.putObject(bucket, key, body, size, { 'Content-Type': contentType });
+    },
+    getBuffer: async (key) => toBuffer(await client.getObject(bucket, key)),
+    getStream: (key) => client.getObject(bucket, key),
+    getRange: async (key, offset, length) => toBuffer(await client.getPartialObject(bucket, key, offset, length)),
+    async stat(key) {
+      try {
+        const s = await client.statObject(bucket, key);
+        return { size: s.size, etag: s.etag, lastModified: s.lastModified };
+      } catch (e) {
+        if (isNotFound(e)) return undefined;
+        throw e;
+      }
+    },
+    async remove(key) {
+      await client.removeObject(bucket, key);
+    },
+    async removePrefix(prefix) {
+      const keys = await listKeys(client, bucket, prefix);
+      for (let i = 0; i < keys.length; i += 1000) await client.removeObjects(bucket, keys.slice(i, i + 1000));
+      return keys.length;
+    },
+    list: (prefix) => listKeys(client, bucket, prefix),
+  };
+}
+
+/** Creates the bucket when it is missing; safe to call from several processes at once. */
+export async function ensureBucket(store: ObjectStore): Promise<void> {
+  if (await store.client.bucketExists(store.bucket)) return;
+  try {
+    await store.client.makeBucket(store.bucket, 'us-east-1');
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code !== 'BucketAlreadyOwnedByYou' && code !== 'BucketAlreadyExists') throw e;
+  }
+}
+
+function isNotFound(e: unknown): boolean {
+  const code = (e as { code?: string }).code;
+  return code === 'NotFound' || code === 'NoSuchKey';
+}
+
+async function listKeys(client: Client, bucket: string, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const obj of client.listObjectsV2(bucket, prefix, true)) {
+    if (obj.name) keys.push(obj.name);
+  }
+  return keys;
+}

@@ -1,0 +1,56 @@
+/** Opens what every entry point shares: the database (migrated and bootstrapped) and object storage. */
+import { join } from 'node:path';
+import type { AppDeps } from '../api/env.js';
+import { type DatabaseHandle, openDatabase } from '../db/client.js';
+import { bootstrap, type PortalIdentity } from './bootstrap.js';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import { createObjectStore, ensureBucket, type ObjectStore } from './object-store.js';
+import { connectClient } from './temporal.js';
+
+export interface Runtime {
+  config: Config;
+  log: Logger;
+  database: DatabaseHandle;
+  store: ObjectStore;
+  identity: PortalIdentity;
+  now: () => number;
+  close(): Promise<void>;
+}
+
+export async function openRuntime(config: Config, log: Logger): Promise<Runtime> {
+  const now = () => Date.now();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
+  try {
+    const identity = await bootstrap(database, config, log, now);
+    const store = createObjectStore(config.minio);
+    await ensureBucket(store);
+    return { config, log, database, store, identity, now, close: () => database.close() };
+  } catch (e) {
+    await database.close();
+    throw e;
+  }
+}
+
+/** The API's dependencies; the Temporal client connects on first use so the API starts without Temporal. */
+export function appDeps(runtime: Runtime): AppDeps {
+  let client: ReturnType<typeof connectClient> | undefined;
+  return {
+    config: runtime.config,
+    database: runtime.database,
+    store: runtime.store,
+    log: runtime.log,
+    now: runtime.now,
+    portalId: runtime.identity.portalId,
+    portalName: runtime.identity.portalName,
+    temporal: () => {
+      client ??= connectClient(runtime.config.temporal).catch((e) => {
+        client = undefined;
+        throw e;
+      });
+      return client;
+    },
+  };
+}
+
+export const logsDir = (config: Config) => join(config.dataDir, 'logs');

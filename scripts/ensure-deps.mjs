@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// Installs what the product needs on a fresh machine, once: npm dependencies, then the Temporal CLI and the
+// MinIO server built from the Go module proxy into a cache directory outside the repo, reused next time.
+// Plain Node with no dependencies, because it runs before `npm ci`.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cacheDir = process.env.GEOPORTAL_CACHE_DIR || join(homedir(), '.cache', 'geoportal');
+const toolchain = JSON.parse(readFileSync(join(root, 'infra', 'toolchain.json'), 'utf8'));
+const say = (msg) => console.log(`[setup] ${msg}`);
+
+function ensureNodeModules() {
+  const lock = join(root, 'package-lock.json');
+  const installed = join(root, 'node_modules', '.package-lock.json');
+  if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
+  say('installing npm dependencies (npm ci) ...');
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+}
+
+export function binaryPath(name) {
+  const tool = toolchain[name];
+  return join(cacheDir, 'bin', `${tool.binary}-${tool.version}`);
+}
+
+function goAvailable() {
+  try {
+    execFileSync('go', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function build(name) {
+  const tool = toolchain[name];
+  const target = binaryPath(name);
+  if (existsSync(target)) return Promise.resolve(target);
+  mkdirSync(dirname(target), { recursive: true });
+  const gobin = mkdtempSync(join(tmpdir(), `geoportal-${name}-`));
+  const started = Date.now();
+  say(`building ${name} ${tool.version} with go install (first time only; a few minutes on 2 cores) -> ${target}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn('go', ['install', `${tool.module}@${tool.version}`], {
+      env: { ...process.env, GOBIN: gobin, GOFLAGS: '-trimpath', CGO_ENABLED: '0' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const progress = setInterval(
+      () => say(`still building ${name} (${Math.round((Date.now() - started) / 1000)} s) ...`),
+      30_000,
+    );
+    child.on('close', (code) => {
+      clearInterval(progress);
+      if (code !== 0) {
+        rmSync(gobin, { recursive: true, force: true });
+        reject(new Error(`go install ${tool.module}@${tool.version} failed:\n${stderr.slice(-4000)}`));
+        return;
+      }
+      renameSync(join(gobin, tool.binary), target);
+      rmSync(gobin, { recursive: true, force: true });
+      say(`built ${name} in ${Math.round((Date.now() - started) / 1000)} s`);
+      resolve(target);
+    });
+  });
+}
+
+async function main() {
+  ensureNodeModules();
+  const missing = Object.keys(toolchain).filter((name) => !existsSync(binaryPath(name)));
+  if (missing.length > 0 && !goAvailable()) {
+    console.error(
+      `[setup] Go is needed once to build ${missing.join(' and ')} (https://go.dev/dl, 1.24 or newer), ` +
+        `or set GEOPORTAL_CACHE_DIR to a directory holding prebuilt ${missing.map((n) => binaryPath(n)).join(', ')}.`,
+    );
+    process.exit(1);
+  }
+  await Promise.all(Object.keys(toolchain).map(build));
+  for (const name of Object.keys(toolchain)) say(`${name}: ${binaryPath(name)}`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().catch((e) => {
+    console.error(`[setup] ${e.message}`);
+    process.exit(1);
+  });
+}

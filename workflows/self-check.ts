@@ -1,0 +1,28 @@
+/**
+ * The stack self-check: one workflow that runs through a real worker and writes an object to MinIO and a
+ * row to the database. The launcher runs it at start, and the integration tests run it too.
+ */
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { SelfCheckActivities } from '../activities/self-check.js';
+
+const { writeSelfCheckObject, recordSelfCheck } = proxyActivities<SelfCheckActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 ms', maximumAttempts: 5 },
+});
+
+export interface SelfCheckInput {
+  checkId: string;
+}
+
+export interface SelfCheckResult {
+  checkId: string;
+  objectKey: string;
+  workerIdentity: string;
+  workflowId: string;
+}
+
+export async function selfCheckWorkflow(input: SelfCheckInput): Promise<SelfCheckResult> {
+  const objectKey = await writeSelfCheckObject(input.checkId);
+  const workerIdentity = await recordSelfCheck(input.checkId, objectKey);
+  return { checkId: input.checkId, objectKey, workerIdentity, workflowId: workflowInfo().workflowId };
+}
