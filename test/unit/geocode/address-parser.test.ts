@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { type AdminVocabulary, parseAddress, splitStreet } from '../../../lib/geocode/address-parser.js';
+
+const vocabulary: AdminVocabulary = {
+  isCountry: (t) => ['france', 'usa', 'united states', 'il', 'ca'].includes(t.toLowerCase()),
+  isRegion: (t) => ['il', 'illinois', 'ca', 'on'].includes(t.toLowerCase()),
+};
+const parse = (singleLine: string) => parseAddress({ singleLine }, vocabulary);
+
+describe('address parsing', () => {
+  it('reads "City, Region" as a city in a region', () => {
+    expect(parse('Chicago, IL')[0]).toEqual({ city: 'Chicago', region: 'IL' });
+  });
+
+  it('reads a code that is both a country and a state both ways', () => {
+    const readings = parse('Springfield, IL');
+    expect(readings).toContainEqual({ city: 'Springfield', region: 'IL' });
+    expect(readings).toContainEqual({ city: 'Springfield', country: 'IL' });
+  });
+
+  it('reads "City, Country" with the country taken off the end', () => {
+    expect(parse('Paris, France')).toEqual([{ city: 'Paris', country: 'France' }]);
+  });
+
+  it('finds a ZIP code after the region and leaves the house number alone', () => {
+    expect(parse('233 S Wacker Dr, Chicago, IL 60606')[0]).toEqual({
+      number: '233',
+      street: 'S Wacker Dr',
+      city: 'Chicago',
+      region: 'IL',
+      postal: '60606',
+    });
+  });
+
+  it('reads a lone postal code', () => {
+    expect(parse('60601')).toEqual([{ postal: '60601' }]);
+  });
+
+  it('reads a Canadian postal code with its space', () => {
+    expect(parse('M5V 3L9')[0].postal).toBe('M5V 3L9');
+  });
+
+  it('splits a line without commas at a trailing region', () => {
+    expect(parse('Chicago IL 60601')[0]).toEqual({ city: 'Chicago', region: 'IL', postal: '60601' });
+  });
+
+  it('tries every street–city boundary when a numbered line has no commas', () => {
+    const readings = parse('233 S Wacker Dr Chicago IL');
+    expect(readings).toContainEqual({ number: '233', street: 'S Wacker Dr', city: 'Chicago', region: 'IL' });
+  });
+
+  it('takes separate address fields as given', () => {
+    const [reading] = parseAddress(
+      { address: '100 W Madison St', city: 'Chicago', region: 'IL', postal: '60602' },
+      vocabulary,
+    );
+    expect(reading).toEqual({
+      number: '100',
+      street: 'W Madison St',
+      city: 'Chicago',
+      region: 'IL',
+      postal: '60602',
+    });
+  });
+});
+
+describe('street splitting', () => {
+  it('takes the number before the street and the unit after it', () => {
+    expect(splitStreet('123 N Main St Apt 4')).toEqual({ number: '123', street: 'N Main St', unit: 'Apt 4' });
+  });
+
+  it('takes a number written after the street, as in much of Europe', () => {
+    expect(splitStreet('Bahnhofstrasse 5')).toEqual({
+      number: '5',
+      street: 'Bahnhofstrasse',
+      unit: undefined,
+    });
+  });
+});
