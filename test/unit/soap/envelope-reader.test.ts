@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { maxNesting, readEnvelope } from '../../../soap/envelope-reader.js';
+import { SoapFault } from '../../../soap/fault.js';
+import { readFixture } from './fixtures.js';
+
+function faultOf(raw: string, limits?: Parameters<typeof readEnvelope>[1]): SoapFault {
+  try {
+    readEnvelope(raw, limits);
+  } catch (e) {
+    if (e instanceof SoapFault) return e;
+    throw e;
+  }
+  throw new Error('expected a fault');
+}
+
+const nested = (depth: number) =>
+  `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><GetMapCount>${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}</GetMapCount></soap:Body></soap:Envelope>`;
+
+describe('reading hostile or broken envelopes', () => {
+  it('refuses a DOCTYPE with an external entity before parsing (XXE)', () => {
+    const fault = faultOf(readFixture('hostile/xxe-doctype.xml'));
+    expect(fault.faultCode).toBe('Client');
+    expect(fault.message).toBe('Document type and entity declarations are not allowed in SOAP messages.');
+    expect(fault.message).not.toContain('root:');
+  });
+
+  it('refuses nested entity expansion (billion laughs)', () => {
+    expect(faultOf(readFixture('hostile/billion-laughs.xml')).message).toContain('not allowed');
+  });
+
+  it('refuses a DOCTYPE however it is cased', () => {
+    expect(faultOf(readFixture('hostile/lowercase-doctype.xml')).faultCode).toBe('Client');
+  });
+
+  it('refuses malformed XML with the parser’s position', () => {
+    const fault = faultOf(readFixture('hostile/malformed.xml'));
+    expect(fault.message).toBe('The request is not well-formed XML.');
+    expect(fault.body.details[0]).toMatch(/line 1/);
+  });
+
+  it('refuses a document that is not a SOAP envelope', () => {
+    expect(faultOf(readFixture('hostile/not-an-envelope.xml')).message).toBe(
+      'The request is not a SOAP envelope.',
+    );
+  });
+
+  it('answers a SOAP 1.2 envelope with VersionMismatch', () => {
+    expect(faultOf(readFixture('hostile/soap12-envelope.xml')).faultCode).toBe('VersionMismatch');
+  });
+
+  it('refuses a header it must understand but does not', () => {
+    expect(faultOf(readFixture('hostile/must-understand-header.xml')).faultCode).toBe('MustUnderstand');
+  });
+
+  it('refuses a request over the size limit', () => {
+    const fault = faultOf(readFixture('requests/get-map-tile.xml'), { maxBytes: 100, maxDepth: 64 });
+    expect(fault.message).toBe('The request is larger than 100 bytes.');
+  });
+
+  it('refuses nesting deeper than the limit', () => {
+    expect(faultOf(nested(100)).message).toBe('The request nests elements deeper than 64 levels.');
+    expect(readEnvelope(nested(10)).name).toBe('GetMapCount');
+  });
+
+  it('counts nesting without being fooled by comments, CDATA, quotes or self-closing tags', () => {
+    expect(maxNesting('<a><!-- <b><c> --><![CDATA[<d><e>]]><f x="<g>"/><h></h></a>', 99)).toBe(2);
+  });
+
+  it('refuses an empty Body', () => {
+    const raw = '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body/></s:Envelope>';
+    expect(faultOf(raw).message).toBe('The SOAP Body must hold exactly one operation element.');
+  });
+});
