@@ -19,6 +19,7 @@ export default defineConfig({
           globalSetup: ['test/integration/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 600_000,
+          teardownTimeout: 60_000,
           pool: 'forks',
           maxWorkers: 2,
         },

@@ -41,7 +41,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const e = new GeoError({
       code: known ? 404 : 405,
       message: known ? 'Not Found' : 'Method Not Allowed',
-      details: [known ? `No resource at ${new URL(c.req.url).pathname}.` : `${c.req.method} is not supported.`],
+      details: [
+        known ? `No resource at ${new URL(c.req.url).pathname}.` : `${c.req.method} is not supported.`,
+      ],
     });
     return c.json(errorEnvelope(e), known ? 404 : 405);
   });

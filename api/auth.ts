@@ -5,8 +5,8 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { findTokenUser, type UserRow } from '../db/repositories/users.js';
-import { invalidToken, tokenRequired } from '../lib/errors.js';
 import { tokenHash } from '../infra/secrets.js';
+import { invalidToken, tokenRequired } from '../lib/errors.js';
 import type { AppEnv } from './env.js';
 
 const BEARER = /^Bearer\s+(\S+)$/i;

@@ -79,7 +79,10 @@ export async function parseParams(
       if (type.startsWith('multipart/form-data')) {
         await readMultipart(request, type, limits, fields, files);
       } else if (type.startsWith('application/x-www-form-urlencoded') || type === '') {
-        const text = await readText(request.body as unknown as WebReadableStream<Uint8Array>, limits.maxFormBytes);
+        const text = await readText(
+          request.body as unknown as WebReadableStream<Uint8Array>,
+          limits.maxFormBytes,
+        );
         for (const [k, v] of new URLSearchParams(text)) addField(fields, k, v);
       }
     } catch (e) {

@@ -20,13 +20,23 @@ export function format(c: Context<AppEnv>, allowed: Format[] = ['json', 'pjson']
   return f as Format;
 }
 
+const JSON_FORMATS = new Set(['', 'json', 'pjson', 'html', 'geojson']);
+
 export function sendJson(c: Context<AppEnv>, body: unknown, status: 200 | 400 | 404 | 405 | 413 | 500 = 200) {
   const params = c.get('params');
   const raw = (params?.get('f') ?? 'json').toLowerCase();
+  if (!JSON_FORMATS.has(raw)) {
+    const e = badRequest('Invalid or missing input parameters.', [
+      `'f' does not support the value '${raw}' here.`,
+    ]);
+    return c.json(errorEnvelope(e), 200);
+  }
   const text = raw === 'pjson' ? JSON.stringify(body, null, 2) : JSON.stringify(body);
   const callback = params?.get('callback');
   if (callback && CALLBACK.test(callback)) {
-    return c.body(`${callback}(${text});`, status, { 'Content-Type': 'application/javascript; charset=utf-8' });
+    return c.body(`${callback}(${text});`, status, {
+      'Content-Type': 'application/javascript; charset=utf-8',
+    });
   }
   const type = raw === 'geojson' ? 'application/geo+json' : 'application/json';
   return c.body(text, status, { 'Content-Type': `${type}; charset=utf-8` });

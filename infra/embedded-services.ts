@@ -7,7 +7,12 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 
-export const SEARCH_ATTRIBUTES = { ItemId: 'Keyword', Owner: 'Keyword', FileType: 'Keyword', JobType: 'Keyword' };
+export const SEARCH_ATTRIBUTES = {
+  ItemId: 'Keyword',
+  Owner: 'Keyword',
+  FileType: 'Keyword',
+  JobType: 'Keyword',
+};
 
 interface Tool {
   binary: string;
@@ -23,7 +28,9 @@ export function binaryPath(cacheDir: string, name: 'temporal' | 'minio'): string
   const tool = toolchain[name];
   const path = join(cacheDir, 'bin', `${tool.binary}-${tool.version}`);
   if (!existsSync(path)) {
-    throw new Error(`${name} is not built yet at ${path}: run \`node scripts/ensure-deps.mjs\` (npm start does).`);
+    throw new Error(
+      `${name} is not built yet at ${path}: run \`node scripts/ensure-deps.mjs\` (npm start does).`,
+    );
   }
   return path;
 }
@@ -64,7 +71,8 @@ export async function startTemporal(o: TemporalOptions): Promise<RunningService>
     '--log-level',
     'warn',
   ];
-  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES))
+    args.push('--search-attribute', `${name}=${type}`);
   const service = spawnService('temporal', binaryPath(o.cacheDir, 'temporal'), args, {}, o.logFile);
   await waitForPort(host, o.port, 60_000, service);
   return service;
@@ -84,7 +92,14 @@ export interface MinioOptions {
 export async function startMinio(o: MinioOptions): Promise<RunningService> {
   mkdirSync(o.dataDir, { recursive: true });
   const host = o.host ?? '127.0.0.1';
-  const args = ['server', o.dataDir, '--address', `${host}:${o.port}`, '--console-address', `${host}:${o.consolePort}`];
+  const args = [
+    'server',
+    o.dataDir,
+    '--address',
+    `${host}:${o.port}`,
+    '--console-address',
+    `${host}:${o.consolePort}`,
+  ];
   const env = { MINIO_ROOT_USER: o.accessKey, MINIO_ROOT_PASSWORD: o.secretKey, MINIO_BROWSER: 'on' };
   const service = spawnService('minio', binaryPath(o.cacheDir, 'minio'), args, env, o.logFile);
   await waitForHttp(`http://${host}:${o.port}/minio/health/live`, 60_000, service);

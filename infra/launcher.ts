@@ -28,7 +28,9 @@ async function main() {
     if (await portOpen(temporalHost, Number(temporalPort))) {
       say(`reusing the Temporal server already listening on ${config.temporal.address}`);
     } else {
-      say(`starting the Temporal dev server on ${config.temporal.address} (UI on port ${config.temporal.uiPort}) ...`);
+      say(
+        `starting the Temporal dev server on ${config.temporal.address} (UI on port ${config.temporal.uiPort}) ...`,
+      );
       services.push(
         await startTemporal({
           cacheDir: config.cacheDir,
@@ -44,7 +46,9 @@ async function main() {
     if (await portOpen(minioHost, minioPort)) {
       say(`reusing the MinIO server already listening on ${config.minio.endpoint.host}`);
     } else {
-      say(`starting MinIO on ${config.minio.endpoint.host} (console on port ${config.minio.consolePort}) ...`);
+      say(
+        `starting MinIO on ${config.minio.endpoint.host} (console on port ${config.minio.consolePort}) ...`,
+      );
       services.push(
         await startMinio({
           cacheDir: config.cacheDir,
@@ -60,7 +64,11 @@ async function main() {
     }
   }
 
-  say(config.databaseUrl ? 'connecting to PostgreSQL ...' : `opening the embedded database in ${config.pgliteDir} ...`);
+  say(
+    config.databaseUrl
+      ? 'connecting to PostgreSQL ...'
+      : `opening the embedded database in ${config.pgliteDir} ...`,
+  );
   const runtime = await openRuntime(config, log);
   installTemporalRuntime(log);
   const deps = appDeps(runtime);

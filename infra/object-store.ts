@@ -46,7 +46,8 @@ export function createObjectStore(config: Config['minio']): ObjectStore {
     },
     getBuffer: async (key) => toBuffer(await client.getObject(bucket, key)),
     getStream: (key) => client.getObject(bucket, key),
-    getRange: async (key, offset, length) => toBuffer(await client.getPartialObject(bucket, key, offset, length)),
+    getRange: async (key, offset, length) =>
+      toBuffer(await client.getPartialObject(bucket, key, offset, length)),
     async stat(key) {
       try {
         const s = await client.statObject(bucket, key);

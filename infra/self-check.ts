@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
-import { selfChecks } from '../db/schema/self-checks.js';
 import { eq } from 'drizzle-orm';
+import { selfChecks } from '../db/schema/self-checks.js';
 import type { SelfCheckResult } from '../workflows/self-check.js';
 import type { Config } from './config.js';
 import type { Runtime } from './runtime.js';
@@ -22,6 +22,7 @@ export async function runSelfCheck(
   const typed = result as SelfCheckResult;
   const object = await runtime.store.stat(typed.objectKey);
   const rows = await runtime.database.db.select().from(selfChecks).where(eq(selfChecks.id, checkId));
-  if (!object || rows.length !== 1) throw new Error(`self-check ${checkId} did not write both its object and its row`);
+  if (!object || rows.length !== 1)
+    throw new Error(`self-check ${checkId} did not write both its object and its row`);
   return typed;
 }

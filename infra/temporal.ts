@@ -26,7 +26,8 @@ export async function ensureSearchAttributes(client: Client, namespace: string, 
     await client.connection.operatorService.addSearchAttributes({ namespace, searchAttributes: wanted });
   } catch (e) {
     const message = String((e as Error).message);
-    if (!/already exists|AlreadyExists/i.test(message)) log.warn('could not register search attributes', { message });
+    if (!/already exists|AlreadyExists/i.test(message))
+      log.warn('could not register search attributes', { message });
   }
 }
 

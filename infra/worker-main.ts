@@ -10,7 +10,9 @@ import { connectClient, createWorker, ensureSearchAttributes, installTemporalRun
 async function main() {
   const config = loadConfig();
   if (!config.databaseUrl) {
-    throw new ConfigError(['DATABASE_URL: required when the worker runs as its own process (PGlite is in-process only)']);
+    throw new ConfigError([
+      'DATABASE_URL: required when the worker runs as its own process (PGlite is in-process only)',
+    ]);
   }
   const log = createLogger(config.logLevel, { component: 'worker' });
   const runtime = await openRuntime(config, log);

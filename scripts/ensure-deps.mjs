@@ -42,7 +42,9 @@ function build(name) {
   mkdirSync(dirname(target), { recursive: true });
   const gobin = mkdtempSync(join(tmpdir(), `geoportal-${name}-`));
   const started = Date.now();
-  say(`building ${name} ${tool.version} with go install (first time only; a few minutes on 2 cores) -> ${target}`);
+  say(
+    `building ${name} ${tool.version} with go install (first time only; a few minutes on 2 cores) -> ${target}`,
+  );
   return new Promise((resolve, reject) => {
     const child = spawn('go', ['install', `${tool.module}@${tool.version}`], {
       env: { ...process.env, GOBIN: gobin, GOFLAGS: '-trimpath', CGO_ENABLED: '0' },

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { findUser, insertToken, recordLogin, type UserRow } from '../../db/repositories/users.js';
-import { badRequest, GeoError } from '../../lib/errors.js';
 import { newToken, tokenHash, verifyPassword } from '../../infra/secrets.js';
+import { badRequest, GeoError } from '../../lib/errors.js';
 import type { AppEnv } from '../env.js';
 
 export interface IssuedToken {
@@ -44,7 +44,13 @@ export async function issueToken(c: Context<AppEnv>, user: UserRow): Promise<Iss
   const token = newToken();
   const created = now();
   const expires = created + lifetimeMinutes(c) * 60_000;
-  await insertToken(database.db, { hash: tokenHash(token), username: user.username, expires, created, ...bound });
+  await insertToken(database.db, {
+    hash: tokenHash(token),
+    username: user.username,
+    expires,
+    created,
+    ...bound,
+  });
   return { token, expires, ssl: new URL(c.req.url).protocol === 'https:' };
 }
 

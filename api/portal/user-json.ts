@@ -1,7 +1,12 @@
 import type { UserRow } from '../../db/repositories/users.js';
 
 export const PRIVILEGES: Record<string, string[]> = {
-  org_user: ['portal:user:joinGroup', 'portal:user:createGroup', 'portal:user:createItem', 'portal:user:shareToGroup'],
+  org_user: [
+    'portal:user:joinGroup',
+    'portal:user:createGroup',
+    'portal:user:createItem',
+    'portal:user:shareToGroup',
+  ],
   org_publisher: [
     'portal:user:joinGroup',
     'portal:user:createGroup',

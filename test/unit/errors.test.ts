@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GeoError, badRequest, invalidToken, toGeoError, tokenRequired } from '../../lib/errors.js';
+import { badRequest, GeoError, invalidToken, toGeoError, tokenRequired } from '../../lib/errors.js';
 
 describe('the error model', () => {
   it('keeps the verbatim messages that clients match to refresh credentials', () => {

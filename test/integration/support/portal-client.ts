@@ -1,0 +1,47 @@
+import { inject } from 'vitest';
+
+/** Small helpers over fetch for talking to the running product the way REST clients do. */
+export function stack() {
+  return inject('stack');
+}
+
+export async function call(
+  path: string,
+  params: Record<string, string> = {},
+  init: { method?: 'GET' | 'POST'; headers?: Record<string, string> } = {},
+): Promise<{ status: number; json: Record<string, any>; text: string; headers: Headers }> {
+  const method = init.method ?? 'POST';
+  const url = new URL(`${stack().baseUrl}${path}`);
+  const body = new URLSearchParams({ f: 'json', ...params });
+  if (method === 'GET') for (const [k, v] of body) url.searchParams.set(k, v);
+  const res = await fetch(url, {
+    method,
+    headers: {
+      ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      ...init.headers,
+    },
+    body: method === 'POST' ? body : undefined,
+  });
+  const text = await res.text();
+  let json: Record<string, any> = {};
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // not JSON; callers assert on text
+  }
+  return { status: res.status, json, text, headers: res.headers };
+}
+
+export async function signIn(
+  username = stack().admin.username,
+  password = stack().admin.password,
+): Promise<string> {
+  const res = await call('/sharing/rest/generateToken', {
+    username,
+    password,
+    client: 'requestip',
+    expiration: '60',
+  });
+  if (!res.json.token) throw new Error(`sign-in failed: ${res.text}`);
+  return res.json.token as string;
+}
