@@ -1,4 +1,5 @@
 // Every table of the product; drizzle-kit reads this module to generate the committed migrations.
+export * from './items.js';
 export * from './portal.js';
 export * from './self-checks.js';
 export * from './users.js';

@@ -1,0 +1,58 @@
+import { bigint, boolean, index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { users } from './users.js';
+
+/** Portal items. Their files (and text data) live in MinIO under `dataKey`; the row holds the metadata. */
+export const items = pgTable(
+  'items',
+  {
+    id: text('id').primaryKey(),
+    owner: text('owner')
+      .notNull()
+      .references(() => users.username, { onUpdate: 'cascade' }),
+    folderId: text('folder_id'),
+    title: text('title').notNull(),
+    type: text('type').notNull(),
+    typeKeywords: jsonb('type_keywords').$type<string[]>().notNull().default([]),
+    /** The uploaded file's name, unique per owner folder. */
+    name: text('name'),
+    description: text('description').notNull().default(''),
+    snippet: text('snippet').notNull().default(''),
+    tags: jsonb('tags').$type<string[]>().notNull().default([]),
+    categories: jsonb('categories').$type<string[]>().notNull().default([]),
+    accessInformation: text('access_information').notNull().default(''),
+    licenseInfo: text('license_info').notNull().default(''),
+    culture: text('culture').notNull().default('en-us'),
+    access: text('access').notNull().default('private'),
+    url: text('url'),
+    dataKey: text('data_key'),
+    dataSize: bigint('data_size', { mode: 'number' }).notNull().default(0),
+    dataContentType: text('data_content_type'),
+    extent: jsonb('extent').$type<number[][]>(),
+    spatialReference: text('spatial_reference'),
+    properties: jsonb('properties').$type<Record<string, unknown>>(),
+    protected: boolean('protected').notNull().default(false),
+    created: bigint('created', { mode: 'number' }).notNull(),
+    modified: bigint('modified', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('items_owner_idx').on(t.owner), index('items_type_idx').on(t.type)],
+);
+
+/** Directional typed links between items; deleted with either item. */
+export const itemRelationships = pgTable(
+  'item_relationships',
+  {
+    originItemId: text('origin_item_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    destinationItemId: text('destination_item_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    relationshipType: text('relationship_type').notNull(),
+    createdBy: text('created_by').notNull(),
+    created: bigint('created', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.originItemId, t.destinationItemId, t.relationshipType] }),
+    index('item_relationships_destination_idx').on(t.destinationItemId),
+  ],
+);
