@@ -3,6 +3,7 @@ import {
   cityAgreementPenalty,
   type MatchContext,
   regionPenalty,
+  STREET_NOT_USED_PENALTY,
   spellingPenalty,
   UNKNOWN_COMPONENT_PENALTY,
 } from './match-context.js';
@@ -22,14 +23,15 @@ export function postalMatches(context: MatchContext): GeocodeMatch[] {
       index.admin.regions(postal.region, postal.countryCode)[0]?.region.code ?? postal.region;
     const penalty =
       context.basePenalty +
+      (parsed.street ? STREET_NOT_USED_PENALTY : 0) +
       cityAgreementPenalty(parsed.city, postal.city) +
       regionPenalty(context, postal.countryCode, regionCode);
     return postalMatch(index, postal, 100 - penalty);
   });
 }
 
-/** Cities named like the reading's city, within its country and preferably its region. */
-export function localityMatches(context: MatchContext, unmatchedStreet: boolean): GeocodeMatch[] {
+/** Cities named like the reading's city, within its country and preferably its region (a street given lowers them). */
+export function localityMatches(context: MatchContext): GeocodeMatch[] {
   const { index, parsed } = context;
   if (!parsed.city) return [];
   const { places } = index;
@@ -46,7 +48,7 @@ export function localityMatches(context: MatchContext, unmatchedStreet: boolean)
       context.basePenalty +
       spellingPenalty(hit.distance, cityLength) +
       regionPenalty(context, places.countryCodes[id], places.regionCodes[id]);
-    if (unmatchedStreet) penalty += 20;
+    if (parsed.street) penalty += STREET_NOT_USED_PENALTY;
     if (postals.length > 0) {
       const near = postals.some(
         (p) =>

@@ -77,11 +77,10 @@ export function createLocator(
     for (const parsed of parseAddress(input, vocabulary)) {
       const context = resolveContext(index, parsed, countryCode ?? input.countryCode);
       if (!context) continue;
-      const streets = streetMatches(context);
       matches.push(
-        ...streets,
+        ...streetMatches(context),
         ...postalMatches(context),
-        ...localityMatches(context, Boolean(parsed.street) && streets.length === 0),
+        ...localityMatches(context),
         ...regionMatches(context),
         ...countryMatches(context),
       );

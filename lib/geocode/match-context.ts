@@ -10,6 +10,8 @@ export const spellingPenalty = (distance: number, length: number): number =>
 
 /** Points lost when a component the user gave could not be found at all. */
 export const UNKNOWN_COMPONENT_PENALTY = 15;
+/** Points lost by a postal or city match for an input that named a street: the street went unused. */
+export const STREET_NOT_USED_PENALTY = 20;
 /** Points lost when a place is found but outside the region the user named. */
 export const WRONG_REGION_PENALTY = 25;
 

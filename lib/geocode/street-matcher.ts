@@ -33,21 +33,22 @@ export function streetMatches(context: MatchContext): GeocodeMatch[] {
         cityPenalty +
         spellingPenalty(street.distance, street.streetKey.length) +
         regionTextPenalty(context, points.regions[ids[0]]);
-      const located = locateNumber(context, ids);
       const names = areaNames(
         index,
         points.countryCodes[ids[0]],
         points.regions[ids[0]],
         points.cities[ids[0]],
       );
-      const number = located.addrType === 'StreetName' ? undefined : parsed.number;
-      matches.push(
-        buildMatch(located.addrType, 100 - penalty - located.penalty, located.lon, located.lat, names, {
-          number,
-          street: points.streets[ids[0]],
-          postal: points.postcodes[located.id] || parsed.postal,
-        }),
-      );
+      for (const located of locateNumber(context, ids)) {
+        const number = located.addrType === 'StreetName' ? undefined : parsed.number;
+        matches.push(
+          buildMatch(located.addrType, 100 - penalty - located.penalty, located.lon, located.lat, names, {
+            number,
+            street: points.streets[ids[0]],
+            postal: points.postcodes[located.id] || parsed.postal,
+          }),
+        );
+      }
     }
   }
   return matches;
@@ -73,47 +74,48 @@ interface Located {
   penalty: number;
 }
 
-/** The point of the house number: found, interpolated between neighbours, or the street's middle. */
-function locateNumber(context: MatchContext, ids: number[]): Located {
+/**
+ * Where the house number is: every point carrying it (two far apart make a tie), else a point
+ * interpolated between its neighbours on the same side, else the street's middle.
+ */
+function locateNumber(context: MatchContext, ids: number[]): Located[] {
   const { points } = context.index;
   const typed = context.parsed.number ? foldText(context.parsed.number).replace(/ /g, '') : undefined;
   if (typed) {
-    const exact = ids.find((id) => points.numbers[id] === typed);
-    if (exact !== undefined) {
-      return {
+    const exact = ids.filter((id) => points.numbers[id] === typed);
+    if (exact.length > 0) {
+      return exact.map((id) => ({
         addrType: 'PointAddress',
-        lon: points.lon[exact],
-        lat: points.lat[exact],
-        id: exact,
+        lon: points.lon[id],
+        lat: points.lat[id],
+        id,
         penalty: 0,
-      };
+      }));
     }
-    const wanted = houseNumber(typed);
-    if (Number.isFinite(wanted)) {
-      const sameSide = ids.filter((id) => houseNumber(points.numbers[id]) % 2 === wanted % 2);
-      const pool = sameSide.length >= 2 ? sameSide : ids;
-      let below: number | undefined;
-      let above: number | undefined;
-      for (const id of pool) {
-        const n = houseNumber(points.numbers[id]);
-        if (n < wanted && (below === undefined || n > houseNumber(points.numbers[below]))) below = id;
-        if (n > wanted && (above === undefined || n < houseNumber(points.numbers[above]))) above = id;
-      }
-      if (below !== undefined && above !== undefined) {
-        const lo = houseNumber(points.numbers[below]);
-        const t = (wanted - lo) / (houseNumber(points.numbers[above]) - lo);
-        const lon = points.lon[below] + t * (points.lon[above] - points.lon[below]);
-        const lat = points.lat[below] + t * (points.lat[above] - points.lat[below]);
-        return { addrType: 'StreetAddress', lon, lat, id: below, penalty: INTERPOLATED_PENALTY };
-      }
-    }
+    const interpolated = interpolateNumber(context, ids, houseNumber(typed));
+    if (interpolated) return [interpolated];
   }
   const middle = [...ids].sort((a, b) => points.lon[a] - points.lon[b])[Math.floor(ids.length / 2)];
-  return {
-    addrType: 'StreetName',
-    lon: points.lon[middle],
-    lat: points.lat[middle],
-    id: middle,
-    penalty: typed ? NUMBER_NOT_FOUND_PENALTY : 0,
-  };
+  const penalty = typed ? NUMBER_NOT_FOUND_PENALTY : 0;
+  return [{ addrType: 'StreetName', lon: points.lon[middle], lat: points.lat[middle], id: middle, penalty }];
+}
+
+function interpolateNumber(context: MatchContext, ids: number[], wanted: number): Located | undefined {
+  if (!Number.isFinite(wanted)) return undefined;
+  const { points } = context.index;
+  const sameSide = ids.filter((id) => houseNumber(points.numbers[id]) % 2 === wanted % 2);
+  const pool = sameSide.length >= 2 ? sameSide : ids;
+  let below: number | undefined;
+  let above: number | undefined;
+  for (const id of pool) {
+    const n = houseNumber(points.numbers[id]);
+    if (n < wanted && (below === undefined || n > houseNumber(points.numbers[below]))) below = id;
+    if (n > wanted && (above === undefined || n < houseNumber(points.numbers[above]))) above = id;
+  }
+  if (below === undefined || above === undefined) return undefined;
+  const lo = houseNumber(points.numbers[below]);
+  const t = (wanted - lo) / (houseNumber(points.numbers[above]) - lo);
+  const lon = points.lon[below] + t * (points.lon[above] - points.lon[below]);
+  const lat = points.lat[below] + t * (points.lat[above] - points.lat[below]);
+  return { addrType: 'StreetAddress', lon, lat, id: below, penalty: INTERPOLATED_PENALTY };
 }
