@@ -1,5 +1,6 @@
 // Every table of the product; drizzle-kit reads this module to generate the committed migrations.
 export * from './items.js';
+export * from './organization.js';
 export * from './portal.js';
 export * from './self-checks.js';
 export * from './users.js';

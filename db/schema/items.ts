@@ -1,5 +1,20 @@
-import { bigint, boolean, index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './users.js';
+
+/** A user's folders (one level, as in the portal); the root folder has no row. */
+export const folders = pgTable(
+  'folders',
+  {
+    id: text('id').primaryKey(),
+    owner: text('owner')
+      .notNull()
+      .references(() => users.username, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    title: text('title').notNull(),
+    created: bigint('created', { mode: 'number' }).notNull(),
+  },
+  (t) => [uniqueIndex('folders_owner_title_idx').on(t.owner, sql`lower(${t.title})`)],
+);
 
 /** Portal items. Their files (and text data) live in MinIO under `dataKey`; the row holds the metadata. */
 export const items = pgTable(
@@ -9,7 +24,7 @@ export const items = pgTable(
     owner: text('owner')
       .notNull()
       .references(() => users.username, { onUpdate: 'cascade' }),
-    folderId: text('folder_id'),
+    folderId: text('folder_id').references(() => folders.id),
     title: text('title').notNull(),
     type: text('type').notNull(),
     typeKeywords: jsonb('type_keywords').$type<string[]>().notNull().default([]),
