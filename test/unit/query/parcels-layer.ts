@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type CatalogField, createFieldCatalog } from '../../../lib/query/field-catalog.js';
-import type { LayerCatalog } from '../../../lib/query/query-plan.js';
+import type { LayerCatalog } from '../../../lib/query/layer-catalog.js';
 
 /** The parcels layer of the query tests, read from its fixture file. */
 const raw = JSON.parse(

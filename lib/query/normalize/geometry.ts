@@ -1,0 +1,86 @@
+import type { EsriGeometryType } from '../../geometry/types.js';
+import type { GeometryFilter, SpatialRel } from '../normalized-query.js';
+import { asRecord, checkGeometry, envelopeBounds, inferGeometryType } from './geometry-json.js';
+import { fail, present, type QueryParams, readJson, readNumber } from './parameter-values.js';
+import { normalizeSpatialReference, spatialReferenceObject } from './spatial-reference.js';
+
+/**
+ * `geometry` with `geometryType`, `inSR` and `spatialRel`. The geometry is an envelope
+ * `xmin,ymin,xmax,ymax`, a point `x,y`, or Esri JSON (whose type is read from its keys when
+ * `geometryType` is absent). `inSR` wins over a spatialReference inside the geometry.
+ */
+export function normalizeGeometryFilter(params: QueryParams): GeometryFilter | null {
+  const text = present(params.geometry);
+  if (text === undefined) return null;
+  const declared = normalizeGeometryType(params.geometrytype);
+  const spatialRel = normalizeSpatialRel(params.spatialrel);
+  const distance = present(params.distance);
+  if (distance !== undefined && readNumber('distance', distance) !== 0) {
+    throw fail('distance', 'buffered queries (distance with units) are not supported by this server');
+  }
+  let inSR = normalizeSpatialReference('inSR', params.insr);
+  if (!text.startsWith('{')) {
+    const numbers = text.split(',').map((s) => readNumber('geometry', s.trim()));
+    const type = declared ?? (numbers.length === 2 ? 'esriGeometryPoint' : 'esriGeometryEnvelope');
+    if (type === 'esriGeometryEnvelope' && numbers.length === 4) {
+      const [xmin, ymin, xmax, ymax] = numbers;
+      return {
+        geometry: { xmin, ymin, xmax, ymax },
+        geometryType: type,
+        inSR,
+        spatialRel,
+        bounds: envelopeBounds(xmin, ymin, xmax, ymax),
+      };
+    }
+    if (type === 'esriGeometryPoint' && numbers.length === 2) {
+      const [x, y] = numbers;
+      return { geometry: { x, y }, geometryType: type, inSR, spatialRel, bounds: [x, y, x, y] };
+    }
+    throw fail('geometry', 'expected xmin,ymin,xmax,ymax for an envelope, x,y for a point, or Esri JSON');
+  }
+  const json = asRecord(readJson('geometry', text));
+  const inferred = inferGeometryType(json);
+  const type = declared ?? inferred;
+  if (!type || (inferred !== null && inferred !== type)) {
+    throw fail('geometry', `the geometry does not have the shape of ${type ?? 'any Esri geometry type'}`);
+  }
+  const { geometry, bounds } = checkGeometry(json, type);
+  if (!inSR && json.spatialReference !== undefined)
+    inSR = spatialReferenceObject('geometry', json.spatialReference);
+  return { geometry, geometryType: type, inSR, spatialRel, bounds };
+}
+
+const GEOMETRY_TYPES: EsriGeometryType[] = [
+  'esriGeometryPoint',
+  'esriGeometryMultipoint',
+  'esriGeometryPolyline',
+  'esriGeometryPolygon',
+  'esriGeometryEnvelope',
+];
+
+export function normalizeGeometryType(value: string | undefined): EsriGeometryType | null {
+  const text = present(value);
+  if (text === undefined) return null;
+  const found = GEOMETRY_TYPES.find((t) => t.toLowerCase() === text.toLowerCase());
+  if (!found) throw fail('geometryType', `'${text}' is not one of ${GEOMETRY_TYPES.join(', ')}`);
+  return found;
+}
+
+const SPATIAL_RELS: SpatialRel[] = [
+  'esriSpatialRelIntersects',
+  'esriSpatialRelEnvelopeIntersects',
+  'esriSpatialRelIndexIntersects',
+  'esriSpatialRelContains',
+  'esriSpatialRelWithin',
+];
+
+/** Case-insensitive; the esriSpatialRel prefix may be left off. Default: intersects. */
+export function normalizeSpatialRel(value: string | undefined): SpatialRel {
+  const text = present(value)?.toLowerCase();
+  if (text === undefined) return 'esriSpatialRelIntersects';
+  const found = SPATIAL_RELS.find(
+    (r) => r.toLowerCase() === text || r.slice('esriSpatialRel'.length).toLowerCase() === text,
+  );
+  if (!found) throw fail('spatialRel', `'${value}' is not supported; use one of ${SPATIAL_RELS.join(', ')}`);
+  return found;
+}

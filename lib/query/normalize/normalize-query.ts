@@ -1,0 +1,56 @@
+import type { LayerCatalog } from '../layer-catalog.js';
+import type { NormalizedQuery } from '../normalized-query.js';
+import { normalizeFlags } from './flags.js';
+import { normalizeFormat } from './format.js';
+import { normalizeGeometryPrecision, normalizeMaxAllowableOffset } from './generalization.js';
+import { normalizeGeometryFilter } from './geometry.js';
+import { normalizeObjectIds } from './object-ids.js';
+import { normalizeOrderBy } from './order-by.js';
+import { normalizeGroupBy, normalizeOutFields } from './out-fields.js';
+import { normalizeOutStatistics } from './out-statistics.js';
+import { normalizeResultOffset, normalizeResultRecordCount } from './paging.js';
+import type { QueryParams } from './parameter-values.js';
+import { fail } from './parameter-values.js';
+import { normalizeSpatialReference } from './spatial-reference.js';
+import { normalizeWhere } from './where.js';
+
+/**
+ * All query parameters of one request, each through its own normalizer. `params` has lower-cased
+ * names (the API layer folds the spelling clients use). The first bad value raises a 400 naming it.
+ */
+export function normalizeQuery(params: QueryParams, layer: LayerCatalog): NormalizedQuery {
+  const flags = normalizeFlags(params);
+  const outFields = normalizeOutFields(params.outfields, layer.fields);
+  const outStatistics = normalizeOutStatistics(params.outstatistics, layer.fields);
+  const query: NormalizedQuery = {
+    where: normalizeWhere(params.where),
+    objectIds: normalizeObjectIds(params.objectids),
+    geometry: normalizeGeometryFilter(params),
+    outFields,
+    ...flags,
+    // Tables have no shape, and distinct values are attribute combinations only.
+    returnGeometry: flags.returnGeometry && layer.hasGeometry && !flags.returnDistinctValues,
+    orderBy: normalizeOrderBy(
+      params.orderbyfields,
+      layer.fields,
+      outStatistics?.map((s) => s.outStatisticFieldName),
+    ),
+    resultOffset: normalizeResultOffset(params.resultoffset),
+    resultRecordCount: normalizeResultRecordCount(params.resultrecordcount),
+    outSR: normalizeSpatialReference('outSR', params.outsr),
+    outStatistics,
+    groupByFieldsForStatistics: normalizeGroupBy(params.groupbyfieldsforstatistics, layer.fields),
+    format: normalizeFormat(params.f),
+    maxAllowableOffset: normalizeMaxAllowableOffset(params.maxallowableoffset),
+    geometryPrecision: normalizeGeometryPrecision(params.geometryprecision),
+  };
+  if (query.returnDistinctValues && !outStatistics && (outFields.all || outFields.names.length === 0)) {
+    throw fail('outFields', 'returnDistinctValues needs a list of fields, not * or nothing');
+  }
+  if (query.groupByFieldsForStatistics.length > 0 && !outStatistics) {
+    throw fail('groupByFieldsForStatistics', 'grouping needs outStatistics');
+  }
+  if (query.geometry && !layer.hasGeometry)
+    throw fail('geometry', 'this layer is a table and has no geometry');
+  return query;
+}

@@ -1,0 +1,104 @@
+import type { PlanColumn, PlanStatistic, QueryMode } from './query-plan.js';
+import { fragment, join, param, quoteIdentifier, type SqlFragment } from './sql-chunks.js';
+
+/**
+ * The SELECT statement of each query mode. Row shapes, by mode:
+ * - features: `objectid`, one key per column name, and `shape` (Esri JSON text) when asked;
+ * - ids: `objectid`; count and countDistinct: `count`; extent: `xmin, ymin, xmax, ymax`
+ *   (null when nothing matched); countAndExtent: both;
+ * - distinct: one key per column name; statistics: group-by column names and `stat_<i>` aliases.
+ */
+export interface StatementParts {
+  mode: QueryMode;
+  columns: PlanColumn[];
+  groupBy: PlanColumn[];
+  statistics: PlanStatistic[];
+  selectShape: boolean;
+  orderBy: SqlFragment | null;
+  limit: number | null;
+  offset: number;
+}
+
+const EXTENT =
+  'min(("bbox"[1])[0]) AS "xmin", min(("bbox"[1])[1]) AS "ymin", max(("bbox"[0])[0]) AS "xmax", max(("bbox"[0])[1]) AS "ymax"';
+
+export function buildStatement(table: string, p: StatementParts, where: SqlFragment | null): SqlFragment {
+  const from = ` FROM ${quoteIdentifier(table)}`;
+  const filter = where ? fragment(' WHERE ', where) : fragment();
+  switch (p.mode) {
+    case 'count':
+      return fragment('SELECT count(*)::integer AS "count"', from, filter);
+    case 'countDistinct':
+      return fragment(
+        'SELECT count(*)::integer AS "count" FROM (SELECT DISTINCT ',
+        columnList(p.columns),
+        from,
+        filter,
+        ') AS "d"',
+      );
+    case 'extent':
+      return fragment(`SELECT ${EXTENT}`, from, filter);
+    case 'countAndExtent':
+      return fragment(`SELECT count(*)::integer AS "count", ${EXTENT}`, from, filter);
+    case 'ids':
+      return fragment('SELECT "objectid"', from, filter, ' ORDER BY "objectid"');
+    case 'distinct':
+      return fragment('SELECT DISTINCT ', columnList(p.columns), from, filter, ordered(p), page(p));
+    case 'features': {
+      const columns = p.columns.map((c) => c.column).filter((c) => c !== 'objectid');
+      const select = ['"objectid"', ...columns.map(quoteIdentifier), ...(p.selectShape ? ['"shape"'] : [])];
+      return fragment(`SELECT ${select.join(', ')}`, from, filter, ordered(p), page(p));
+    }
+    case 'statistics': {
+      const groups = p.groupBy.map((c) => quoteIdentifier(c.column));
+      const select = [...groups, ...p.statistics.map(aggregate)];
+      const grouping = groups.length ? ` GROUP BY ${groups.join(', ')}` : '';
+      return fragment(`SELECT ${select.join(', ')}`, from, filter, grouping, ordered(p), page(p));
+    }
+  }
+}
+
+/** The first phase of an exact spatial query: rows passing every test but the exact one. */
+export function candidatesStatement(table: string, where: SqlFragment | null): SqlFragment {
+  const filter = where ? fragment(' WHERE ', where) : fragment();
+  return fragment(
+    `SELECT "objectid", "shape" FROM ${quoteIdentifier(table)}`,
+    filter,
+    ' ORDER BY "objectid"',
+  );
+}
+
+const columnList = (columns: PlanColumn[]): string =>
+  columns.map((c) => quoteIdentifier(c.column)).join(', ');
+
+const ordered = (p: StatementParts): SqlFragment =>
+  p.orderBy ? fragment(' ORDER BY ', p.orderBy) : fragment();
+
+function page(p: StatementParts): SqlFragment {
+  const parts: SqlFragment[] = [];
+  if (p.limit !== null) parts.push(fragment(' LIMIT ', param(p.limit), '::integer'));
+  if (p.offset > 0) parts.push(fragment(' OFFSET ', param(p.offset), '::integer'));
+  return join(parts, '');
+}
+
+/** Sample statistics, as the databases ArcGIS fronts compute STDEV and VAR; counts fit integer ids. */
+function aggregate(s: PlanStatistic): string {
+  const on = s.field ? quoteIdentifier(s.field.column) : '*';
+  const alias = quoteIdentifier(s.alias);
+  switch (s.statisticType) {
+    case 'count':
+      return `count(${on})::integer AS ${alias}`;
+    case 'sum':
+      return `sum(${on})::double precision AS ${alias}`;
+    case 'avg':
+      return `avg(${on})::double precision AS ${alias}`;
+    case 'stddev':
+      return `stddev_samp(${on})::double precision AS ${alias}`;
+    case 'var':
+      return `var_samp(${on})::double precision AS ${alias}`;
+    case 'min':
+      return `min(${on}) AS ${alias}`;
+    case 'max':
+      return `max(${on}) AS ${alias}`;
+  }
+}
