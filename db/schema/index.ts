@@ -4,3 +4,4 @@ export * from './organization.js';
 export * from './portal.js';
 export * from './self-checks.js';
 export * from './users.js';
+export * from './publishing.js';
