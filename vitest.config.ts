@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 // PostgreSQL, Temporal and MinIO servers started once by the integration global setup.
 export default defineConfig({
   test: {
+    teardownTimeout: 60_000,
     projects: [
       {
         test: {
@@ -19,7 +20,6 @@ export default defineConfig({
           globalSetup: ['test/integration/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 600_000,
-          teardownTimeout: 60_000,
           pool: 'forks',
           maxWorkers: 2,
         },
