@@ -1,6 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { clientFault, SoapFault } from './fault.js';
-import { attribute, childElements, childNames, isXmlObject, type XmlNode } from './xml-tree.js';
+import { clientFault, SOAP_ENVELOPE_NS, SoapFault } from './fault.js';
+import { attribute, childElements, childNames, type XmlNode } from './xml-tree.js';
 
 /**
  * Reads a SOAP 1.1 envelope defensively: DTDs and entity declarations are refused before any
@@ -23,7 +23,16 @@ export interface BodyElement {
   node: XmlNode;
 }
 
-const SOAP12_NS = 'http://www.w3.org/2003/05/soap-envelope';
+const ENVELOPE_TAG = /<(?:([A-Za-z_][\w.-]*):)?Envelope[\s/>][^>]*>?/;
+
+/** The namespace the root Envelope tag binds its own prefix (or the default namespace) to. */
+function envelopeNamespace(raw: string): string | undefined {
+  const match = ENVELOPE_TAG.exec(raw);
+  if (!match) return undefined;
+  const declaration = match[1] ? `xmlns:${match[1]}` : 'xmlns';
+  const escaped = declaration.replace(/[.]/g, '\\.');
+  return new RegExp(`\\s${escaped}\\s*=\\s*(["'])(.*?)\\1`).exec(match[0])?.[2];
+}
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -88,10 +97,10 @@ export function readEnvelope(raw: string, limits: EnvelopeLimits = DEFAULT_LIMIT
   const roots = Object.keys(document).filter((key) => !key.startsWith('?'));
   const [envelope] = document.Envelope ?? [];
   if (roots.length !== 1 || envelope === undefined) throw clientFault('The request is not a SOAP envelope.');
-  if (raw.includes(SOAP12_NS)) {
+  if (envelopeNamespace(raw) !== SOAP_ENVELOPE_NS) {
     throw new SoapFault('VersionMismatch', {
       code: 400,
-      message: 'Only SOAP 1.1 envelopes (http://schemas.xmlsoap.org/soap/envelope/) are supported.',
+      message: `Only SOAP 1.1 envelopes (${SOAP_ENVELOPE_NS}) are supported.`,
       details: [],
     });
   }
@@ -111,7 +120,7 @@ export function readEnvelope(raw: string, limits: EnvelopeLimits = DEFAULT_LIMIT
   if (bodies.length !== 1) throw clientFault('The SOAP envelope must hold exactly one Body.');
   const names = childNames(bodies[0]);
   const [name] = names;
-  if (names.length !== 1 || childElements(bodies[0], name).length !== 1 || !isXmlObject(bodies[0])) {
+  if (names.length !== 1 || childElements(bodies[0], name).length !== 1) {
     throw clientFault('The SOAP Body must hold exactly one operation element.');
   }
   return { name, node: childElements(bodies[0], name)[0] };

@@ -27,6 +27,12 @@ export type SoapHandler<K extends SoapOperationName, L = undefined> = (
  */
 export type SoapHandlers<L = undefined> = { [K in SoapOperationName]: SoapHandler<K, L> };
 
+/**
+ * The handlers of one group of operations (one handler file per group, each a factory over its
+ * dependencies); spreading the groups into one object is checked for completeness by SoapHandlers.
+ */
+export type SoapHandlerGroup<K extends SoapOperationName, L = undefined> = Pick<SoapHandlers<L>, K>;
+
 type LocalsField<L> = undefined extends L ? { locals?: L } : { locals: L };
 
 /** An HTTP request reduced to what SOAP needs; the framework adapter fills it in. */

@@ -117,20 +117,25 @@ function operationsXml(schema: SchemaRegistry): { messages: string; portType: st
   };
 }
 
-/** Everything but the service element depends only on the table, so it is rendered once. */
-let cachedBody: string | undefined;
+/** Everything but the service element depends only on the table, so it is rendered once per schema. */
+const renderedBodies = new WeakMap<SchemaRegistry, string>();
+
+function definitionsBody(schema: SchemaRegistry): string {
+  let body = renderedBodies.get(schema);
+  if (body === undefined) {
+    const { messages, portType, binding } = operationsXml(schema);
+    body = [`  <types>\n${schemaXml(schema)}\n  </types>`, messages, portType, binding].join('\n');
+    renderedBodies.set(schema, body);
+  }
+  return body;
+}
+
+/** WSDL names are NCNames: published service names with other characters are folded to `_`. */
+const ncName = (name: string) => name.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^(?=[^A-Za-z_])/, '_');
 
 export function renderWsdl(options: WsdlOptions, schema: SchemaRegistry = SCHEMA): string {
-  const body =
-    schema === SCHEMA && cachedBody !== undefined
-      ? cachedBody
-      : (() => {
-          const { messages, portType, binding } = operationsXml(schema);
-          return [`  <types>\n${schemaXml(schema)}\n  </types>`, messages, portType, binding].join('\n');
-        })();
-  if (schema === SCHEMA) cachedBody = body;
   const service = [
-    `  <service name="${escapeAttribute(`${options.serviceName}_MapServer`)}">`,
+    `  <service name="${ncName(`${options.serviceName}_MapServer`)}">`,
     `    <port name="${PORT_TYPE_NAME}" binding="tns:${BINDING_NAME}">`,
     `      <soap:address location="${escapeAttribute(options.endpointUrl)}" />`,
     '    </port>',
@@ -139,7 +144,7 @@ export function renderWsdl(options: WsdlOptions, schema: SchemaRegistry = SCHEMA
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
     `<definitions xmlns="http://schemas.xmlsoap.org/wsdl/" xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="${GEO_NAMESPACE}" targetNamespace="${GEO_NAMESPACE}">`,
-    body,
+    definitionsBody(schema),
     service,
     '</definitions>',
     '',

@@ -13,6 +13,7 @@ import { LAYOUT_TYPES } from './types-layout.js';
 import { MAP_TYPES } from './types-map.js';
 import { QUERY_TYPES } from './types-query.js';
 import { RENDERER_TYPES } from './types-renderers.js';
+import { RESULT_TYPES } from './types-results.js';
 import { SYMBOL_TYPES } from './types-symbols.js';
 
 /** The resolved schema: every lookup the WSDL writer, decoder and encoder need, computed once. */
@@ -108,6 +109,7 @@ export const ALL_TYPES: TypeDef[] = [
   ...ENUMS,
   ...GEOMETRY_TYPES,
   ...MAP_TYPES,
+  ...RESULT_TYPES,
   ...LAYOUT_TYPES,
   ...SYMBOL_TYPES,
   ...RENDERER_TYPES,

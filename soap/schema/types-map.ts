@@ -13,7 +13,7 @@ const TIME_INFO = [
   'HasAttachments? boolean',
 ];
 
-/** Map and layer descriptions, server info, images, find/identify results and legends. */
+/** Map and layer descriptions, server and layer info, map areas and images. */
 export const MAP_TYPES: TypeDef[] = [
   complex('MapServerInfo', [
     'Name string',
@@ -213,98 +213,10 @@ export const MAP_TYPES: TypeDef[] = [
     'ImageType? string',
   ]),
 
-  complex('MapServerFindResult', [
-    'Value string',
-    'LayerID int',
-    'FeatureID int',
-    'FieldName string',
-    'Shape? Geometry',
-    'Properties? PropertySet',
-  ]),
-  complex('MapServerIdentifyResult', [
-    'LayerID int',
-    'Name string',
-    'Properties? PropertySet',
-    'Shape? Geometry',
-    'Relationships? ArrayOfMapServerRelationship',
-    'HTMLPopup? string',
-    'FeatureID? int',
-  ]),
-  complex('MapServerHyperlink', ['Location? Geometry', 'URL string']),
-  complex('MapServerRelationship', ['Name string', 'Rows? ArrayOfMapServerRow']),
-  complex('MapServerRow', [
-    'Name string',
-    'Properties? PropertySet',
-    'Relationships? ArrayOfMapServerRelationship',
-    'FeatureID? int',
-  ]),
-
-  complex('MapServerLegendInfo', ['LayerID int', 'Name string', 'LegendGroups? ArrayOfMapServerLegendGroup']),
-  complex('MapServerLegendGroup', ['Heading string', 'LegendClasses? ArrayOfMapServerLegendClass']),
-  complex('MapServerLegendClass', [
-    'Label string',
-    'Description string',
-    'SymbolImage? ImageResult',
-    'TransparentColor? Color',
-  ]),
-  complex('MapServerLegendPatch', [
-    'Width double',
-    'Height double',
-    'ImageDPI double',
-    'LinePatch? LinePatch',
-    'AreaPatch? AreaPatch',
-  ]),
-  complex('Patch', ['Name? string', 'PreserveAspectRatio? boolean', 'Geometry? Geometry']),
-  complex('LinePatch', [], { base: 'Patch' }),
-  complex('AreaPatch', [], { base: 'Patch' }),
-  complex('LegendClass', [
-    'Symbol? Symbol',
-    'Label string',
-    'Description string',
-    'LegendClassFormat? LegendClassFormat',
-  ]),
-  complex('LegendClassFormat', [
-    'LabelSymbol? Symbol',
-    'DescriptionSymbol? Symbol',
-    'LinePatch? LinePatch',
-    'AreaPatch? AreaPatch',
-    'PatchWidth double',
-    'PatchHeight double',
-  ]),
-  complex('LegendGroup', [
-    'Visible boolean',
-    'Editable boolean',
-    'Heading string',
-    'LegendClasses? ArrayOfLegendClass',
-  ]),
-
-  complex('SQLSyntaxInfo', [
-    'FunctionNames? PropertySet',
-    'SpecialCharacters? PropertySet',
-    'SupportedPredicates? ArrayOfString',
-    'SupportedClauses? ArrayOfString',
-    'IdentifierCase boolean',
-    'DelimitedIdentifierCase boolean',
-    'StringComparisonCase boolean',
-    'Keywords? ArrayOfString',
-    'InvalidCharacters string',
-    'InvalidStartingCharacters string',
-  ]),
-
   arrayOf('ArrayOfLayerDescription', 'LayerDescription LayerDescription'),
   arrayOf('ArrayOfMapLayerInfo', 'MapLayerInfo MapLayerInfo'),
   arrayOf('ArrayOfMapServerBookmark', 'MapServerBookmark MapServerBookmark'),
-  arrayOf('ArrayOfMapServerFindResult', 'MapServerFindResult MapServerFindResult'),
-  arrayOf('ArrayOfMapServerHyperlink', 'MapServerHyperlink MapServerHyperlink'),
-  arrayOf('ArrayOfMapServerIdentifyResult', 'MapServerIdentifyResult MapServerIdentifyResult'),
-  arrayOf('ArrayOfMapServerLegendClass', 'MapServerLegendClass MapServerLegendClass'),
-  arrayOf('ArrayOfMapServerLegendGroup', 'MapServerLegendGroup MapServerLegendGroup'),
-  arrayOf('ArrayOfMapServerLegendInfo', 'MapServerLegendInfo MapServerLegendInfo'),
-  arrayOf('ArrayOfMapServerRelationship', 'MapServerRelationship MapServerRelationship'),
-  arrayOf('ArrayOfMapServerRow', 'MapServerRow MapServerRow'),
   arrayOf('ArrayOfStandaloneTableInfo', 'StandaloneTableInfo StandaloneTableInfo'),
   arrayOf('ArrayOfStandaloneTableDescription', 'StandaloneTableDescription StandaloneTableDescription'),
   arrayOf('ArrayOfImageResult', 'ImageResult ImageResult'),
-  arrayOf('ArrayOfLegendClass', 'LegendClass LegendClass'),
-  arrayOf('ArrayOfLegendGroup', 'LegendGroup LegendGroup'),
 ];

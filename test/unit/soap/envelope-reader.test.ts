@@ -48,6 +48,15 @@ describe('reading hostile or broken envelopes', () => {
     expect(faultOf(readFixture('hostile/soap12-envelope.xml')).faultCode).toBe('VersionMismatch');
   });
 
+  it('reads a SOAP 1.1 envelope whose text merely mentions the SOAP 1.2 namespace', () => {
+    const raw = `<e:Envelope xmlns:e='http://schemas.xmlsoap.org/soap/envelope/'><e:Body><GetMapName><Index>http://www.w3.org/2003/05/soap-envelope</Index></GetMapName></e:Body></e:Envelope>`;
+    expect(readEnvelope(raw).name).toBe('GetMapName');
+  });
+
+  it('answers an Envelope in no namespace with VersionMismatch', () => {
+    expect(faultOf('<Envelope><Body><GetMapCount/></Body></Envelope>').faultCode).toBe('VersionMismatch');
+  });
+
   it('refuses a header it must understand but does not', () => {
     expect(faultOf(readFixture('hostile/must-understand-header.xml')).faultCode).toBe('MustUnderstand');
   });

@@ -50,6 +50,11 @@ describe('the generated WSDL', () => {
     expect(parsed.service.port['soap:address'].location).toBe(ENDPOINT);
   });
 
+  it('folds a service name into an NCName for the service element', () => {
+    const other = renderWsdl({ serviceName: '2024 Parcels (draft)', endpointUrl: ENDPOINT });
+    expect(other).toContain('<service name="_2024_Parcels__draft__MapServer">');
+  });
+
   it('declares abstract bases as abstract and subtypes by extension', () => {
     const types: Named[] = parsed.types['xs:schema']['xs:complexType'];
     expect(byName(types, 'SpatialReference')?.abstract).toBe('true');
