@@ -1,0 +1,99 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SelfCheckResult } from '../../workflows/self-check.js';
+import { freePort } from './support/ports.js';
+import { stack } from './support/portal-client.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const children: ChildProcess[] = [];
+
+function productEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const s = stack();
+  return {
+    ...process.env,
+    DATABASE_URL: s.databaseUrl,
+    TEMPORAL_ADDRESS: s.temporalAddress,
+    MINIO_ENDPOINT: s.minio.endpoint,
+    MINIO_ACCESS_KEY: s.minio.accessKey,
+    MINIO_SECRET_KEY: s.minio.secretKey,
+    MINIO_BUCKET: s.minio.bucket,
+    PORTAL_ADMIN_USERNAME: s.admin.username,
+    PORTAL_ADMIN_PASSWORD: s.admin.password,
+    DATA_DIR: s.dataDir,
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
+
+function start(entry: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let text = '';
+  child.stdout?.on('data', (d) => {
+    text += d;
+  });
+  child.stderr?.on('data', (d) => {
+    text += d;
+  });
+  children.push(child);
+  return { child, output: () => text };
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+});
+
+describe('the production entry points', () => {
+  it('runs a separate worker process that serves its own task queue', async () => {
+    const queue = `extra-${Date.now()}`;
+    const worker = start('infra/worker-main.ts', productEnv({ TEMPORAL_TASK_QUEUE: queue }));
+    const connection = await Connection.connect({ address: stack().temporalAddress });
+    try {
+      const client = new Client({ connection });
+      const result = (await client.workflow.execute('selfCheckWorkflow', {
+        taskQueue: queue,
+        workflowId: `self-check-${queue}`,
+        args: [{ checkId: queue }],
+      })) as SelfCheckResult;
+      expect(result.workerIdentity).toMatch(new RegExp(`^${worker.child.pid}@`));
+    } finally {
+      await connection.close();
+    }
+    const exited = exitOf(worker.child);
+    worker.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('runs a separate API process that serves the portal', async () => {
+    const port = await freePort();
+    const api = start('api/main.ts', productEnv({ PORT: String(port) }));
+    let info: Record<string, any> | undefined;
+    for (let i = 0; i < 150 && !info; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      info = await fetch(`http://127.0.0.1:${port}/sharing/rest/info?f=json`)
+        .then((r) => r.json() as Promise<Record<string, any>>)
+        .catch(() => undefined);
+    }
+    expect(info?.authInfo?.tokenServicesUrl).toBe(`http://127.0.0.1:${port}/sharing/rest/generateToken`);
+    api.child.kill('SIGTERM');
+    expect(await exitOf(api.child)).toBe(0);
+  });
+
+  it('refuses to start with an invalid variable and names it', async () => {
+    const bad = start('api/main.ts', productEnv({ PORT: 'eighty', MINIO_ENDPOINT: 'not a url' }));
+    expect(await exitOf(bad.child)).toBe(1);
+    expect(bad.output()).toContain('PORT');
+    expect(bad.output()).toContain('MINIO_ENDPOINT');
+  });
+
+  it('refuses a separate API process without DATABASE_URL, since PGlite lives in one process', async () => {
+    const bad = start('api/main.ts', productEnv({ DATABASE_URL: '' }));
+    expect(await exitOf(bad.child)).toBe(1);
+    expect(bad.output()).toContain('DATABASE_URL');
+  });
+});
