@@ -1,0 +1,158 @@
+import type { Bounds, EsriGeometry, EsriGeometryType, SpatialReference } from '../geometry/types.js';
+import type { CatalogField } from './field-catalog.js';
+import type { PlanStatistic } from './query-plan.js';
+import { type ResponseField, responseField } from './response-fields.js';
+import { roundGeometry } from './round-geometry.js';
+import type { FeatureRow } from './row-mapping.js';
+import { toNumber, toWireValue } from './wire-values.js';
+
+/**
+ * Pure renderers of query results in Esri JSON, the shapes rest-js and the ArcGIS clients read.
+ * Rows come from row-mapping.ts; geometries are already in the output spatial reference.
+ */
+export interface ResponseLayer {
+  objectIdField: string;
+  /** Empty when the layer has no GlobalID field. */
+  globalIdField: string;
+  /** Null for tables, which have no geometry. */
+  geometryType: EsriGeometryType | null;
+  /** Spatial reference of the returned geometries and extents. */
+  spatialReference: SpatialReference;
+}
+
+export interface FeatureSetInput {
+  layer: ResponseLayer;
+  /** The plan's columns: the fields of the attributes, in order. */
+  fields: readonly CatalogField[];
+  rows: readonly FeatureRow[];
+  exceededTransferLimit: boolean;
+  returnGeometry: boolean;
+  geometryPrecision?: number | null;
+}
+
+export interface EsriFeature {
+  attributes: Record<string, unknown>;
+  geometry?: EsriGeometry | null;
+}
+
+export function renderFeatureSet(input: FeatureSetInput): Record<string, unknown> {
+  const { layer } = input;
+  const out: Record<string, unknown> = {
+    objectIdFieldName: layer.objectIdField,
+    uniqueIdField: { name: layer.objectIdField, isSystemMaintained: true },
+    globalIdFieldName: layer.globalIdField,
+  };
+  if (layer.geometryType) {
+    out.geometryType = layer.geometryType;
+    out.spatialReference = layer.spatialReference;
+  }
+  out.fields = input.fields.map(responseField);
+  out.features = input.rows.map((row) => feature(row, input));
+  out.exceededTransferLimit = input.exceededTransferLimit;
+  return out;
+}
+
+function feature(row: FeatureRow, input: FeatureSetInput): EsriFeature {
+  const attributes: Record<string, unknown> = {};
+  for (const f of input.fields) {
+    attributes[f.name] =
+      f.name === input.layer.objectIdField ? row.objectid : toWireValue(row.attrs[f.name], f.type);
+  }
+  const out: EsriFeature = { attributes };
+  if (input.returnGeometry && input.layer.geometryType) {
+    const shape = row.shape ?? null;
+    out.geometry =
+      shape && input.geometryPrecision != null ? roundGeometry(shape, input.geometryPrecision) : shape;
+  }
+  return out;
+}
+
+/** Distinct values: features of attributes only, over the asked fields. */
+export function renderDistinctValues(
+  fields: readonly CatalogField[],
+  rows: readonly Record<string, unknown>[],
+  exceededTransferLimit: boolean,
+): Record<string, unknown> {
+  return {
+    fields: fields.map(responseField),
+    features: rows.map((attrs) => ({ attributes: wireAttributes(fields, attrs) })),
+    exceededTransferLimit,
+  };
+}
+
+export const renderCount = (count: unknown): { count: number } => ({ count: Number(toNumber(count) ?? 0) });
+
+export function renderIds(
+  objectIdFieldName: string,
+  ids: readonly unknown[],
+): { objectIdFieldName: string; objectIds: number[] } {
+  return { objectIdFieldName, objectIds: ids.map((id) => Number(toNumber(id))) };
+}
+
+/** An empty result has an empty envelope, written with NaN coordinates as Esri JSON does. */
+export function renderExtent(
+  bounds: Bounds | null,
+  spatialReference: SpatialReference,
+  count?: unknown,
+): Record<string, unknown> {
+  const [xmin, ymin, xmax, ymax] = bounds ?? ['NaN', 'NaN', 'NaN', 'NaN'];
+  const out: Record<string, unknown> = {};
+  if (count !== undefined) out.count = renderCount(count).count;
+  out.extent = { xmin, ymin, xmax, ymax, spatialReference };
+  return out;
+}
+
+/** Bounds from an extent row (`xmin..ymax`, null when nothing matched). */
+export function boundsOfRow(row: Readonly<Record<string, unknown>> | undefined): Bounds | null {
+  if (!row || row.xmin === null || row.xmin === undefined) return null;
+  return [row.xmin, row.ymin, row.xmax, row.ymax].map((v) => Number(toNumber(v))) as Bounds;
+}
+
+/** Statistics: one feature per group, group-by fields then the statistics' output names. */
+export function renderStatistics(
+  groupBy: readonly CatalogField[],
+  statistics: readonly PlanStatistic[],
+  rows: readonly Record<string, unknown>[],
+  exceededTransferLimit: boolean,
+): Record<string, unknown> {
+  const fields: ResponseField[] = [
+    ...groupBy.map(responseField),
+    ...statistics.map((s) =>
+      responseField({
+        name: s.outStatisticFieldName,
+        type: statisticType(s),
+        alias: s.outStatisticFieldName,
+      }),
+    ),
+  ];
+  const features = rows.map((row) => {
+    const attributes = wireAttributes(
+      groupBy,
+      Object.fromEntries(groupBy.map((g) => [g.name, row[g.column]])),
+    );
+    for (const s of statistics)
+      attributes[s.outStatisticFieldName] = toWireValue(row[s.alias], statisticType(s));
+    return { attributes };
+  });
+  return {
+    displayFieldName: '',
+    fieldAliases: Object.fromEntries(fields.map((f) => [f.name, f.alias])),
+    fields,
+    features,
+    exceededTransferLimit,
+  };
+}
+
+/** Counts are integers, sums and moments doubles, min and max keep the field's type. */
+function statisticType(s: PlanStatistic): CatalogField['type'] {
+  if (s.statisticType === 'count') return 'esriFieldTypeInteger';
+  if (s.statisticType === 'min' || s.statisticType === 'max') return s.field?.type ?? 'esriFieldTypeDouble';
+  return 'esriFieldTypeDouble';
+}
+
+function wireAttributes(
+  fields: readonly CatalogField[],
+  attrs: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  return Object.fromEntries(fields.map((f) => [f.name, toWireValue(attrs[f.name], f.type)]));
+}
