@@ -45,9 +45,10 @@ class ValueWriter {
 
   element(el: ElementDef, value: unknown, path: string): void {
     if (value === undefined || value === null) {
-      if (el.nillable || (value === null && el.type === 'anyType'))
-        this.out.push(`<${el.name} xsi:nil="true"/>`);
-      else if (!el.optional) throw misfit(path, 'is missing');
+      if (el.optional && !(value === null && el.nillable)) return;
+      // Required anyType slots (QueryResult.Object, CodedValue.Code) have no other way to say "none".
+      if (el.nillable || el.type === 'anyType') this.out.push(`<${el.name} xsi:nil="true"/>`);
+      else throw misfit(path, 'is missing');
       return;
     }
     this.value(el.name, el.type, value, path);
@@ -67,10 +68,7 @@ class ValueWriter {
       if (!Array.isArray(value)) throw misfit(path, 'is not an array');
       this.out.push(`<${name} xsi:type="tns:${def.name}">`);
       value.forEach((item, i) => {
-        const itemPath = `${path}/${def.item.name}[${i}]`;
-        if (item === null && !def.item.nillable && def.item.type !== 'anyType')
-          throw misfit(itemPath, 'is null');
-        this.element({ ...def.item, nillable: def.item.nillable || item === null }, item, itemPath);
+        this.element({ ...def.item, optional: false }, item, `${path}/${def.item.name}[${i}]`);
       });
       this.out.push(`</${name}>`);
     } else {

@@ -109,6 +109,13 @@ describe('decoding requests', () => {
     expect(layers[1].DefinitionExpression).toBe('');
   });
 
+  it('reads text given in a CDATA section', () => {
+    const { request } = decodeRequest(
+      envelope('<g:GetServerInfo><MapName><![CDATA[Roads & <Rails>]]></MapName></g:GetServerInfo>'),
+    );
+    expect(request.MapName).toBe('Roads & <Rails>');
+  });
+
   it('accepts an operation with no children', () => {
     expect(decodeRequest(envelope('<g:GetMapCount/>'))).toEqual({ operation: 'GetMapCount', request: {} });
   });

@@ -117,6 +117,22 @@ describe('encoding responses', () => {
     );
   });
 
+  it('leaves out an absent optional value but writes nil for a null nillable one', () => {
+    const xml = encodeResponse('GetDocumentInfo', {
+      PropertyArray: [{ Key: 'Title' }, { Key: 'Subject', Value: null }],
+    });
+    expect(xml).toContain(
+      '<PropertySetProperty xsi:type="tns:PropertySetProperty"><Key>Title</Key></PropertySetProperty>',
+    );
+    expect(xml).toContain('<Key>Subject</Key><Value xsi:nil="true"/>');
+  });
+
+  it('refuses a null item in an array of ints', () => {
+    expect(() => encodeResponse('QueryRowIDs', [1, null])).toThrow(
+      'Response value at QueryRowIDsResponse/Result/Int[1] is missing.',
+    );
+  });
+
   it('formats doubles losslessly and with the XML Schema special values', () => {
     const scale = (value: number) =>
       encodeResponse('ComputeScale', value).match(/<Result>(.*)<\/Result>/)?.[1];
