@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { Canvas } from '../../../lib/render/canvas.js';
+import { defaultDrawingInfo } from '../../../lib/render/default-drawing-info.js';
+import { pictureKey } from '../../../lib/render/draw-context.js';
+import { drawMarker } from '../../../lib/render/draw-marker.js';
+import { renderLegendSwatch } from '../../../lib/render/legend-swatch.js';
+import { MarkerSpriteCache } from '../../../lib/render/marker-sprites.js';
+import { Rasterizer } from '../../../lib/render/rasterizer.js';
+import { renderTile } from '../../../lib/render/render-tile.js';
+import type { EsriSymbol, PictureMarkerSymbol, RgbaImage } from '../../../lib/render/types.js';
+import { pixel } from './png-roundtrip.js';
+
+const ENV: [number, number, number, number] = [0, 0, 256, 256];
+const draw = (
+  symbol: EsriSymbol,
+  x: number,
+  y: number,
+  extra: Partial<Parameters<typeof renderTile>[0]> = {},
+) =>
+  renderTile({
+    features: [{ geometry: { x, y: 256 - y } }],
+    drawingInfo: { renderer: { type: 'simple', symbol } },
+    envelope: ENV,
+    width: 64,
+    height: 64,
+    ...extra,
+  });
+
+const PIN: PictureMarkerSymbol = {
+  type: 'esriPMS',
+  url: 'pin.png',
+  imageData: 'AAAA',
+  width: 12,
+  height: 12,
+};
+const GREEN_IMAGE: RgbaImage = {
+  width: 4,
+  height: 4,
+  data: new Uint8Array(64).fill(255).map((v, i) => (i % 4 === 1 || i % 4 === 3 ? v : 0)),
+};
+
+describe('picture markers', () => {
+  it('draws the decoded picture looked up by its key', () => {
+    const tile = draw(PIN, 32, 32, {
+      pictures: new Map([[pictureKey(PIN), GREEN_IMAGE]]),
+      envelope: [0, 192, 64, 256],
+    });
+    expect(pixel(tile, 64, 32, 32)).toEqual([0, 255, 0, 255]);
+  });
+
+  it('falls back to a red dot of the picture size without a decoded image', () => {
+    const tile = draw(PIN, 32, 32, { envelope: [0, 192, 64, 256] });
+    const [r, g, b, a] = pixel(tile, 64, 32, 32);
+    expect(a).toBe(255);
+    expect(r).toBeGreaterThan(200);
+    expect(g + b).toBeLessThan(100);
+  });
+
+  it('keys pictures by imageData before url', () => {
+    expect(pictureKey(PIN)).toBe('AAAA');
+    expect(pictureKey({ type: 'esriPMS', url: 'a.png' })).toBe('a.png');
+  });
+});
+
+describe('marker sprites', () => {
+  it('stamp the same pixels as drawing the marker in place, within rounding', () => {
+    const symbol: EsriSymbol = {
+      type: 'esriSMS',
+      style: 'esriSMSDiamond',
+      color: [10, 200, 30, 200],
+      size: 14,
+      outline: { type: 'esriSLS', style: 'esriSLSSolid', color: [0, 0, 0, 255], width: 1.5 },
+    };
+    const stamped = new Canvas(64, 64);
+    new MarkerSpriteCache(96).stamp(stamped, symbol, 30.25, 29.5, 1);
+    const direct = new Canvas(64, 64);
+    drawMarker(
+      {
+        canvas: direct,
+        raster: new Rasterizer(64, 64),
+        dpi: 96,
+        opacity: 1,
+        clip: { xmin: 0, ymin: 0, xmax: 64, ymax: 64 },
+        fillRule: 'nonzero',
+      },
+      symbol,
+      30.25,
+      29.5,
+    );
+    let maxDiff = 0;
+    for (let i = 0; i < direct.data.length; i++)
+      maxDiff = Math.max(maxDiff, Math.abs(stamped.data[i] - direct.data[i]));
+    expect(maxDiff).toBeLessThanOrEqual(2);
+    expect(pixel(stamped.data, 64, 30, 34)).toEqual([10, 200, 30, 200]);
+  });
+});
+
+describe('default drawing info', () => {
+  it('gives points a simple renderer with a circle marker', () => {
+    const info = defaultDrawingInfo('esriGeometryPoint');
+    expect(info.renderer?.type).toBe('simple');
+    expect(info.renderer?.type === 'simple' && info.renderer.symbol?.type).toBe('esriSMS');
+    expect(info.transparency).toBe(0);
+  });
+
+  it('gives polylines a line symbol and polygons a fill with an outline', () => {
+    const line = defaultDrawingInfo('esriGeometryPolyline').renderer;
+    const fill = defaultDrawingInfo('esriGeometryPolygon').renderer;
+    expect(line?.type === 'simple' && line.symbol?.type).toBe('esriSLS');
+    expect(fill?.type === 'simple' && fill.symbol?.type).toBe('esriSFS');
+  });
+});
+
+describe('legend swatches', () => {
+  it('centres a marker in the patch', () => {
+    const patch = renderLegendSwatch(
+      { type: 'esriSMS', style: 'esriSMSCircle', color: [255, 0, 0, 255], size: 8 },
+      20,
+      20,
+    );
+    expect(pixel(patch, 20, 10, 10)).toEqual([255, 0, 0, 255]);
+    expect(pixel(patch, 20, 0, 0)[3]).toBe(0);
+  });
+
+  it('draws a line symbol as a horizontal stroke across the patch', () => {
+    const patch = renderLegendSwatch(
+      { type: 'esriSLS', style: 'esriSLSSolid', color: [0, 0, 255, 255], width: 3 },
+      20,
+      20,
+    );
+    expect(pixel(patch, 20, 10, 9)[3]).toBe(255);
+    expect(pixel(patch, 20, 10, 3)[3]).toBe(0);
+  });
+
+  it('fills a fill symbol patch with its outline inside the patch', () => {
+    const patch = renderLegendSwatch(
+      {
+        type: 'esriSFS',
+        style: 'esriSFSSolid',
+        color: [0, 255, 0, 255],
+        outline: { type: 'esriSLS', style: 'esriSLSSolid', color: [0, 0, 0, 255], width: 1 },
+      },
+      20,
+      20,
+    );
+    expect(pixel(patch, 20, 10, 10)).toEqual([0, 255, 0, 255]);
+    const [, green, , alpha] = pixel(patch, 20, 1, 10);
+    expect(alpha).toBeGreaterThan(240);
+    expect(green).toBeLessThan(80);
+  });
+});
