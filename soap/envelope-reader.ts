@@ -44,7 +44,21 @@ const parser = new XMLParser({
   processEntities: true,
   htmlEntities: false,
   isArray: (_name, _path, _isLeaf, isAttribute) => !isAttribute,
+  // Our own scan enforces the nesting limit; the parser's cap only has to stay out of its way.
+  maxNestedTags: 10_000,
+  jPath: false,
 });
+
+function parse(raw: string): Record<string, XmlNode[] | undefined> {
+  try {
+    return parser.parse(raw);
+  } catch (error) {
+    // The parser refuses what the validator lets through, such as reserved names like __proto__.
+    throw clientFault('The request could not be parsed.', [
+      error instanceof Error ? error.message : String(error),
+    ]);
+  }
+}
 
 /** Nesting depth of the raw document, skipping comments, CDATA, processing instructions and quoted values. */
 export function maxNesting(xml: string, limit: number): number {
@@ -93,7 +107,7 @@ export function readEnvelope(raw: string, limits: EnvelopeLimits = DEFAULT_LIMIT
     const { msg, line, col } = validation.err;
     throw clientFault('The request is not well-formed XML.', [`${msg} (line ${line}, column ${col})`]);
   }
-  const document = parser.parse(raw) as Record<string, XmlNode[] | undefined>;
+  const document = parse(raw);
   const roots = Object.keys(document).filter((key) => !key.startsWith('?'));
   const [envelope] = document.Envelope ?? [];
   if (roots.length !== 1 || envelope === undefined) throw clientFault('The request is not a SOAP envelope.');

@@ -75,6 +75,15 @@ describe('reading hostile or broken envelopes', () => {
     expect(maxNesting('<a><!-- <b><c> --><![CDATA[<d><e>]]><f x="<g>"/><h></h></a>', 99)).toBe(2);
   });
 
+  it('refuses element names the parser reserves (prototype pollution) as a client error', () => {
+    const raw =
+      '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><GetServerInfo><__proto__><x>1</x></__proto__><MapName>m</MapName></GetServerInfo></s:Body></s:Envelope>';
+    const fault = faultOf(raw);
+    expect(fault.faultCode).toBe('Client');
+    expect(fault.message).toBe('The request could not be parsed.');
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
   it('refuses an empty Body', () => {
     const raw = '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body/></s:Envelope>';
     expect(faultOf(raw).message).toBe('The SOAP Body must hold exactly one operation element.');
