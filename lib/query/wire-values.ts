@@ -27,8 +27,10 @@ export function epochMillis(value: unknown): number | null {
   if (value instanceof Date) return value.getTime();
   if (typeof value === 'number') return value;
   if (typeof value === 'string') {
-    // PostgreSQL text output (`2020-01-02 03:04:05+00`) is ISO 8601 once the space is a `T`.
-    const ms = Date.parse(value.includes('T') ? value : value.replace(' ', 'T'));
+    // PostgreSQL text output (`2020-01-02 03:04:05+00`) is ISO 8601 once the space is a `T`
+    // and the hour-only offset has its minutes.
+    const iso = value.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00');
+    const ms = Date.parse(iso);
     return Number.isNaN(ms) ? null : ms;
   }
   return null;
