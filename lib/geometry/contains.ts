@@ -1,10 +1,10 @@
 import { boundsContain } from './bounds.js';
 import { pointOnPaths } from './intersects.js';
 import { isEnvelope } from './kinds.js';
-import { locatePointInRings } from './point-in-polygon.js';
 import { groupRings, interiorPoint } from './rings.js';
+import { segmentIndexFor } from './segment-index.js';
 import { segmentSplitParameters } from './segments.js';
-import { type Shape, segmentTouchesBounds, someSegment, toShape } from './shapes.js';
+import { locateInArea, type Shape, segmentTouchesBounds, someSegment, toShape } from './shapes.js';
 import type { EsriGeometry } from './types.js';
 
 /**
@@ -40,7 +40,7 @@ export function shapeContains(a: Shape, b: Shape): boolean {
   }
   if (a.dim !== 2) return false;
   if (b.dim === 0) {
-    const where = b.points.map((q) => locatePointInRings(q[0], q[1], a.rings));
+    const where = b.points.map((q) => locateInArea(q[0], q[1], a));
     return !where.includes('outside') && where.includes('inside');
   }
   const bParts = b.dim === 1 ? b.paths : b.rings;
@@ -51,7 +51,7 @@ export function shapeContains(a: Shape, b: Shape): boolean {
   if (pieceLocations(a.rings, true, b).includes('inside')) return false;
   return groupRings(b.rings).every((group) => {
     const p = interiorPoint(group);
-    return p !== null && locatePointInRings(p[0], p[1], a.rings) !== 'outside';
+    return p !== null && locateInArea(p[0], p[1], a) !== 'outside';
   });
 }
 
@@ -59,7 +59,7 @@ export function shapeContains(a: Shape, b: Shape): boolean {
 function cutSegment(p: number[], q: number[], parts: number[][][], closed: boolean) {
   const cuts = [0, 1];
   const along: [number, number][] = [];
-  someSegment(parts, closed, (c, d) => {
+  segmentIndexFor(parts, closed).someNear(p, q, (c, d) => {
     const ts = segmentSplitParameters(p, q, c, d);
     cuts.push(...ts);
     if (ts.length === 2) along.push([Math.min(ts[0], ts[1]), Math.max(ts[0], ts[1])]);
@@ -85,14 +85,18 @@ function pieceLocations(parts: number[][][], closed: boolean, area: Shape): stri
   if (area.dim !== 2) return [];
   const out: string[] = [];
   someSegment(parts, closed, (p, q) => {
-    const near = segmentTouchesBounds(p, q, area.bounds);
-    for (const piece of near ? cutSegment(p, q, area.rings, true) : [{ lo: 0, hi: 1, onParts: false }]) {
+    // A segment whose box misses the area's box lies wholly outside it: no cutting, no ray.
+    if (!segmentTouchesBounds(p, q, area.bounds)) {
+      out.push('outside');
+      return false;
+    }
+    for (const piece of cutSegment(p, q, area.rings, true)) {
       if (piece.onParts) {
         out.push('boundary');
         continue;
       }
       const t = (piece.lo + piece.hi) / 2;
-      out.push(locatePointInRings(p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]), area.rings));
+      out.push(locateInArea(p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]), area));
     }
     return false;
   });

@@ -1,8 +1,8 @@
 import { boundsIntersect, pointInBounds } from './bounds.js';
 import { isEnvelope } from './kinds.js';
-import { locatePointInRings } from './point-in-polygon.js';
+import { segmentIndexFor } from './segment-index.js';
 import { pointOnSegment, segmentsIntersect } from './segments.js';
-import { type Shape, segmentTouchesBounds, someSegment, toShape } from './shapes.js';
+import { locateInArea, type Shape, segmentTouchesBounds, someSegment, toShape } from './shapes.js';
 import type { Bounds, EsriEnvelope, EsriGeometry } from './types.js';
 
 /** Whether two geometries share at least one point (boundaries included), exactly. */
@@ -20,19 +20,19 @@ export function shapesIntersect(a: Shape, b: Shape): boolean {
   if (a.dim === 0) {
     if (b.dim === 0) return a.points.some((p) => b.points.some((q) => p[0] === q[0] && p[1] === q[1]));
     if (b.dim === 1) return a.points.some((p) => pointOnPaths(p, b.paths));
-    return a.points.some((p) => locatePointInRings(p[0], p[1], b.rings) !== 'outside');
+    return a.points.some((p) => locateInArea(p[0], p[1], b) !== 'outside');
   }
   if (a.dim === 1) {
     if (b.dim === 1) return segmentSetsIntersect(a.paths, false, b.paths, false, b);
     if (b.dim !== 2) return false;
     if (segmentSetsIntersect(a.paths, false, b.rings, true, b)) return true;
-    return a.paths.some((p) => locatePointInRings(p[0][0], p[0][1], b.rings) !== 'outside');
+    return a.paths.some((p) => locateInArea(p[0][0], p[0][1], b) !== 'outside');
   }
   if (b.dim !== 2) return false;
   if (segmentSetsIntersect(a.rings, true, b.rings, true, b)) return true;
   // No boundary crossing: one is wholly inside the other, or they are apart.
-  if (a.rings.some((r) => locatePointInRings(r[0][0], r[0][1], b.rings) !== 'outside')) return true;
-  return b.rings.some((r) => locatePointInRings(r[0][0], r[0][1], a.rings) !== 'outside');
+  if (a.rings.some((r) => locateInArea(r[0][0], r[0][1], b) !== 'outside')) return true;
+  return b.rings.some((r) => locateInArea(r[0][0], r[0][1], a) !== 'outside');
 }
 
 export function pointOnPaths(p: readonly number[], paths: readonly number[][][]): boolean {
@@ -48,9 +48,10 @@ function segmentSetsIntersect(
   bClosed: boolean,
   b: Shape,
 ): boolean {
+  const index = segmentIndexFor(bParts, bClosed);
   return someSegment(aParts, aClosed, (p1, p2) => {
     if (!segmentTouchesBounds(p1, p2, b.bounds)) return false;
-    return someSegment(bParts, bClosed, (q1, q2) => segmentsIntersect(p1, p2, q1, q2));
+    return index.someNear(p1, p2, (q1, q2) => segmentsIntersect(p1, p2, q1, q2));
   });
 }
 
@@ -78,5 +79,5 @@ function envelopeIntersectsShape(e: EsriEnvelope, s: Shape): boolean {
   });
   if (hit) return true;
   // An envelope wholly inside a polygon touches none of its edges.
-  return s.dim === 2 && locatePointInRings(bounds[0], bounds[1], s.rings) !== 'outside';
+  return s.dim === 2 && locateInArea(bounds[0], bounds[1], s) !== 'outside';
 }

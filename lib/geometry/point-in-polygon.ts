@@ -1,4 +1,5 @@
 import { orientation } from './orientation.js';
+import type { SegmentIndex } from './segment-index.js';
 import { pointOnSegment } from './segments.js';
 
 export type PointLocation = 'inside' | 'outside' | 'boundary';
@@ -18,18 +19,48 @@ export function locatePointInRings(
     const n = ring.length;
     if (n < 2) continue;
     for (let i = 0, j = n - 1; i < n; j = i++) {
-      const a = ring[j];
-      const b = ring[i];
-      if (pointOnSegment(x, y, a[0], a[1], b[0], b[1])) return 'boundary';
-      // Half-open rule on y so a vertex shared by two edges is counted once.
-      if (a[1] <= y) {
-        if (b[1] > y && orientation(a[0], a[1], b[0], b[1], x, y) > 0) inside = !inside;
-      } else if (b[1] <= y && orientation(a[0], a[1], b[0], b[1], x, y) < 0) {
-        inside = !inside;
-      }
+      const edge = edgeEffect(x, y, ring[j], ring[i]);
+      if (edge === BOUNDARY) return 'boundary';
+      if (edge === CROSSES) inside = !inside;
     }
   }
   return inside ? 'inside' : 'outside';
+}
+
+/**
+ * The same answer for rings held in a segment index (closed), looking only at edges near the ray
+ * from the point to the right edge of the rings' bounds: those are the only ones it can cross.
+ */
+export function locatePointInIndexedRings(
+  x: number,
+  y: number,
+  index: SegmentIndex,
+  xmax: number,
+): PointLocation {
+  let inside = false;
+  const onBoundary = index.someNear([x, y], [Math.max(x, xmax), y], (a, b) => {
+    const edge = edgeEffect(x, y, a, b);
+    if (edge === CROSSES) inside = !inside;
+    return edge === BOUNDARY;
+  });
+  if (onBoundary) return 'boundary';
+  return inside ? 'inside' : 'outside';
+}
+
+const NONE = 0;
+const CROSSES = 1;
+const BOUNDARY = 2;
+
+/** What edge a→b does to a ray from (x,y) to the right: nothing, cross it, or hold the point. */
+function edgeEffect(x: number, y: number, a: readonly number[], b: readonly number[]): number {
+  if (pointOnSegment(x, y, a[0], a[1], b[0], b[1])) return BOUNDARY;
+  // Half-open rule on y so a vertex shared by two edges is counted once.
+  if (a[1] <= y) {
+    if (b[1] > y && orientation(a[0], a[1], b[0], b[1], x, y) > 0) return CROSSES;
+  } else if (b[1] <= y && orientation(a[0], a[1], b[0], b[1], x, y) < 0) {
+    return CROSSES;
+  }
+  return NONE;
 }
 
 /** Signed area by the shoelace formula: positive for counter-clockwise rings (y up). */

@@ -1,5 +1,7 @@
 import { geometryBounds } from './bounds.js';
 import { envelopeToPolygon, isEnvelope, isMultipoint, isPoint, isPolygon, isPolyline } from './kinds.js';
+import { locatePointInIndexedRings, type PointLocation } from './point-in-polygon.js';
+import { segmentIndexFor } from './segment-index.js';
 import type { Bounds, EsriGeometry } from './types.js';
 
 /**
@@ -17,11 +19,17 @@ export function toShape(g: EsriGeometry): Shape | null {
   if (!bounds) return null;
   if (isPoint(g)) return { dim: 0, points: [[g.x, g.y]], bounds };
   if (isMultipoint(g)) return { dim: 0, points: g.points, bounds };
-  if (isPolyline(g)) return { dim: 1, paths: g.paths.filter((p) => p.length > 0), bounds };
-  if (isPolygon(g)) return { dim: 2, rings: g.rings.filter((r) => r.length > 0), bounds };
+  if (isPolyline(g)) return { dim: 1, paths: nonEmpty(g.paths), bounds };
+  if (isPolygon(g)) return { dim: 2, rings: nonEmpty(g.rings), bounds };
   if (isEnvelope(g)) return { dim: 2, rings: envelopeToPolygon(g).rings, bounds };
   return null;
 }
+
+/**
+ * The parts without empty ones, always in a new array: segment indexes are cached per part array,
+ * and a fresh one per predicate call means an index never outlives an edit of the caller's geometry.
+ */
+const nonEmpty = (parts: number[][][]): number[][][] => parts.filter((p) => p.length > 0);
 
 /** Calls fn for every segment of the paths (or rings, closing each), stopping when fn returns true. */
 export function someSegment(
@@ -51,3 +59,10 @@ export const segmentTouchesBounds = (a: number[], b: number[], bounds: Bounds): 
   Math.min(a[0], b[0]) <= bounds[2] &&
   Math.max(a[1], b[1]) >= bounds[1] &&
   Math.min(a[1], b[1]) <= bounds[3];
+
+/** Where a point lies in an area shape, through the shape's segment index. */
+export function locateInArea(x: number, y: number, area: Shape & { dim: 2 }): PointLocation {
+  const [x0, y0, x1, y1] = area.bounds;
+  if (x < x0 || x > x1 || y < y0 || y > y1) return 'outside';
+  return locatePointInIndexedRings(x, y, segmentIndexFor(area.rings, true), x1);
+}
