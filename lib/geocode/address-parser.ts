@@ -133,38 +133,35 @@ function parseSegments(parts: string[], base: ParsedAddress, vocabulary: AdminVo
   return [{ ...reading, ...splitStreet(rest[0]), city: rest[rest.length - 1] }];
 }
 
+/** Words without commas: trailing country and region are guesses, so readings without them are kept too. */
 function parseWords(words: string[], base: ParsedAddress, vocabulary: AdminVocabulary): ParsedAddress[] {
-  let tokens = words;
-  const reading: ParsedAddress = { ...base };
-  if (!reading.country && tokens.length > 1) {
-    const { found, rest } = takeTrailing(tokens, (t) => vocabulary.isCountry(t) && !vocabulary.isRegion(t));
-    if (found && rest.length > 0) [reading.country, tokens] = [found, rest];
+  const starts: [ParsedAddress, string[]][] = [[base, words]];
+  if (!base.country && words.length > 1) {
+    const { found, rest } = takeTrailing(words, (t) => vocabulary.isCountry(t) && !vocabulary.isRegion(t));
+    // "New Jersey" ends in a country's name too: the reading without the country stays, second.
+    if (found && rest.length > 0) starts.unshift([{ ...base, country: found }, rest]);
   }
+  return starts.flatMap(([reading, tokens]) => {
+    const region = tokens.length > 1 ? takeTrailing(tokens, (t) => vocabulary.isRegion(t)) : { rest: tokens };
+    const splits: [ParsedAddress, string[]][] = [[reading, tokens]];
+    if (region.found) splits.unshift([{ ...reading, region: region.found }, region.rest]);
+    return splits.flatMap(([r, rest]) => streetAndCity(r, rest));
+  });
+}
+
+function streetAndCity(reading: ParsedAddress, tokens: string[]): ParsedAddress[] {
+  if (tokens.length === 0) return [reading];
+  if (!HOUSE_NUMBER.test(tokens[0]) || tokens.length === 1) return [{ ...reading, city: tokens.join(' ') }];
+  // Without commas the street–city boundary is unknown: try each split, longest street first.
   const readings: ParsedAddress[] = [];
-  const region = tokens.length > 1 ? takeTrailing(tokens, (t) => vocabulary.isRegion(t)) : { rest: tokens };
-  const splits: [ParsedAddress, string[]][] = region.found
-    ? [
-        [{ ...reading, region: region.found }, region.rest],
-        [reading, tokens],
-      ]
-    : [[reading, tokens]];
-  for (const [r, rest] of splits) {
-    if (rest.length === 0) {
-      readings.push(r);
-      continue;
-    }
-    if (HOUSE_NUMBER.test(rest[0]) && rest.length > 1) {
-      // Without commas the street–city boundary is unknown: try each split, longest street first.
-      for (let cut = rest.length - 1; cut >= 2; cut--) {
-        readings.push({
-          ...r,
-          number: rest[0],
-          street: rest.slice(1, cut).join(' '),
-          city: rest.slice(cut).join(' '),
-        });
-      }
-      readings.push({ ...r, number: rest[0], street: rest.slice(1).join(' ') });
-    } else readings.push({ ...r, city: rest.join(' ') });
+  for (let cut = tokens.length - 1; cut >= 2; cut--) {
+    readings.push({
+      ...reading,
+      number: tokens[0],
+      street: tokens.slice(1, cut).join(' '),
+      city: tokens.slice(cut).join(' '),
+    });
   }
+  readings.push({ ...reading, number: tokens[0], street: tokens.slice(1).join(' ') });
   return readings;
 }

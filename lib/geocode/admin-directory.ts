@@ -19,6 +19,8 @@ export class AdminDirectory {
   private readonly regionKeys: string[] = [];
   private readonly regionKeyOwners: RegionRecord[][] = [];
   private readonly regionTrigrams: TrigramIndex;
+  private readonly countryKeys: string[];
+  private readonly countryTrigrams: TrigramIndex;
 
   constructor(countries: readonly CountryRecord[], regions: readonly RegionRecord[]) {
     for (const country of countries) {
@@ -40,6 +42,9 @@ export class AdminDirectory {
       for (const key of keys) this.addRegionKey(key, region);
     }
     this.regionTrigrams = new TrigramIndex(this.regionKeys);
+    // Codes (two or three letters) are never corrected for spelling, so only names go in.
+    this.countryKeys = [...this.countriesByKey.keys()].filter((key) => key.length >= 5);
+    this.countryTrigrams = new TrigramIndex(this.countryKeys);
   }
 
   private addRegionKey(key: string, region: RegionRecord): void {
@@ -56,6 +61,17 @@ export class AdminDirectory {
   /** The country a text names exactly (code, English name or alias in another language). */
   country(text: string): CountryRecord | undefined {
     return this.countriesByKey.get(foldText(text));
+  }
+
+  /** The country a text names, allowing a slip or two in names of five letters or more. */
+  countryNear(text: string): { country: CountryRecord; distance: number } | undefined {
+    const key = foldText(text);
+    const exact = this.countriesByKey.get(key);
+    if (exact) return { country: exact, distance: 0 };
+    if (key.length < 5) return undefined;
+    const [hit] = this.countryTrigrams.search(key);
+    const country = hit && this.countriesByKey.get(this.countryKeys[hit.id]);
+    return country ? { country, distance: hit.distance } : undefined;
   }
 
   countryByIso2(iso2: string): CountryRecord | undefined {

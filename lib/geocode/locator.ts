@@ -68,7 +68,7 @@ export function createLocator(
 ): Locator {
   const info: LocatorInfo = { ...DEFAULTS, ...options, countries };
   const vocabulary: AdminVocabulary = {
-    isCountry: (text) => index.admin.country(text) !== undefined,
+    isCountry: (text) => index.admin.countryNear(text) !== undefined,
     isRegion: (text) => index.admin.regions(text).length > 0,
   };
 

@@ -35,10 +35,13 @@ export function resolveContext(
   let countryCode = filterCountry ? index.admin.country(filterCountry)?.iso2 : undefined;
   let basePenalty = 0;
   if (parsed.country) {
-    const country = index.admin.country(parsed.country);
-    if (!country) basePenalty += UNKNOWN_COMPONENT_PENALTY;
-    else if (countryCode && country.iso2 !== countryCode) return undefined;
-    else countryCode = country.iso2;
+    const near = index.admin.countryNear(parsed.country);
+    if (!near) basePenalty += UNKNOWN_COMPONENT_PENALTY;
+    else if (countryCode && near.country.iso2 !== countryCode) return undefined;
+    else {
+      countryCode = near.country.iso2;
+      basePenalty += spellingPenalty(near.distance, parsed.country.length);
+    }
   }
   let regionHits: RegionHit[] | undefined;
   if (parsed.region) {

@@ -71,14 +71,17 @@ export class PlaceTable {
     if (ids[ids.length - 1] !== id) ids.push(id);
   }
 
-  /** Places whose name is the text exactly (after folding) or, failing that, within a few edits. */
-  find(text: string): PlaceHit[] {
+  /**
+   * Places whose name is the text exactly (after folding) or, when no exactly named place passes
+   * `accept` (e.g. none in the country asked for), within a few edits.
+   */
+  find(text: string, accept: (id: number) => boolean = () => true): PlaceHit[] {
     const key = nameKey(text);
-    const exact = this.idsByKey.get(key);
-    if (exact) return exact.map((id) => ({ id, distance: 0 }));
+    const exact = (this.idsByKey.get(key) ?? []).filter(accept);
+    if (exact.length > 0) return exact.map((id) => ({ id, distance: 0 }));
     return this.trigrams
       .search(key)
-      .flatMap((hit) => this.keyIds[hit.id].map((id) => ({ id, distance: hit.distance })));
+      .flatMap((hit) => this.keyIds[hit.id].filter(accept).map((id) => ({ id, distance: hit.distance })));
   }
 
   /** Places whose name is exactly this key (no fuzzy step), for parse hypotheses that split words. */

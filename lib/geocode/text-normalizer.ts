@@ -16,9 +16,15 @@ const LETTER_FOLDS: Record<string, string> = {
 const COMBINING_MARKS = /\p{M}+/gu;
 const SPECIAL_LETTERS = /[ßæœøłđðþı]/g;
 const NON_ALPHANUMERIC = /[^\p{L}\p{N}]+/gu;
+const ASCII_ONLY = /^[\x20-\x7e]*$/;
+const NON_ALPHANUMERIC_ASCII = /[^a-z0-9]+/g;
 
 /** Lower case, accents and ligatures folded, punctuation turned into single spaces, trimmed. */
 export function foldText(text: string): string {
+  // Most reference names are plain ASCII: skip Unicode decomposition for them.
+  if (ASCII_ONLY.test(text)) {
+    return text.toLowerCase().replace(/'/g, '').replace(NON_ALPHANUMERIC_ASCII, ' ').trim();
+  }
   return text
     .normalize('NFKD')
     .replace(COMBINING_MARKS, '')

@@ -49,6 +49,14 @@ describe('address parsing', () => {
     expect(readings).toContainEqual({ number: '233', street: 'S Wacker Dr', city: 'Chicago', region: 'IL' });
   });
 
+  it('keeps the reading without a trailing country, which may be part of a name', () => {
+    const readings = parseAddress(
+      { singleLine: 'New Jersey' },
+      { isCountry: (t) => t === 'Jersey', isRegion: () => false },
+    );
+    expect(readings).toEqual([{ city: 'New', country: 'Jersey' }, { city: 'New Jersey' }]);
+  });
+
   it('takes separate address fields as given', () => {
     const [reading] = parseAddress(
       { address: '100 W Madison St', city: 'Chicago', region: 'IL', postal: '60602' },

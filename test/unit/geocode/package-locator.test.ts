@@ -102,6 +102,18 @@ describe('the locator over the shipped gazetteers', () => {
     expect(new Set(candidates.map((c) => c.fields.Country))).toEqual(new Set(['USA']));
   });
 
+  it('tolerates a misspelt country as well as a misspelt city', () => {
+    const m = best('Peris, Frnace');
+    expect(m.matchAddr).toBe('Paris, Île-de-France');
+    expect(m.score).toBeLessThan(100);
+  });
+
+  it('finds a state whose name ends in a country\'s name ("New Jersey", not Jersey)', () => {
+    const m = best('New Jersey');
+    expect(m.addrType).toBe('Region');
+    expect(m.fields.RegionAbbr).toBe('NJ');
+  });
+
   it('returns no candidates for gibberish', () => {
     expect(locator.findAddressCandidates({ singleLine: 'qzxwv plonk' })).toEqual([]);
   });
