@@ -7,8 +7,10 @@ import { authenticate } from './auth.js';
 import type { AppDeps, AppEnv } from './env.js';
 import { parseParams } from './params.js';
 import { createPortalBasicsRouter } from './portal/basics.js';
+import { createPublishRouter } from './publish/publish-router.js';
 import { errorEnvelope, sendError } from './render.js';
 import { createRestInfoRouter } from './rest-info.js';
+import { createFeatureServerRouter } from './services/feature-server.js';
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -32,7 +34,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use('*', authenticate());
 
   const root = new Hono<AppEnv>();
+  root.route('/sharing/rest', createPublishRouter());
   root.route('/sharing/rest', createPortalBasicsRouter());
+  root.route('/rest', createFeatureServerRouter());
   root.route('/rest', createRestInfoRouter());
   app.route(deps.config.basePath || '/', root);
 

@@ -1,0 +1,205 @@
+/**
+ * Delimited text from MinIO, in batches that end on record boundaries, each with the byte offset
+ * after it: a retried load asks MinIO for the rest of the object from that offset instead of
+ * reading the file again. Records are found in the raw bytes (a line feed outside the qualifier),
+ * which is safe for UTF-8 and Latin-1 where those bytes never occur inside a character.
+ */
+import Papa from 'papaparse';
+import type { ObjectStore } from '../../infra/object-store.js';
+import { badRequest } from '../../lib/errors.js';
+import {
+  decode,
+  detectDelimiter,
+  detectEncoding,
+  detectQualifier,
+  type TextEncodingName,
+} from '../../lib/ingest/index.js';
+
+export interface CsvDialect {
+  encoding: TextEncodingName;
+  delimiter: string;
+  qualifier: string;
+  newline: '\r\n' | '\n';
+}
+
+export interface CsvSample {
+  dialect: CsvDialect;
+  headers: string[];
+  rows: string[][];
+  /** Byte offset of the first data record (after the BOM and the header). */
+  dataOffset: number;
+}
+
+export interface CsvResumePoint {
+  byteOffset: number;
+  /** Data records before byteOffset. */
+  rowNumber: number;
+}
+
+export interface CsvBatch {
+  rows: string[][];
+  /** Data records before this batch. */
+  firstRowNumber: number;
+  /** Where the next batch starts. */
+  next: CsvResumePoint;
+}
+
+const SAMPLE_BYTES = 512 * 1024;
+const MAX_RECORD_BYTES = 64 * 1024 * 1024;
+const LF = 10;
+
+/** Tracks quoting across chunks so a line feed inside a qualified field is not taken as a record end. */
+export class RecordSplitter {
+  private quoted = false;
+  private pending: Uint8Array = new Uint8Array(0);
+  constructor(private readonly qualifier: number) {}
+
+  /** Appends bytes; returns the complete records seen so far (possibly empty). */
+  push(chunk: Uint8Array): Uint8Array {
+    const buf = this.pending.length === 0 ? chunk : concat(this.pending, chunk);
+    const q = this.qualifier;
+    let quoted = this.quoted;
+    let boundary = -1;
+    for (let i = this.pending.length; i < buf.length; i++) {
+      const b = buf[i];
+      if (b === q) quoted = !quoted;
+      else if (b === LF && !quoted) boundary = i;
+    }
+    this.quoted = quoted;
+    const cut = boundary + 1;
+    this.pending = buf.subarray(cut);
+    if (this.pending.length > MAX_RECORD_BYTES) {
+      throw badRequest('Unable to read the file.', [
+        'A record is longer than 64 MB: the qualifier may be unbalanced or the file has no line breaks.',
+      ]);
+    }
+    return buf.subarray(0, cut);
+  }
+
+  /** The last record when the file does not end with a line break. */
+  rest(): Uint8Array {
+    const r = this.pending;
+    this.pending = new Uint8Array(0);
+    return r;
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+/** Parses complete records; blank lines are skipped the same way on every run, so numbering is stable. */
+export function parseRecords(bytes: Uint8Array, dialect: CsvDialect): string[][] {
+  if (bytes.length === 0) return [];
+  const text = decode(bytes, dialect.encoding);
+  const result = Papa.parse<string[]>(text, {
+    delimiter: dialect.delimiter,
+    quoteChar: dialect.qualifier,
+    escapeChar: dialect.qualifier,
+    newline: dialect.newline,
+    skipEmptyLines: 'greedy',
+  });
+  return result.data;
+}
+
+export interface DialectOverrides {
+  delimiter?: string;
+  qualifier?: string;
+}
+
+/** The dialect and the first records of a delimited file, read from its first 512 KB only. */
+export async function readCsvSample(
+  store: ObjectStore,
+  key: string,
+  size: number,
+  overrides: DialectOverrides = {},
+): Promise<CsvSample> {
+  const bytes = size === 0 ? new Uint8Array(0) : await store.getRange(key, 0, Math.min(size, SAMPLE_BYTES));
+  return sampleFromBytes(bytes, bytes.length >= size, overrides);
+}
+
+export function sampleFromBytes(
+  bytes: Uint8Array,
+  whole: boolean,
+  overrides: DialectOverrides = {},
+): CsvSample {
+  const encoding = detectEncoding(bytes);
+  if (encoding === 'utf-16le' || encoding === 'utf-16be') {
+    throw badRequest('Unable to read the file.', [
+      'UTF-16 text is not supported for publishing: save the file as UTF-8 or Latin-1.',
+    ]);
+  }
+  const text = decode(bytes, encoding);
+  const dialect: CsvDialect = {
+    encoding,
+    delimiter: overrides.delimiter || detectDelimiter(text),
+    qualifier: overrides.qualifier || detectQualifier(text),
+    newline: /\r\n/.test(text.slice(0, 65536)) ? '\r\n' : '\n',
+  };
+  const bom = encoding === 'utf-8-bom' ? 3 : 0;
+  const splitter = new RecordSplitter(dialect.qualifier.charCodeAt(0));
+  const body = bytes.subarray(bom);
+  let complete = splitter.push(body);
+  if (whole) complete = concat(complete, splitter.rest());
+  const headerEnd = firstRecordEnd(body, dialect.qualifier.charCodeAt(0));
+  const records = parseRecords(complete, dialect);
+  const headers = records.shift() ?? [];
+  if (headers.length === 0 || headers.every((h) => h.trim() === '')) {
+    throw badRequest('Unable to read the file.', ['The file has no header row.']);
+  }
+  return { dialect, headers, rows: records, dataOffset: bom + (headerEnd < 0 ? body.length : headerEnd) };
+}
+
+function firstRecordEnd(bytes: Uint8Array, qualifier: number): number {
+  let quoted = false;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === qualifier) quoted = !quoted;
+    else if (bytes[i] === LF && !quoted) return i + 1;
+  }
+  return -1;
+}
+
+/** Batches of about `batchBytes` from a resume point to the end of the object. */
+export async function* csvBatches(
+  store: ObjectStore,
+  key: string,
+  dialect: CsvDialect,
+  start: CsvResumePoint,
+  batchBytes = 4 * 1024 * 1024,
+): AsyncGenerator<CsvBatch> {
+  const stream = await store.client.getPartialObject(store.bucket, key, start.byteOffset);
+  const splitter = new RecordSplitter(dialect.qualifier.charCodeAt(0));
+  let chunks: Uint8Array[] = [];
+  let size = 0;
+  let offset = start.byteOffset;
+  let rowNumber = start.rowNumber;
+  const flush = (bytes: Uint8Array): CsvBatch => {
+    const rows = parseRecords(bytes, dialect);
+    const batch = {
+      rows,
+      firstRowNumber: rowNumber,
+      next: { byteOffset: offset + bytes.length, rowNumber: rowNumber + rows.length },
+    };
+    offset = batch.next.byteOffset;
+    rowNumber = batch.next.rowNumber;
+    return batch;
+  };
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    const complete = splitter.push(chunk);
+    if (complete.length > 0) {
+      chunks.push(complete);
+      size += complete.length;
+    }
+    if (size >= batchBytes) {
+      yield flush(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+      chunks = [];
+      size = 0;
+    }
+  }
+  const rest = splitter.rest();
+  if (rest.length > 0) chunks.push(rest);
+  if (chunks.length > 0) yield flush(Buffer.concat(chunks));
+}

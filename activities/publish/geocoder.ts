@@ -1,0 +1,87 @@
+/**
+ * The batch geocoder publish calls for address and lookup layers. The default one runs the embedded
+ * gazetteer locator (lib/geocode) in process, built once on first use; a deployment may pass another
+ * implementation (e.g. a remote GeocodeServer) through the activity deps.
+ */
+import type { AddressRoleName, LocationPlan } from '../../db/schema/publish-request.js';
+import type { CellValue } from '../../lib/ingest/index.js';
+import type { Located } from './layer-sources.js';
+
+export interface GeocodeRecord {
+  objectId: number;
+  address?: string;
+  city?: string;
+  region?: string;
+  postal?: string;
+  postalExt?: string;
+  countryCode?: string;
+  singleLine?: string;
+}
+
+export interface GeocodeResult {
+  objectId: number;
+  /** WGS84 longitude/latitude; null when unmatched. */
+  location: { x: number; y: number } | null;
+}
+
+export interface Geocoder {
+  geocodeBatch(
+    records: readonly GeocodeRecord[],
+    options?: { countryCode?: string },
+  ): Promise<GeocodeResult[]>;
+}
+
+const ROLE_KEYS: Record<AddressRoleName, keyof GeocodeRecord> = {
+  Address: 'address',
+  City: 'city',
+  Region: 'region',
+  Postal: 'postal',
+  PostalExt: 'postalExt',
+  CountryCode: 'countryCode',
+};
+
+const text = (v: CellValue): string | undefined => {
+  if (v === null || v === undefined) return undefined;
+  const s = (v instanceof Date ? v.toISOString() : String(v)).trim();
+  return s === '' ? undefined : s;
+};
+
+/** Geocoder records for a batch of rows, from the address columns or a template like "{Street}, {City}". */
+export function geocodeRecords(
+  location: Extract<LocationPlan, { type: 'address' }>,
+  headers: readonly string[],
+  rows: readonly CellValue[][],
+  firstRowNumber: number,
+): GeocodeRecord[] {
+  return rows.map((row, i) => {
+    const record: GeocodeRecord = { objectId: firstRowNumber + i + 1 };
+    for (const [role, index] of Object.entries(location.roles)) {
+      const value = text(row[index as number]);
+      if (value !== undefined)
+        (record as unknown as Record<string, unknown>)[ROLE_KEYS[role as AddressRoleName]] = value;
+    }
+    if (location.template) {
+      record.singleLine = location.template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+        const at = headers.findIndex((h) => h.trim().toLowerCase() === name.trim().toLowerCase());
+        return at < 0 ? '' : (text(row[at]) ?? '');
+      });
+    }
+    return record;
+  });
+}
+
+export async function geocodeRows(
+  geocoder: Geocoder,
+  location: Extract<LocationPlan, { type: 'address' }>,
+  headers: readonly string[],
+  rows: readonly CellValue[][],
+  firstRowNumber: number,
+): Promise<Located[]> {
+  const records = geocodeRecords(location, headers, rows, firstRowNumber);
+  const results = await geocoder.geocodeBatch(records, { countryCode: location.countryCode });
+  const byId = new Map(results.map((r) => [r.objectId, r.location]));
+  return records.map((r) => {
+    const at = byId.get(r.objectId);
+    return at ? { x: at.x, y: at.y } : { reason: 'The address was not found.' };
+  });
+}

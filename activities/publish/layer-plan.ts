@@ -1,0 +1,203 @@
+/**
+ * Resolves one layer of a publish request against a sample of its data: the fields (inferred, then
+ * overridden by the client's layerInfo.fields), the columns holding the location, and the
+ * geometry type. Bad input (a named column that does not exist) is the client's error.
+ */
+
+import { attributeColumn, featureTableName } from '../../db/repositories/feature-tables.js';
+import type {
+  AddressRoleName,
+  LayerPlan,
+  LayerRequest,
+  LocationPlan,
+  PlannedField,
+  SourcePlan,
+} from '../../db/schema/publish-request.js';
+import { badRequest } from '../../lib/errors.js';
+import type { EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
+import { type CellValue, inferFields, sanitizeFieldName } from '../../lib/ingest/index.js';
+import { isEsriFieldType } from '../../lib/query/field-types.js';
+import { detectLocation } from './location-detection.js';
+
+export interface LayerSample {
+  headers: string[];
+  rows: CellValue[][];
+  /** Set for sources with their own geometry (GeoJSON, shapefile). */
+  geometryType?: EsriGeometryType | null;
+}
+
+export interface PlanInput {
+  serviceItemId: string;
+  layer: LayerRequest;
+  sample: LayerSample;
+  source: SourcePlan;
+  sourceSR: SpatialReference;
+  decimalComma?: boolean;
+}
+
+const STORABLE = new Set([
+  'esriFieldTypeString',
+  'esriFieldTypeInteger',
+  'esriFieldTypeSmallInteger',
+  'esriFieldTypeBigInteger',
+  'esriFieldTypeDouble',
+  'esriFieldTypeSingle',
+  'esriFieldTypeDate',
+  'esriFieldTypeGUID',
+]);
+
+export function planLayer(input: PlanInput): LayerPlan {
+  const { layer, sample } = input;
+  const records = sample.rows.map((row) => Object.fromEntries(sample.headers.map((h, i) => [h, row[i]])));
+  const inferred = inferFields(
+    { names: sample.headers, columns: sample.headers.map((_, i) => sample.rows.map((r) => r[i])) },
+    { decimalComma: input.decimalComma, taken: ['OBJECTID'] },
+  );
+  const requested = Array.isArray(layer.layerInfo.fields)
+    ? (layer.layerInfo.fields as Record<string, unknown>[])
+    : [];
+  const fields: PlannedField[] = [];
+  for (const f of inferred) {
+    const given = requested.find((r) => matches(r, f.name, f.source));
+    if (requested.length > 0 && !given) continue;
+    const type =
+      typeof given?.type === 'string' && STORABLE.has(given.type) && isEsriFieldType(given.type)
+        ? given.type
+        : f.type;
+    const name =
+      typeof given?.name === 'string' && given.name.trim()
+        ? sanitizeFieldName(given.name, f.sourceIndex)
+        : f.name;
+    const length =
+      type === 'esriFieldTypeString' ? Math.max(Number(given?.length) || 0, f.length ?? 256) : undefined;
+    fields.push({
+      name,
+      alias: typeof given?.alias === 'string' && given.alias ? given.alias : f.alias,
+      type,
+      ...(length ? { length } : {}),
+      ...(type === 'esriFieldTypeDate' && f.dateFormat ? { dateFormat: f.dateFormat } : {}),
+      sourceIndex: f.sourceIndex,
+      column: attributeColumn(fields.length),
+      locationType: typeof given?.locationType === 'string' ? given.locationType : 'unknown',
+    });
+  }
+  ensureUniqueNames(fields);
+  const location = planLocation(layer, sample, records, input.decimalComma === true);
+  const geometryType: EsriGeometryType | null =
+    location.type === 'none'
+      ? null
+      : location.type === 'geometry'
+        ? (sample.geometryType ?? null)
+        : 'esriGeometryPoint';
+  return {
+    id: layer.id,
+    name: layer.name,
+    tableName: featureTableName(input.serviceItemId, layer.id),
+    headers: sample.headers,
+    fields,
+    geometryType,
+    location: geometryType === null ? { type: 'none' } : location,
+    source: input.source,
+    sourceSR: input.sourceSR,
+    decimalComma: input.decimalComma === true,
+    ...(layer.dateTimeZone ? { timeZone: layer.dateTimeZone } : {}),
+  };
+}
+
+function matches(given: Record<string, unknown>, name: string, source: string): boolean {
+  const keys = [given.name, given.alias]
+    .filter((v): v is string => typeof v === 'string')
+    .map((v) => v.toLowerCase());
+  return keys.includes(name.toLowerCase()) || keys.includes(source.trim().toLowerCase());
+}
+
+function ensureUniqueNames(fields: PlannedField[]) {
+  const seen = new Set<string>(['objectid']);
+  for (const f of fields) {
+    let name = f.name;
+    for (let n = 1; seen.has(name.toLowerCase()); n++) name = `${f.name}_${n}`;
+    f.name = name;
+    seen.add(name.toLowerCase());
+  }
+}
+
+function columnIndex(headers: string[], name: string, role: string): number {
+  const wanted = name.trim().toLowerCase();
+  const i = headers.findIndex((h) => h.trim().toLowerCase() === wanted);
+  if (i < 0) {
+    throw badRequest('Invalid publishParameters.', [
+      `The ${role} field '${name}' is not a column of the data.`,
+    ]);
+  }
+  return i;
+}
+
+const LOOKUP_ROLES: Record<string, AddressRoleName> = {
+  country: 'CountryCode',
+  countries: 'CountryCode',
+  state: 'Region',
+  states: 'Region',
+  region: 'Region',
+  province: 'Region',
+  city: 'City',
+  cities: 'City',
+  zip: 'Postal',
+  zipcode: 'Postal',
+  postal: 'Postal',
+  postalcode: 'Postal',
+};
+
+function planLocation(
+  layer: LayerRequest,
+  sample: LayerSample,
+  records: Record<string, CellValue>[],
+  decimalComma: boolean,
+): LocationPlan {
+  const loc = layer.location;
+  const { headers } = sample;
+  if (loc.type === 'none' || loc.type === 'geometry') return { type: loc.type };
+  if (loc.type === 'coordinates') {
+    let { latitudeFieldName: lat, longitudeFieldName: lon } = loc;
+    if (!lat || !lon) {
+      const found = detectLocation(headers, records, { decimalComma });
+      if (found.locationType !== 'coordinates') {
+        throw badRequest('Invalid publishParameters.', [
+          'locationType is coordinates but no latitude/longitude fields were given or found: set latitudeFieldName and longitudeFieldName.',
+        ]);
+      }
+      lat ||= found.latitudeFieldName;
+      lon ||= found.longitudeFieldName;
+    }
+    return {
+      type: 'coordinates',
+      xIndex: columnIndex(headers, lon, 'longitude'),
+      yIndex: columnIndex(headers, lat, 'latitude'),
+    };
+  }
+  if (loc.type === 'lookup') {
+    const roles: Partial<Record<AddressRoleName, number>> = {};
+    for (const [key, column] of Object.entries(loc.lookupFields)) {
+      const role = LOOKUP_ROLES[key.toLowerCase()] ?? LOOKUP_ROLES[loc.lookupType.toLowerCase()];
+      if (!role) throw badRequest('Invalid publishParameters.', [`Unknown lookup field kind '${key}'.`]);
+      roles[role] = columnIndex(headers, column, 'lookup');
+    }
+    return { type: 'address', roles, ...(loc.sourceCountry ? { countryCode: loc.sourceCountry } : {}) };
+  }
+  const roles: Partial<Record<AddressRoleName, number>> = {};
+  for (const [role, column] of Object.entries(loc.addressFields)) {
+    if (column) roles[role as AddressRoleName] = columnIndex(headers, column, role);
+  }
+  if (Object.keys(roles).length === 0 && !loc.addressTemplate) {
+    throw badRequest('Invalid publishParameters.', [
+      'locationType is address but neither addressFields nor addressTemplate names the address columns.',
+    ]);
+  }
+  return {
+    type: 'address',
+    roles,
+    ...(loc.addressTemplate ? { template: loc.addressTemplate } : {}),
+    ...(loc.sourceCountry && loc.sourceCountry.toLowerCase() !== 'world'
+      ? { countryCode: loc.sourceCountry }
+      : {}),
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * Reads a publish source from MinIO as tables: a sample for planning, then batches for loading.
+ * Delimited text streams from a byte offset; workbooks, GeoJSON and shapefiles are parsed whole
+ * and sliced from a row number, which is their resume point.
+ */
+import type { LayerPlan, LayerRequest, PublishRequest, SourcePlan } from '../../db/schema/publish-request.js';
+import type { ObjectStore } from '../../infra/object-store.js';
+import { badRequest } from '../../lib/errors.js';
+import type { EsriGeometry, EsriGeometryType } from '../../lib/geometry/types.js';
+import type { CellValue } from '../../lib/ingest/index.js';
+import { type CsvDialect, csvBatches, readCsvSample } from './csv-source.js';
+import { parseWorkbook, pickSheet } from './excel-source.js';
+import { type FeatureTable, parseGeoJson, parseShapefileZip } from './feature-source.js';
+
+export const SAMPLE_ROWS = 1000;
+
+export interface SourceTable {
+  /** The layer request this table serves. */
+  layer: LayerRequest;
+  headers: string[];
+  sampleRows: CellValue[][];
+  geometryType?: EsriGeometryType | null;
+  source: SourcePlan;
+  decimalComma: boolean;
+  /** Whether the reader already produced WGS84 geometry (shapefiles with a .prj, GeoJSON). */
+  wgs84Geometry: boolean;
+}
+
+export type Located = EsriGeometry | { reason: string } | null;
+
+export interface ResumePoint {
+  byteOffset: number;
+  rowNumber: number;
+}
+
+export interface SourceBatch {
+  rows: CellValue[][];
+  geometries?: Located[];
+  firstRowNumber: number;
+  next: ResumePoint;
+}
+
+async function readWhole(store: ObjectStore, request: PublishRequest): Promise<Buffer> {
+  return store.getBuffer(request.sourceKey);
+}
+
+/** Tables to plan, one per layer; a zip of several shapefiles expands into one layer each. */
+export async function sourceTables(store: ObjectStore, request: PublishRequest): Promise<SourceTable[]> {
+  const base = { decimalComma: false, wgs84Geometry: false };
+  switch (request.fileType) {
+    case 'csv': {
+      const sample = await readCsvSample(store, request.sourceKey, request.sourceSize, request.csv);
+      const source: SourcePlan = { kind: 'csv', dialect: sample.dialect, dataOffset: sample.dataOffset };
+      const decimalComma = sample.dialect.delimiter === ';';
+      return [
+        {
+          ...base,
+          layer: request.layers[0],
+          headers: sample.headers,
+          sampleRows: sample.rows.slice(0, SAMPLE_ROWS),
+          source,
+          decimalComma,
+        },
+      ];
+    }
+    case 'excel': {
+      const sheets = await parseWorkbook(await readWhole(store, request));
+      return request.layers.map((layer) => {
+        const sheet = pickSheet(sheets, layer.sheet);
+        return {
+          ...base,
+          layer,
+          headers: sheet.headers,
+          sampleRows: sheet.rows.slice(0, SAMPLE_ROWS),
+          source: { kind: 'excel', sheet: sheet.name },
+        };
+      });
+    }
+    case 'geojson': {
+      const table = parseGeoJson(await readWhole(store, request), request.serviceName);
+      return [featureSource(request.layers[0], table)];
+    }
+    case 'shapefile': {
+      const tables = await parseShapefileZip(await readWhole(store, request));
+      const first = request.layers[0];
+      return tables.map((table, i) =>
+        featureSource(
+          tables.length === 1
+            ? first
+            : { ...first, id: i, name: i === 0 && first.layerInfo.name ? first.name : table.name },
+          table,
+        ),
+      );
+    }
+  }
+}
+
+function featureSource(layer: LayerRequest, table: FeatureTable): SourceTable {
+  return {
+    layer,
+    headers: table.headers,
+    sampleRows: table.rows.slice(0, SAMPLE_ROWS),
+    geometryType: table.geometryType,
+    source: { kind: 'features' },
+    decimalComma: false,
+    wgs84Geometry: true,
+  };
+}
+
+/** Batches of one layer from a resume point to the end. */
+export async function* layerBatches(
+  store: ObjectStore,
+  request: PublishRequest,
+  plan: LayerPlan,
+  start: ResumePoint,
+): AsyncGenerator<SourceBatch> {
+  if (plan.source.kind === 'csv') {
+    yield* csvBatches(store, request.sourceKey, plan.source.dialect as CsvDialect, start);
+    return;
+  }
+  let rows: CellValue[][];
+  let geometries: Located[] | undefined;
+  if (plan.source.kind === 'excel') {
+    rows = pickSheet(await parseWorkbook(await readWhole(store, request)), plan.source.sheet).rows;
+  } else {
+    const bytes = await readWhole(store, request);
+    const tables =
+      request.fileType === 'geojson' ? [parseGeoJson(bytes, plan.name)] : await parseShapefileZip(bytes);
+    const table = tables[request.fileType === 'shapefile' ? plan.id : 0];
+    if (!table) throw badRequest('Unable to read the file.', [`The source has no layer ${plan.id}.`]);
+    rows = table.rows;
+    geometries = table.geometries;
+  }
+  const size = 2000;
+  for (let from = start.rowNumber; from < rows.length; from += size) {
+    const to = Math.min(rows.length, from + size);
+    yield {
+      rows: rows.slice(from, to),
+      ...(geometries ? { geometries: geometries.slice(from, to) } : {}),
+      firstRowNumber: from,
+      next: { byteOffset: 0, rowNumber: to },
+    };
+  }
+}

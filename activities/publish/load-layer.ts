@@ -1,0 +1,114 @@
+/**
+ * Loads one layer: source batches → (geocode) → rows checked and projected → COPY into the feature
+ * table, one transaction per batch. After each batch it heartbeats the resume point; a retry (the
+ * worker died, the database dropped) deletes whatever came after that point and carries on, so the
+ * table ends with exactly one row per usable source row.
+ */
+import { Context } from '@temporalio/activity';
+import {
+  copyColumns,
+  copyRows,
+  createFeatureTable,
+  deleteRowsAfter,
+  featureTableExists,
+} from '../../db/repositories/feature-tables.js';
+import { insertErrorRecords, updateJobProgress } from '../../db/repositories/jobs.js';
+import type { LayerPlan, PublishRequest } from '../../db/schema/publish-request.js';
+import { WGS84 } from '../../lib/geometry/types.js';
+import { geocodeRows } from './geocoder.js';
+import { layerBatches, type ResumePoint } from './layer-sources.js';
+import type { PublishDeps } from './publish-deps.js';
+import { createRowEncoder } from './row-encoder.js';
+
+export interface LoadProgress extends ResumePoint {
+  rowsLoaded: number;
+  rowsRejected: number;
+  /** The first few reasons rows were rejected, for the status message. */
+  reasons: string[];
+}
+
+export interface LoadResult {
+  rowsRead: number;
+  rowsLoaded: number;
+  rowsRejected: number;
+  reasons: string[];
+}
+
+const PROGRESS_EVERY_MS = 1000;
+
+export async function loadLayer(
+  deps: PublishDeps,
+  jobId: string,
+  request: PublishRequest,
+  plan: LayerPlan,
+  persistErrors: boolean,
+): Promise<LoadResult> {
+  const { database, store } = deps;
+  const ctx = Context.current();
+  const resumed = ctx.info.heartbeatDetails as LoadProgress | undefined;
+  let progress: LoadProgress;
+  if (resumed && (await featureTableExists(database, plan.tableName))) {
+    progress = resumed;
+    await deleteRowsAfter(database, plan.tableName, progress.rowNumber);
+  } else {
+    await createFeatureTable(
+      database,
+      plan.tableName,
+      plan.fields.map((f) => ({ name: f.name, column: f.column, type: f.type })),
+    );
+    const start = plan.source.kind === 'csv' ? plan.source.dataOffset : 0;
+    progress = { byteOffset: start, rowNumber: 0, rowsLoaded: 0, rowsRejected: 0, reasons: [] };
+    ctx.heartbeat(progress);
+  }
+  const columns = copyColumns(plan.fields.map((f) => ({ name: f.name, column: f.column, type: f.type })));
+  const geometrySR = plan.location.type === 'address' ? WGS84 : plan.sourceSR;
+  const encoder = createRowEncoder(plan, request.targetSR, geometrySR);
+  let lastReport = 0;
+  for await (const batch of layerBatches(store, request, plan, progress)) {
+    if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
+    const geometries =
+      plan.location.type === 'address'
+        ? await geocodeRows(deps.geocoder, plan.location, plan.headers, batch.rows, batch.firstRowNumber)
+        : batch.geometries;
+    const encoded = encoder.encode(batch.rows, batch.firstRowNumber, geometries);
+    await copyRows(database, plan.tableName, columns, encoded.text);
+    if (persistErrors) await insertErrorRecords(database.db, jobId, encoded.rejected);
+    const reasons =
+      progress.reasons.length < 5
+        ? [
+            ...progress.reasons,
+            ...encoded.rejected
+              .slice(0, 5 - progress.reasons.length)
+              .map((r) => `Row ${r.rowNumber}: ${r.reason}`),
+          ]
+        : progress.reasons;
+    progress = {
+      ...batch.next,
+      rowsLoaded: progress.rowsLoaded + encoded.loaded,
+      rowsRejected: progress.rowsRejected + encoded.rejected.length,
+      reasons,
+    };
+    ctx.heartbeat(progress);
+    const now = deps.now();
+    if (now - lastReport >= PROGRESS_EVERY_MS) {
+      lastReport = now;
+      await updateJobProgress(
+        database.db,
+        jobId,
+        {
+          layerId: plan.id,
+          rowsRead: progress.rowNumber,
+          rowsLoaded: progress.rowsLoaded,
+          rowsRejected: progress.rowsRejected,
+        },
+        now,
+      );
+    }
+  }
+  return {
+    rowsRead: progress.rowNumber,
+    rowsLoaded: progress.rowsLoaded,
+    rowsRejected: progress.rowsRejected,
+    reasons: progress.reasons,
+  };
+}

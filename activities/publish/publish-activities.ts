@@ -1,0 +1,209 @@
+/**
+ * The publish pipeline's activities, each idempotent and keyed by job id: plan the layers from the
+ * data, load each layer, finish it (indexes, counts, extent, layer resource), then mark the service
+ * ready, or undo everything when the job fails. Arguments and results are ids and counts only.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  dropFeatureTable,
+  featureTableStats,
+  indexFeatureTable,
+} from '../../db/repositories/feature-tables.js';
+import { deleteItemRow, findItem, updateItem } from '../../db/repositories/items.js';
+import { findJob, finishJob, type PublishJobRow, updateJobProgress } from '../../db/repositories/jobs.js';
+import {
+  deleteService,
+  findService,
+  listLayers,
+  updateService,
+  upsertLayer,
+} from '../../db/repositories/services.js';
+import type { LayerPlan, PublishPlan } from '../../db/schema/publish-request.js';
+import { publishJobs } from '../../db/schema/publishing.js';
+import { badRequest, internalError } from '../../lib/errors.js';
+import { unionBounds } from '../../lib/geometry/index.js';
+import type { Bounds } from '../../lib/geometry/types.js';
+import { createTransformer, spatialReferenceForWkid, wkidOf } from '../../lib/projection/index.js';
+import { withFailureMapping } from './activity-errors.js';
+import { buildLayerDefinition, buildServiceDefinition } from './layer-definition.js';
+import { planLayer } from './layer-plan.js';
+import { sourceTables } from './layer-sources.js';
+import { type LoadResult, loadLayer } from './load-layer.js';
+import type { PublishDeps } from './publish-deps.js';
+
+export interface LayerRef {
+  layerId: number;
+  name: string;
+}
+
+/** Counts over all layers, kept on the job for the status operation. */
+export interface JobTotals {
+  rowsRead: number;
+  rowsLoaded: number;
+  rowsRejected: number;
+  featureCount: number;
+}
+
+export interface FinishedLayer {
+  layerId: number;
+  featureCount: number;
+}
+
+export function createPublishActivities(deps: PublishDeps) {
+  const { database } = deps;
+  const db = database.db;
+
+  async function job(jobId: string): Promise<PublishJobRow> {
+    const row = await findJob(db, jobId);
+    if (!row) throw internalError('Unable to complete operation.', [`Publish job ${jobId} does not exist.`]);
+    return row;
+  }
+
+  function layerPlan(row: PublishJobRow, layerId: number): LayerPlan {
+    const plan = row.plan?.layers.find((l) => l.id === layerId);
+    if (!plan)
+      throw internalError('Unable to complete operation.', [
+        `Job ${row.id} has no plan for layer ${layerId}.`,
+      ]);
+    return plan;
+  }
+
+  return withFailureMapping({
+    /** Reads a sample of the source, resolves fields and locations per layer, stores the plan. */
+    async planPublish(jobId: string): Promise<LayerRef[]> {
+      const row = await job(jobId);
+      if (row.plan) return row.plan.layers.map((l) => ({ layerId: l.id, name: l.name }));
+      const request = row.request;
+      const tables = await sourceTables(deps.store, request);
+      const layers = tables.map((t) =>
+        planLayer({
+          serviceItemId: row.serviceItemId,
+          layer: t.layer,
+          sample: { headers: t.headers, rows: t.sampleRows, geometryType: t.geometryType },
+          source: t.source,
+          sourceSR: t.wgs84Geometry
+            ? request.fileType === 'geojson' && request.sourceSR
+              ? request.sourceSR
+              : { wkid: 4326 }
+            : (request.sourceSR ?? { wkid: 4326 }),
+          decimalComma: t.decimalComma,
+        }),
+      );
+      for (const l of layers) {
+        if (l.fields.length === 0 && !l.geometryType) {
+          throw badRequest('Unable to publish the file.', [
+            `Layer ${l.name} has neither fields nor locations.`,
+          ]);
+        }
+      }
+      const plan: PublishPlan = { layers };
+      await db
+        .update(publishJobs)
+        .set({ plan, modified: deps.now() })
+        .where(sql`${publishJobs.id} = ${jobId}`);
+      return layers.map((l) => ({ layerId: l.id, name: l.name }));
+    },
+
+    /** Long-running: heartbeats its resume point (see load-layer.ts). */
+    async loadLayer(jobId: string, layerId: number): Promise<LoadResult> {
+      const row = await job(jobId);
+      const plan = layerPlan(row, layerId);
+      return loadLayer(deps, jobId, row.request, plan, row.request.persistErrorRecordsForReview);
+    },
+
+    /** Indexes the loaded table and writes the layer resource with its count and extent. */
+    async finishLayer(jobId: string, layerId: number): Promise<FinishedLayer> {
+      const row = await job(jobId);
+      const plan = layerPlan(row, layerId);
+      await indexFeatureTable(database, plan.tableName);
+      const stats = await featureTableStats(database, plan.tableName);
+      const spatialReference = spatialReferenceForWkid(wkidOf(row.request.targetSR) ?? 3857);
+      const layerRequest = row.request.layers.find((l) => l.id === layerId) ?? row.request.layers[0];
+      const definition = buildLayerDefinition({
+        plan,
+        layerInfo: { ...(layerRequest?.layerInfo ?? {}), name: plan.name },
+        service: row.request.service,
+        serviceItemId: row.serviceItemId,
+        spatialReference,
+        extent: stats.extent,
+      });
+      await upsertLayer(db, {
+        serviceItemId: row.serviceItemId,
+        layerId,
+        tableName: plan.tableName,
+        definition,
+        columns: [
+          { name: 'OBJECTID', column: 'objectid' },
+          ...plan.fields.map((f) => ({ name: f.name, column: f.column })),
+        ],
+        featureCount: stats.count,
+      });
+      return { layerId, featureCount: stats.count };
+    },
+
+    /** Publishes the service resource and completes the job; the item gets its extent in WGS84. */
+    async markServiceReady(jobId: string, totals: JobTotals): Promise<void> {
+      const row = await job(jobId);
+      const service = await findService(db, row.serviceItemId);
+      if (!service) throw internalError('Unable to complete operation.', ['The service row is missing.']);
+      const layers = await listLayers(db, row.serviceItemId);
+      const extents = layers.map((l) => extentOf(l.definition));
+      const extent = unionBounds(extents);
+      const spatialReference = spatialReferenceForWkid(wkidOf(row.request.targetSR) ?? 3857);
+      const definition = buildServiceDefinition({
+        serviceItemId: row.serviceItemId,
+        name: service.name,
+        service: row.request.service,
+        spatialReference,
+        extent,
+        layers: layers.map((l) => l.definition),
+      });
+      await updateService(db, row.serviceItemId, { status: 'ready', definition, modified: deps.now() });
+      const item = await findItem(db, row.serviceItemId);
+      if (item) {
+        await updateItem(db, row.serviceItemId, {
+          extent: extent ? wgs84Extent(extent, spatialReference) : null,
+          spatialReference: String(spatialReference.latestWkid ?? spatialReference.wkid ?? ''),
+          typeKeywords: [
+            ...item.typeKeywords.filter((k) => k !== 'Singlelayer' && k !== 'Multilayer'),
+            layers.length > 1 ? 'Multilayer' : 'Singlelayer',
+          ],
+          modified: deps.now(),
+        });
+      }
+      await updateJobProgress(db, jobId, { ...totals }, deps.now());
+      await finishJob(db, jobId, 'completed', 'completed', deps.now());
+    },
+
+    /** Undoes a failed publish: no tables, no service, no item left; the job keeps the reason. */
+    async failPublish(jobId: string, code: number, message: string): Promise<void> {
+      const row = await job(jobId);
+      for (const l of row.plan?.layers ?? []) await dropFeatureTable(database, l.tableName);
+      for (const l of await listLayers(db, row.serviceItemId)) await dropFeatureTable(database, l.tableName);
+      await deleteService(db, row.serviceItemId);
+      await deleteItemRow(db, row.serviceItemId);
+      await finishJob(db, jobId, 'failed', JSON.stringify({ code, message }), deps.now());
+    },
+  });
+}
+
+function extentOf(definition: Record<string, unknown>): Bounds | null {
+  const e = definition.extent as
+    | { xmin?: unknown; ymin?: unknown; xmax?: unknown; ymax?: unknown }
+    | undefined;
+  if (!e || typeof e.xmin !== 'number') return null;
+  return [e.xmin, e.ymin as number, e.xmax as number, e.ymax as number];
+}
+
+/** Item extents are [[xmin, ymin], [xmax, ymax]] in WGS84, as the portal reports them. */
+function wgs84Extent(b: Bounds, sr: { wkid?: number; latestWkid?: number }): number[][] {
+  const t = createTransformer(sr, { wkid: 4326 });
+  const [x0, y0] = t.project(b[0], b[1]);
+  const [x1, y1] = t.project(b[2], b[3]);
+  return [
+    [x0, y0],
+    [x1, y1],
+  ];
+}
+
+export type PublishActivities = ReturnType<typeof createPublishActivities>;

@@ -1,0 +1,11 @@
+import type { DatabaseHandle } from '../../db/client.js';
+import type { ObjectStore } from '../../infra/object-store.js';
+import type { Geocoder } from './geocoder.js';
+
+/** What the publish activities use; the worker passes the real ones in. */
+export interface PublishDeps {
+  database: DatabaseHandle;
+  store: ObjectStore;
+  now: () => number;
+  geocoder: Geocoder;
+}

@@ -1,0 +1,207 @@
+/**
+ * content/features/analyze: reads the start of a csv (or the whole workbook, GeoJSON or zip), detects
+ * encoding, delimiter, qualifier, field types and location fields, and returns publishParameters ready
+ * to hand to publish, with sample records.
+ */
+import type { Context } from 'hono';
+import { sampleFromBytes } from '../../activities/publish/csv-source.js';
+import { parseWorkbook } from '../../activities/publish/excel-source.js';
+import { parseGeoJson, parseShapefileZip } from '../../activities/publish/feature-source.js';
+import { buildLayerDefinition } from '../../activities/publish/layer-definition.js';
+import { planLayer } from '../../activities/publish/layer-plan.js';
+import { detectLocation } from '../../activities/publish/location-detection.js';
+import type {
+  LayerPlan,
+  LayerRequest,
+  PublishFileType,
+  ServiceProperties,
+} from '../../db/schema/publish-request.js';
+import { type CellValue, parseCellValue } from '../../lib/ingest/index.js';
+import { requireUser } from '../auth.js';
+import type { AppEnv } from '../env.js';
+import { parseFileType, parseJsonParameter } from './publish-parameters.js';
+import { impliedFileType, readSourceBytes, resolveSource } from './publish-source.js';
+
+const SAMPLE_BYTES = 512 * 1024;
+const ANALYZE_ID = '0'.repeat(32);
+
+interface Table {
+  name: string;
+  headers: string[];
+  rows: CellValue[][];
+  geometryType?: LayerPlan['geometryType'];
+  decimalComma: boolean;
+  sheetIndex?: number;
+}
+
+const SERVICE: ServiceProperties = {
+  description: '',
+  copyrightText: '',
+  maxRecordCount: -1,
+  hasStaticData: true,
+  capabilities: 'Query',
+  hasAttachments: false,
+  editorTrackingInfo: {},
+  buildInitialCache: false,
+  outputType: '',
+};
+
+const EDITOR_TRACKING = {
+  enableEditorTracking: false,
+  enableOwnershipAccessControl: false,
+  allowOthersToQuery: true,
+  allowOthersToUpdate: true,
+  allowOthersToDelete: false,
+  allowAnonymousToUpdate: true,
+  allowAnonymousToDelete: true,
+};
+
+export async function analyze(c: Context<AppEnv>) {
+  const user = requireUser(c);
+  const { database, store } = c.get('deps');
+  const params = c.get('params');
+  const rawType = params.get('filetype');
+  const source = await resolveSource(database.db, params, user, rawType ? parseFileType(rawType) : null);
+  const fileType = parseFileType(rawType ?? impliedFileType(source));
+  const options = parseJsonParameter('analyzeParameters', params.get('analyzeParameters'), false);
+  const sampleSize = Math.min(
+    Math.max(Number(options.resultRecordCount ?? options.maxRecordCount ?? 10) || 10, 1),
+    1000,
+  );
+  const name = baseName(source.name);
+  let tables: Table[];
+  let extra: Record<string, unknown> = {};
+  if (fileType === 'csv') {
+    const bytes = await readSourceBytes(store, source, SAMPLE_BYTES);
+    const sample = sampleFromBytes(bytes, bytes.length >= source.size);
+    const decimalComma = sample.dialect.delimiter === ';';
+    tables = [{ name, headers: sample.headers, rows: sample.rows, decimalComma }];
+    extra = {
+      columnDelimiter: sample.dialect.delimiter,
+      qualifier: sample.dialect.qualifier,
+      encoding: sample.dialect.encoding,
+    };
+  } else {
+    const bytes = await readSourceBytes(store, source);
+    if (fileType === 'excel') {
+      tables = (await parseWorkbook(bytes)).map((s, i) => ({ ...s, decimalComma: false, sheetIndex: i }));
+    } else {
+      const parsed = fileType === 'geojson' ? [parseGeoJson(bytes, name)] : await parseShapefileZip(bytes);
+      tables = parsed.map((t) => ({
+        name: t.name,
+        headers: t.headers,
+        rows: t.rows,
+        geometryType: t.geometryType,
+        decimalComma: false,
+      }));
+    }
+  }
+  const analyzed = tables.map((t, i) => analyzeTable(t, i, fileType, tables.length === 1 ? name : t.name));
+  const first = analyzed[0];
+  const publishParameters: Record<string, unknown> = {
+    type: fileType,
+    name,
+    sourceUrl: '',
+    maxRecordCount: 2000,
+    sourceSR: { wkid: 4326, latestWkid: 4326 },
+    targetSR: { wkid: 102100, latestWkid: 3857 },
+    editorTrackingInfo: EDITOR_TRACKING,
+    hasStaticData: true,
+    persistErrorRecordsForReview: true,
+    sourceCountry: typeof options.sourceCountry === 'string' ? options.sourceCountry : 'world',
+    sourceLocale: typeof options.sourceLocale === 'string' ? options.sourceLocale : 'en',
+    dateFieldsTimeReference: { timeZone: 'UTC' },
+    ...extra,
+  };
+  if (fileType === 'excel') {
+    publishParameters.layers = analyzed.map((a) => ({
+      ...a.location,
+      ...a.layerInfo,
+      excelSheetId: a.index,
+    }));
+    publishParameters.layerInfo = { capabilities: 'Query' };
+  } else {
+    Object.assign(publishParameters, first?.location ?? {});
+    publishParameters.layerInfo = first?.layerInfo ?? {};
+  }
+  return { publishParameters, records: first ? first.records.slice(0, sampleSize) : [] };
+}
+
+function analyzeTable(t: Table, index: number, fileType: PublishFileType, layerName: string) {
+  const records = t.rows.map((row) => Object.fromEntries(t.headers.map((h, i) => [h, row[i]])));
+  const detected = detectLocation(t.headers, records, { decimalComma: t.decimalComma });
+  const hasGeometry = fileType === 'geojson' || fileType === 'shapefile';
+  const locationType = hasGeometry ? 'geometry' : detected.locationType;
+  const request: LayerRequest = {
+    id: index,
+    name: layerName,
+    location:
+      locationType === 'coordinates'
+        ? {
+            type: 'coordinates',
+            latitudeFieldName: detected.latitudeFieldName,
+            longitudeFieldName: detected.longitudeFieldName,
+          }
+        : locationType === 'geometry'
+          ? { type: 'geometry' }
+          : { type: 'none' },
+    layerInfo: {},
+  };
+  const plan = planLayer({
+    serviceItemId: ANALYZE_ID,
+    layer: request,
+    sample: { headers: t.headers, rows: t.rows, geometryType: t.geometryType },
+    source: { kind: 'features' },
+    sourceSR: { wkid: 4326 },
+    decimalComma: t.decimalComma,
+  });
+  // Address columns are tagged; an address table would publish as points once geocoded.
+  for (const f of plan.fields) {
+    const role = Object.entries(detected.addressFields).find(
+      ([, column]) => column === t.headers[f.sourceIndex],
+    )?.[0];
+    if (role) f.locationType = role;
+  }
+  const layerInfo = buildLayerDefinition({
+    plan,
+    layerInfo: {},
+    service: SERVICE,
+    serviceItemId: '',
+    spatialReference: { wkid: 102100, latestWkid: 3857 },
+    extent: null,
+  });
+  delete layerInfo.serviceItemId;
+  delete layerInfo.extent;
+  // -1: the layer takes the service's maxRecordCount, which publish may set at the top level.
+  layerInfo.maxRecordCount = -1;
+  layerInfo.fields = (layerInfo.fields as { type: string }[]).filter((f) => f.type !== 'esriFieldTypeOID');
+  if (detected.locationType === 'address' && !hasGeometry) {
+    layerInfo.type = 'Feature Layer';
+    layerInfo.geometryType = 'esriGeometryPoint';
+  }
+  const location = hasGeometry
+    ? {}
+    : {
+        locationType: detected.locationType,
+        latitudeFieldName: detected.latitudeFieldName,
+        longitudeFieldName: detected.longitudeFieldName,
+        coordinateFieldType: detected.coordinateFieldType,
+        coordinateFieldName: '',
+        addressFields: detected.addressFields,
+        standardizedFieldNames: detected.addressFields,
+      };
+  const sample = t.rows.slice(0, 1000).map((row) =>
+    Object.fromEntries(
+      plan.fields.map((f) => {
+        const v = parseCellValue(row[f.sourceIndex], f, { decimalComma: t.decimalComma });
+        return [f.name, v.ok ? v.value : (row[f.sourceIndex] ?? null)];
+      }),
+    ),
+  );
+  return { index: t.sheetIndex ?? index, layerInfo, location, records: sample };
+}
+
+function baseName(file: string): string {
+  const stem = file.replace(/\.[^.]*$/, '');
+  return stem.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'data';
+}

@@ -1,0 +1,191 @@
+/**
+ * content/users/{u}/publish: checks the request, creates the Feature Service item (related to its
+ * source by Service2Data) and the job, starts the workflow and answers at once with services[].
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import type { Context } from 'hono';
+import { deleteItemRow, findItem, insertItem, insertRelationship } from '../../db/repositories/items.js';
+import { findJob, insertJob, type PublishJobRow } from '../../db/repositories/jobs.js';
+import { deleteService, findServiceByName, insertService } from '../../db/repositories/services.js';
+import type { PublishRequest } from '../../db/schema/publish-request.js';
+import { badRequest, forbidden, GeoError, internalError } from '../../lib/errors.js';
+import { PUBLISH_WORKFLOW, type PublishWorkflowInput, publishWorkflowId } from '../../workflows/messages.js';
+import { requireUser } from '../auth.js';
+import type { AppEnv } from '../env.js';
+import { servicesUrl } from '../urls.js';
+import { parseFileType, parseJsonParameter, parsePublishParameters } from './publish-parameters.js';
+import { impliedFileType, isAdmin, resolveSource, storeSource } from './publish-source.js';
+
+const ITEM_ID = /^[A-Za-z0-9]{32}$/;
+const KEYS = {
+  itemId: defineSearchAttributeKey('ItemId', SearchAttributeType.KEYWORD),
+  owner: defineSearchAttributeKey('Owner', SearchAttributeType.KEYWORD),
+  fileType: defineSearchAttributeKey('FileType', SearchAttributeType.KEYWORD),
+  jobType: defineSearchAttributeKey('JobType', SearchAttributeType.KEYWORD),
+};
+
+const serviceUrl = (c: Context<AppEnv>, name: string) => `${servicesUrl(c)}/Hosted/${name}/FeatureServer`;
+
+function servicesResponse(c: Context<AppEnv>, job: PublishJobRow) {
+  const name = job.request.serviceName;
+  return {
+    services: [
+      {
+        type: 'Feature Service',
+        serviceurl: serviceUrl(c, name),
+        encodedServiceURL: `${servicesUrl(c)}/Hosted/${encodeURIComponent(name)}/FeatureServer`,
+        size: job.request.sourceSize,
+        jobId: job.id,
+        serviceItemId: job.serviceItemId,
+      },
+    ],
+  };
+}
+
+/** A client-chosen item id makes the job id, so repeating the request finds the same job. */
+const jobIdFor = (owner: string, itemIdToCreate: string | undefined) => {
+  if (!itemIdToCreate) return randomUUID();
+  const h = createHash('sha256').update(`${owner}\n${itemIdToCreate}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+};
+
+export async function publish(c: Context<AppEnv>) {
+  const user = requireUser(c);
+  const deps = c.get('deps');
+  const db = deps.database.db;
+  const params = c.get('params');
+  const owner = c.req.param('user') ?? user.username;
+  if (owner.toLowerCase() !== user.username.toLowerCase() && !isAdmin(user)) throw forbidden();
+
+  const itemIdToCreate = params.get('itemIdToCreate') || undefined;
+  if (itemIdToCreate !== undefined && !ITEM_ID.test(itemIdToCreate)) {
+    throw badRequest('Invalid or missing input parameters.', [
+      'itemIdToCreate must be 32 letters or digits.',
+    ]);
+  }
+  const jobId = jobIdFor(user.username, itemIdToCreate);
+  if (itemIdToCreate) {
+    const previous = await findJob(db, jobId);
+    if (previous) return servicesResponse(c, previous);
+    if (await findItem(db, itemIdToCreate)) {
+      throw badRequest(
+        'Unable to publish.',
+        [`An item with id ${itemIdToCreate} already exists.`],
+        'CONT_0093',
+      );
+    }
+  }
+
+  const rawType = params.get('filetype');
+  const source = await resolveSource(db, params, user, rawType ? parseFileType(rawType) : null);
+  const fileType = parseFileType(rawType ?? impliedFileType(source));
+  const checked = parsePublishParameters({
+    fileType,
+    parameters: parseJsonParameter('publishParameters', params.get('publishParameters'), true),
+    buildInitialCache: params.get('buildInitialCache')?.toLowerCase() === 'true',
+    outputType: params.get('outputType') ?? '',
+  });
+  if (await findServiceByName(db, checked.serviceName)) {
+    throw badRequest(`Service name '${checked.serviceName}' already exists.`, [
+      'Choose another name, or delete the service that has it.',
+    ]);
+  }
+
+  const serviceItemId = itemIdToCreate ?? randomBytes(16).toString('hex');
+  const sourceKey = `publish/${jobId}/source`;
+  await storeSource(deps.store, source, sourceKey);
+  const request: PublishRequest = { ...checked, sourceKey, sourceSize: source.size };
+  const now = deps.now();
+  const url = serviceUrl(c, checked.serviceName);
+  try {
+    await insertService(db, {
+      serviceItemId,
+      name: checked.serviceName,
+      owner: user.username,
+      status: 'processing',
+      definition: {},
+      created: now,
+      modified: now,
+    });
+  } catch {
+    throw badRequest(`Service name '${checked.serviceName}' already exists.`, []);
+  }
+  try {
+    await insertItem(db, {
+      id: serviceItemId,
+      owner: user.username,
+      title: checked.serviceName.replaceAll('_', ' '),
+      name: checked.serviceName,
+      type: 'Feature Service',
+      typeKeywords: [
+        'ArcGIS Server',
+        'Data',
+        'Feature Access',
+        'Feature Service',
+        'Service',
+        'Hosted Service',
+      ],
+      description: checked.service.description,
+      licenseInfo: '',
+      accessInformation: checked.service.copyrightText,
+      url,
+      created: now,
+      modified: now,
+    });
+    if (source.kind === 'item') {
+      await insertRelationship(db, {
+        originItemId: serviceItemId,
+        destinationItemId: source.item.id,
+        relationshipType: 'Service2Data',
+        createdBy: user.username,
+        created: now,
+      });
+    }
+    const job = await insertJob(db, {
+      id: jobId,
+      serviceItemId,
+      sourceItemId: source.kind === 'item' ? source.item.id : null,
+      owner: user.username,
+      fileType,
+      workflowId: publishWorkflowId(jobId),
+      status: 'processing',
+      statusMessage: 'processing',
+      request,
+      created: now,
+      modified: now,
+    });
+    await startWorkflow(c, job);
+    return servicesResponse(c, job);
+  } catch (e) {
+    await deleteItemRow(db, serviceItemId).catch(() => {});
+    await deleteService(db, serviceItemId).catch(() => {});
+    if (e instanceof GeoError) throw e;
+    deps.log.error('publish could not start', { err: e, jobId });
+    throw internalError('Unable to publish.', ['The publishing job could not be started.']);
+  }
+}
+
+async function startWorkflow(c: Context<AppEnv>, job: PublishJobRow) {
+  const { config } = c.get('deps');
+  const client = await c.get('deps').temporal();
+  const input: PublishWorkflowInput = {
+    jobId: job.id,
+    serviceItemId: job.serviceItemId,
+    owner: job.owner,
+    fileType: job.fileType,
+  };
+  await client.workflow.start(PUBLISH_WORKFLOW, {
+    taskQueue: config.temporal.taskQueue,
+    workflowId: job.workflowId,
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    args: [input],
+    memo: { serviceName: job.request.serviceName, sourceItemId: job.sourceItemId ?? '', jobId: job.id },
+    typedSearchAttributes: [
+      { key: KEYS.itemId, value: job.serviceItemId },
+      { key: KEYS.owner, value: job.owner },
+      { key: KEYS.fileType, value: job.fileType },
+      { key: KEYS.jobType, value: 'publish' },
+    ],
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * The data a publish or analyze call names: an existing item (itemid), an uploaded `file` part, or
+ * the file's text in a `text` parameter. Publish copies it under the job's own key, so the job reads
+ * the same bytes whatever later happens to the item.
+ */
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { Database } from '../../db/client.js';
+import type { ItemRow } from '../../db/repositories/items.js';
+import { findItem } from '../../db/repositories/items.js';
+import type { UserRow } from '../../db/repositories/users.js';
+import type { PublishFileType } from '../../db/schema/publish-request.js';
+import type { ObjectStore } from '../../infra/object-store.js';
+import { badRequest, forbidden, itemNotFound } from '../../lib/errors.js';
+import type { RequestParams } from '../params.js';
+
+export type SourceRef =
+  | { kind: 'item'; item: ItemRow; key: string; size: number; name: string }
+  | { kind: 'file'; path: string; size: number; name: string }
+  | { kind: 'text'; text: string; size: number; name: string };
+
+/** Item types whose data each file type reads. */
+const ITEM_TYPES: Record<PublishFileType, string[]> = {
+  csv: ['csv'],
+  excel: ['microsoft excel'],
+  geojson: ['geojson'],
+  shapefile: ['shapefile'],
+};
+
+export const isAdmin = (user: UserRow) => user.role === 'org_admin' || user.role === 'account_admin';
+
+export async function resolveSource(
+  db: Database,
+  params: RequestParams,
+  user: UserRow,
+  fileType: PublishFileType | null,
+): Promise<SourceRef> {
+  const itemId = params.get('itemid');
+  if (itemId) {
+    const item = await findItem(db, itemId);
+    if (!item) throw itemNotFound();
+    if (item.owner !== user.username && !isAdmin(user) && item.access === 'private') throw forbidden();
+    if (fileType && !ITEM_TYPES[fileType].includes(item.type.toLowerCase())) {
+      throw badRequest('Invalid or missing input parameters.', [
+        `Item ${itemId} is a ${item.type} item, not ${fileType} data.`,
+      ]);
+    }
+    if (!item.dataKey)
+      throw badRequest('Unable to publish the item.', [`Item ${itemId} has no file to publish.`]);
+    return { kind: 'item', item, key: item.dataKey, size: item.dataSize, name: item.name ?? item.title };
+  }
+  const file = params.file('file');
+  if (file) return { kind: 'file', path: file.path, size: file.size, name: file.filename };
+  const text = params.get('text');
+  if (text !== undefined && text !== '')
+    return { kind: 'text', text, size: Buffer.byteLength(text), name: 'text' };
+  throw badRequest('Invalid or missing input parameters.', [
+    "One of 'itemid', 'file' or 'text' is required.",
+  ]);
+}
+
+/** Stores the source under `key` (a server-side copy for items). */
+export async function storeSource(store: ObjectStore, source: SourceRef, key: string): Promise<void> {
+  if (source.kind === 'item') {
+    await store.client.copyObject(store.bucket, key, `/${store.bucket}/${source.key}`);
+  } else if (source.kind === 'file') {
+    await store.put(key, createReadStream(source.path), source.size);
+  } else {
+    await store.put(key, Buffer.from(source.text, 'utf8'), source.size, 'text/plain; charset=utf-8');
+  }
+}
+
+/** The first `length` bytes (or all of them), for analyze. */
+export async function readSourceBytes(
+  store: ObjectStore,
+  source: SourceRef,
+  length = Number.POSITIVE_INFINITY,
+): Promise<Buffer> {
+  const n = Math.min(length, source.size);
+  if (source.kind === 'text') return Buffer.from(source.text, 'utf8').subarray(0, n);
+  if (source.kind === 'item') {
+    if (n === 0) return Buffer.alloc(0);
+    return n >= source.size ? store.getBuffer(source.key) : store.getRange(source.key, 0, n);
+  }
+  const handle = await open(source.path, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await handle.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The file type an item or upload implies, when the request does not say. */
+export function impliedFileType(source: SourceRef): string | undefined {
+  if (source.kind === 'item') {
+    const t = source.item.type.toLowerCase();
+    return t === 'microsoft excel' ? 'excel' : t;
+  }
+  const ext = source.name.toLowerCase().split('.').pop() ?? '';
+  return {
+    csv: 'csv',
+    txt: 'csv',
+    xls: 'excel',
+    xlsx: 'excel',
+    geojson: 'geojson',
+    json: 'geojson',
+    zip: 'shapefile',
+  }[ext];
+}

@@ -1,0 +1,75 @@
+/**
+ * content/users/{u}/items/{serviceItemId}/status: the job's state from the database (the workflow
+ * writes its outcome there), with live counts from the workflow's progress query while it runs.
+ */
+import type { Context } from 'hono';
+import { findJob, latestJobForItem } from '../../db/repositories/jobs.js';
+import { forbidden } from '../../lib/errors.js';
+import { type PublishProgress, publishProgressQuery } from '../../workflows/messages.js';
+import { requireUser } from '../auth.js';
+import type { AppEnv } from '../env.js';
+import { isAdmin } from './publish-source.js';
+
+export async function itemStatus(c: Context<AppEnv>) {
+  const user = requireUser(c);
+  const deps = c.get('deps');
+  const itemId = c.req.param('itemId') ?? '';
+  const params = c.get('params');
+  const jobId = params.get('jobId');
+  const job = jobId
+    ? await findJob(deps.database.db, jobId)
+    : await latestJobForItem(deps.database.db, itemId);
+  if (!job || job.serviceItemId !== itemId) {
+    return { status: '', statusMessage: "Item status doesn't exist", itemId };
+  }
+  if (job.owner !== user.username && !isAdmin(user)) throw forbidden();
+  const base = { itemId, jobId: job.id, jobType: job.jobType, lastUpdated: job.modified };
+  const counts = job.progress as Record<string, unknown>;
+  if (job.status !== 'processing') {
+    return { status: job.status, statusMessage: job.statusMessage, ...base, ...counts };
+  }
+  const live = await workflowState(c, job.workflowId);
+  if (live.closedWithoutOutcome) {
+    const statusMessage = JSON.stringify({
+      code: 500,
+      message: `The publishing job ended (${live.closedWithoutOutcome}) before it finished.`,
+    });
+    return { status: 'failed', statusMessage, ...base, ...counts };
+  }
+  return {
+    status: 'processing',
+    statusMessage: 'processing',
+    ...base,
+    ...counts,
+    ...(live.progress ? progressCounts(live.progress) : {}),
+  };
+}
+
+function progressCounts(p: PublishProgress) {
+  const sum = (k: 'rowsRead' | 'rowsLoaded' | 'rowsRejected') => p.layers.reduce((n, l) => n + l[k], 0);
+  return {
+    phase: p.phase,
+    layersTotal: p.layersTotal,
+    layersDone: p.layersDone,
+    layers: p.layers,
+    ...(p.layersDone > 0 ? { rowsLoaded: sum('rowsLoaded'), rowsRejected: sum('rowsRejected') } : {}),
+  };
+}
+
+async function workflowState(
+  c: Context<AppEnv>,
+  workflowId: string,
+): Promise<{ progress?: PublishProgress; closedWithoutOutcome?: string }> {
+  try {
+    const handle = (await c.get('deps').temporal()).workflow.getHandle(workflowId);
+    const description = await handle.describe();
+    const status = description.status.name;
+    if (status === 'TERMINATED' || status === 'CANCELLED' || status === 'TIMED_OUT')
+      return { closedWithoutOutcome: status.toLowerCase() };
+    if (status !== 'RUNNING') return {};
+    return { progress: await handle.query(publishProgressQuery) };
+  } catch {
+    // Temporal unreachable or the query not answered yet: the database state still stands.
+    return {};
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Runs a query plan (lib/query) against a feature table. Fragments become drizzle SQL with every
+ * value bound; an exact spatial test, when the plan needs one, runs between its two statements.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import type { EsriGeometry } from '../../lib/geometry/types.js';
+import type { QueryPlan } from '../../lib/query/query-plan.js';
+import { parseShape } from '../../lib/query/row-mapping.js';
+import type { SqlFragment } from '../../lib/query/sql-chunks.js';
+import type { DatabaseHandle } from '../client.js';
+
+export function toSql(f: SqlFragment): SQL {
+  return sql.join(
+    f.chunks.map((chunk) => (typeof chunk === 'string' ? sql.raw(chunk) : sql`${chunk.param}`)),
+  );
+}
+
+export type Row = Record<string, unknown>;
+
+/**
+ * The rows of a plan. `exact` decides, for a candidate's stored shape, whether it passes the spatial
+ * filter; it is required when the plan has a spatialFilter.
+ */
+export async function runFeatureQuery(
+  db: DatabaseHandle,
+  plan: QueryPlan,
+  exact?: (shape: EsriGeometry) => boolean,
+): Promise<Row[]> {
+  if (!plan.spatialFilter || !exact) return db.rows<Row>(toSql(plan.statement()));
+  const candidates = await db.rows<{ objectid: number; shape: unknown }>(
+    toSql(plan.spatialFilter.candidates),
+  );
+  const ids: number[] = [];
+  for (const c of candidates) {
+    const shape = parseShape(c.shape);
+    if (shape && exact(shape)) ids.push(Number(c.objectid));
+  }
+  return db.rows<Row>(toSql(plan.statement(ids)));
+}

@@ -1,0 +1,170 @@
+/**
+ * Per-layer feature tables, the only code that names them. A table is `f_<serviceItemId>_<layerId>`
+ * with `objectid`, one column `a_<n>` per attribute field, `shape` (Esri JSON in the storage spatial
+ * reference) and `bbox` (a core PostgreSQL box, so PGlite serves it too). Identifiers are built from
+ * checked ids only; values travel as COPY text or bound parameters, never spliced into statements.
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type postgres from 'postgres';
+import { internalError } from '../../lib/errors.js';
+import type { Bounds } from '../../lib/geometry/types.js';
+import { type EsriFieldType, FIELD_STORAGE } from '../../lib/query/field-types.js';
+import type { DatabaseHandle } from '../client.js';
+
+export interface FeatureColumn {
+  /** Esri field name. */
+  name: string;
+  /** Physical column, `a_<n>`. */
+  column: string;
+  type: EsriFieldType;
+}
+
+const ITEM_ID = /^[A-Za-z0-9]{32}$/;
+const SAFE_IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export function featureTableName(serviceItemId: string, layerId: number): string {
+  if (!ITEM_ID.test(serviceItemId) || !Number.isInteger(layerId) || layerId < 0 || layerId > 999) {
+    throw internalError('Unable to complete operation.', ['Invalid feature table id.']);
+  }
+  return `f_${serviceItemId.toLowerCase()}_${layerId}`;
+}
+
+/** The physical column of the n-th attribute field. */
+export const attributeColumn = (n: number): string => `a_${n}`;
+
+function checked(identifier: string): string {
+  if (!SAFE_IDENTIFIER.test(identifier))
+    throw internalError('Unable to complete operation.', ['Invalid identifier.']);
+  return `"${identifier}"`;
+}
+
+const exec = (db: DatabaseHandle, text: string) => db.rows(sql.raw(text));
+
+function sqlTypeOf(type: EsriFieldType): string {
+  const storage = FIELD_STORAGE[type].sqlType;
+  if (!storage || type === 'esriFieldTypeOID') {
+    throw internalError('Unable to complete operation.', [`Field type ${type} has no attribute column.`]);
+  }
+  return storage;
+}
+
+/** (Re)creates an empty table: a retried load starts over from nothing rather than from a half table. */
+export async function createFeatureTable(
+  db: DatabaseHandle,
+  table: string,
+  columns: readonly FeatureColumn[],
+): Promise<void> {
+  const defs = [
+    '"objectid" integer not null',
+    ...columns.map((c) => `${checked(c.column)} ${sqlTypeOf(c.type)}`),
+    '"shape" text',
+    '"bbox" box',
+  ];
+  await exec(db, `drop table if exists ${checked(table)}`);
+  await exec(db, `create table ${checked(table)} (${defs.join(', ')})`);
+}
+
+export async function dropFeatureTable(db: DatabaseHandle, table: string): Promise<void> {
+  await exec(db, `drop table if exists ${checked(table)}`);
+}
+
+export async function featureTableExists(db: DatabaseHandle, table: string): Promise<boolean> {
+  const rows = await db.rows<{ t: string | null }>(sql`select to_regclass(${checked(table)})::text as t`);
+  return rows[0]?.t != null;
+}
+
+/**
+ * Removes rows past a resume point: a batch committed after the last heartbeat was recorded is
+ * loaded again on retry, so it must go first or it would be there twice.
+ */
+export async function deleteRowsAfter(db: DatabaseHandle, table: string, objectId: number): Promise<void> {
+  await db.rows(sql`delete from ${sql.raw(checked(table))} where "objectid" > ${objectId}`);
+}
+
+/** The COPY column list for a table's attribute columns, in load order. */
+export const copyColumns = (columns: readonly FeatureColumn[]): string[] => [
+  'objectid',
+  ...columns.map((c) => c.column),
+  'shape',
+  'bbox',
+];
+
+/**
+ * Loads rows given as COPY text (tab-separated, `\N` for null, one row per line) in one statement,
+ * which is one transaction: a batch is either all in or not at all.
+ */
+export async function copyRows(
+  db: DatabaseHandle,
+  table: string,
+  columnNames: readonly string[],
+  text: string,
+): Promise<void> {
+  if (text === '') return;
+  const statement = `copy ${checked(table)} (${columnNames.map(checked).join(', ')}) from stdin`;
+  if (db.kind === 'postgres') {
+    const client = (db.db as unknown as { $client: postgres.Sql }).$client;
+    const writable = await client.unsafe(statement).writable();
+    await pipeline(Readable.from([Buffer.from(text, 'utf8')]), writable);
+    return;
+  }
+  // PGlite has no COPY FROM STDIN stream; it reads COPY input from a Blob at /dev/blob.
+  const client = (db.db as unknown as { $client: PGlite }).$client;
+  await client.query(statement.replace(/from stdin$/, "from '/dev/blob'"), [], { blob: new Blob([text]) });
+}
+
+/** Indexes built once after the load: cheaper than maintaining them row by row. Safe to repeat. */
+export async function indexFeatureTable(db: DatabaseHandle, table: string): Promise<void> {
+  await exec(
+    db,
+    `create unique index if not exists ${checked(`${table}_oid`)} on ${checked(table)} ("objectid")`,
+  );
+  await exec(
+    db,
+    `create index if not exists ${checked(`${table}_bbox`)} on ${checked(table)} using gist ("bbox")`,
+  );
+  await exec(db, `analyze ${checked(table)}`);
+}
+
+export interface FeatureTableStats {
+  count: number;
+  extent: Bounds | null;
+}
+
+export async function featureTableStats(db: DatabaseHandle, table: string): Promise<FeatureTableStats> {
+  const t = checked(table);
+  const rows = await db.rows<Record<string, string | number | null>>(
+    sql.raw(
+      `select count(*)::bigint as n, min(("bbox"[1])[0]) as xmin, min(("bbox"[1])[1]) as ymin, ` +
+        `max(("bbox"[0])[0]) as xmax, max(("bbox"[0])[1]) as ymax from ${t}`,
+    ),
+  );
+  const r = rows[0] ?? {};
+  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  const [xmin, ymin, xmax, ymax] = [num(r.xmin), num(r.ymin), num(r.xmax), num(r.ymax)];
+  const extent: Bounds | null =
+    xmin === null || ymin === null || xmax === null || ymax === null ? null : [xmin, ymin, xmax, ymax];
+  return { count: Number(r.n ?? 0), extent };
+}
+
+/** One value in COPY text format. */
+export function copyValue(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return '\\N';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '\\N';
+  let out = '';
+  let start = 0;
+  for (let i = 0; i < value.length; i++) {
+    const ch = value.charCodeAt(i);
+    // backslash, tab, newline, carriage return
+    if (ch === 92 || ch === 9 || ch === 10 || ch === 13) {
+      out += value.slice(start, i) + (ch === 92 ? '\\\\' : ch === 9 ? '\\t' : ch === 10 ? '\\n' : '\\r');
+      start = i + 1;
+    }
+  }
+  return start === 0 ? value : out + value.slice(start);
+}
+
+/** A box literal for the bbox column. */
+export const boxLiteral = (b: Bounds): string => `(${b[2]},${b[3]}),(${b[0]},${b[1]})`;

@@ -1,0 +1,75 @@
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../client.js';
+import { publishErrorRecords, publishJobs } from '../schema/publishing.js';
+
+export type PublishJobRow = typeof publishJobs.$inferSelect;
+export type NewPublishJob = typeof publishJobs.$inferInsert;
+export type JobStatus = 'processing' | 'completed' | 'failed';
+
+export async function insertJob(db: Database, job: NewPublishJob): Promise<PublishJobRow> {
+  const rows = await db.insert(publishJobs).values(job).returning();
+  return rows[0]!;
+}
+
+export async function findJob(db: Database, id: string): Promise<PublishJobRow | undefined> {
+  const rows = await db.select().from(publishJobs).where(eq(publishJobs.id, id)).limit(1);
+  return rows[0];
+}
+
+/** The most recent job of a service item, for status calls that omit the job id. */
+export async function latestJobForItem(
+  db: Database,
+  serviceItemId: string,
+): Promise<PublishJobRow | undefined> {
+  const rows = await db.select().from(publishJobs).where(eq(publishJobs.serviceItemId, serviceItemId));
+  return rows.sort((a, b) => b.created - a.created)[0];
+}
+
+export async function updateJobProgress(
+  db: Database,
+  id: string,
+  progress: Record<string, unknown>,
+  modified: number,
+): Promise<void> {
+  await db.update(publishJobs).set({ progress, modified }).where(eq(publishJobs.id, id));
+}
+
+/** Sets a final state; a job already completed or failed keeps its first outcome. */
+export async function finishJob(
+  db: Database,
+  id: string,
+  status: Exclude<JobStatus, 'processing'>,
+  statusMessage: string,
+  modified: number,
+): Promise<void> {
+  await db
+    .update(publishJobs)
+    .set({ status, statusMessage, modified })
+    .where(and(eq(publishJobs.id, id), eq(publishJobs.status, 'processing')));
+}
+
+export interface ErrorRecord {
+  layerId: number;
+  rowNumber: number;
+  reason: string;
+  record: unknown[];
+}
+
+/** Keeps rejected rows for review; a retried batch writes the same keys, so nothing doubles. */
+export async function insertErrorRecords(db: Database, jobId: string, records: ErrorRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  await db
+    .insert(publishErrorRecords)
+    .values(records.map((r) => ({ jobId, ...r })))
+    .onConflictDoNothing();
+}
+
+export async function listErrorRecords(db: Database, jobId: string, layerId: number): Promise<ErrorRecord[]> {
+  const rows = await db
+    .select()
+    .from(publishErrorRecords)
+    .where(and(eq(publishErrorRecords.jobId, jobId), eq(publishErrorRecords.layerId, layerId)));
+  return rows
+    .map(({ layerId: l, rowNumber, reason, record }) => ({ layerId: l, rowNumber, reason, record }))
+    .sort((a, b) => a.rowNumber - b.rowNumber);
+}

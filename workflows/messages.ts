@@ -1,0 +1,42 @@
+/**
+ * The publish workflow's input, result and progress query: shared by the workflow, the API that starts
+ * it and the status operation that asks it how far it got. Payloads are ids and counts only.
+ */
+import { defineQuery } from '@temporalio/workflow';
+
+export const PUBLISH_WORKFLOW = 'publishWorkflow';
+
+export interface PublishWorkflowInput {
+  jobId: string;
+  serviceItemId: string;
+  owner: string;
+  fileType: string;
+}
+
+export interface LayerProgress {
+  layerId: number;
+  name: string;
+  rowsRead: number;
+  rowsLoaded: number;
+  rowsRejected: number;
+  featureCount: number | null;
+}
+
+export interface PublishProgress {
+  /** planning | loading | finishing | completed | failed */
+  phase: string;
+  layersTotal: number;
+  layersDone: number;
+  layers: LayerProgress[];
+}
+
+export interface PublishWorkflowResult {
+  serviceItemId: string;
+  featureCount: number;
+  rowsRejected: number;
+}
+
+export const publishProgressQuery = defineQuery<PublishProgress>('publishProgress');
+
+/** Workflow ids come from the job id, so starting the same job twice joins the running one. */
+export const publishWorkflowId = (jobId: string): string => `publish-${jobId}`;

@@ -1,0 +1,109 @@
+/**
+ * Publishes a hosted feature service: plan the layers, load and finish each, mark the service ready.
+ * Data never enters the history: activities take the job id and read everything else themselves.
+ * A failure (bad data, or retries exhausted) undoes the service before the workflow fails.
+ */
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  proxyActivities,
+  setHandler,
+  upsertMemo,
+} from '@temporalio/workflow';
+import type { PublishActivities } from '../activities/publish/publish-activities.js';
+import {
+  type LayerProgress,
+  type PublishProgress,
+  type PublishWorkflowInput,
+  type PublishWorkflowResult,
+  publishProgressQuery,
+} from './messages.js';
+
+const retry = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '30 seconds',
+  maximumAttempts: 8,
+};
+
+const { planPublish, finishLayer, markServiceReady, failPublish } = proxyActivities<PublishActivities>({
+  startToCloseTimeout: '10 minutes',
+  retry,
+});
+
+const { loadLayer } = proxyActivities<PublishActivities>({
+  startToCloseTimeout: '4 hours',
+  heartbeatTimeout: '20 seconds',
+  retry: { ...retry, maximumAttempts: 20 },
+});
+
+export async function publishWorkflow(input: PublishWorkflowInput): Promise<PublishWorkflowResult> {
+  const progress: PublishProgress = { phase: 'planning', layersTotal: 0, layersDone: 0, layers: [] };
+  setHandler(publishProgressQuery, () => progress);
+  try {
+    const layers = await planPublish(input.jobId);
+    progress.layersTotal = layers.length;
+    progress.layers = layers.map(
+      (l): LayerProgress => ({
+        layerId: l.layerId,
+        name: l.name,
+        rowsRead: 0,
+        rowsLoaded: 0,
+        rowsRejected: 0,
+        featureCount: null,
+      }),
+    );
+    let featureCount = 0;
+    let rowsRejected = 0;
+    const reasons: string[] = [];
+    for (const layer of progress.layers) {
+      progress.phase = 'loading';
+      const loaded = await loadLayer(input.jobId, layer.layerId);
+      Object.assign(layer, {
+        rowsRead: loaded.rowsRead,
+        rowsLoaded: loaded.rowsLoaded,
+        rowsRejected: loaded.rowsRejected,
+      });
+      reasons.push(...loaded.reasons);
+      progress.phase = 'finishing';
+      const finished = await finishLayer(input.jobId, layer.layerId);
+      layer.featureCount = finished.featureCount;
+      featureCount += finished.featureCount;
+      rowsRejected += loaded.rowsRejected;
+      progress.layersDone++;
+      await upsertMemo({ layersDone: progress.layersDone, featureCount, rowsRejected });
+    }
+    if (featureCount === 0) {
+      const why = reasons.length ? ` ${reasons.slice(0, 3).join(' ')}` : ' The file has no data rows.';
+      throw ApplicationFailure.nonRetryable(`No row of the file could be published.${why}`, 'BadInput', {
+        code: 400,
+        message: `No row of the file could be published.${why}`,
+        details: [],
+      });
+    }
+    const rowsRead = progress.layers.reduce((n, l) => n + l.rowsRead, 0);
+    const rowsLoaded = progress.layers.reduce((n, l) => n + l.rowsLoaded, 0);
+    await markServiceReady(input.jobId, { rowsRead, rowsLoaded, rowsRejected, featureCount });
+    progress.phase = 'completed';
+    return { serviceItemId: input.serviceItemId, featureCount, rowsRejected };
+  } catch (err) {
+    progress.phase = 'failed';
+    const { code, message } = failureOf(err);
+    await failPublish(input.jobId, code, message);
+    throw err;
+  }
+}
+
+/** The `{code, message}` the status operation reports: the activity's own words for bad input. */
+function failureOf(err: unknown): { code: number; message: string } {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof ApplicationFailure) {
+    const d = cause.details?.[0] as { code?: number; message?: string; details?: string[] } | undefined;
+    if (d && typeof d.code === 'number') {
+      const extra = d.details?.length ? ` ${d.details.join(' ')}` : '';
+      return { code: d.code, message: `${d.message ?? cause.message}${extra}`.trim() };
+    }
+    return { code: 500, message: cause.message };
+  }
+  return { code: 500, message: err instanceof Error ? err.message : 'The publish job failed.' };
+}
