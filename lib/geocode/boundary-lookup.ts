@@ -67,6 +67,16 @@ export class BoundaryLookup {
     }
     return undefined;
   }
+
+  /** One match per value, for a whole column; repeated values (tables repeat them a lot) are matched once. */
+  matchMany(values: readonly unknown[], query: BoundaryQuery = {}): (BoundaryMatch | undefined)[] {
+    const memo = new Map<string, BoundaryMatch | undefined>();
+    return values.map((value) => {
+      const key = value === null || value === undefined ? '' : String(value);
+      if (!memo.has(key)) memo.set(key, this.match(value, query));
+      return memo.get(key);
+    });
+  }
 }
 
 const preferCountry = (list: BoundaryRecord[]): BoundaryRecord =>

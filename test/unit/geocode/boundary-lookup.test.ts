@@ -53,6 +53,12 @@ describe('lookup of country and region values to boundary polygons', () => {
     expect(isClockwise(rings[0])).toBe(true);
   });
 
+  it('matches a whole column, repeated values to the same boundary', () => {
+    const matches = lookup.matchMany(['Canada', 'Mexico', 'canada', 'Narnia']);
+    expect(matches.map((m) => m?.boundary.codes[0])).toEqual(['CA', 'MX', 'CA', undefined]);
+    expect(matches[0]?.boundary).toBe(matches[2]?.boundary);
+  });
+
   it('matches nothing for empty or unknown values', () => {
     expect(lookup.match('')).toBeUndefined();
     expect(lookup.match(null)).toBeUndefined();
