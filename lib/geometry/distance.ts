@@ -1,7 +1,6 @@
 import { isEnvelope, isMultipoint, isPoint } from './kinds.js';
-import { locatePointInRings } from './point-in-polygon.js';
 import { distanceToSegmentSquared } from './segments.js';
-import { someSegment, toShape } from './shapes.js';
+import { locateInArea, someSegment, toShape } from './shapes.js';
 import type { EsriGeometry } from './types.js';
 
 /** Planar distance between two points in map units (the units of their spatial reference). */
@@ -20,14 +19,13 @@ export function distanceToGeometry(x: number, y: number, g: EsriGeometry): numbe
       Number.POSITIVE_INFINITY,
     );
   }
-  if (isEnvelope(g)) {
-    const dx = Math.max(Math.min(g.xmin, g.xmax) - x, 0, x - Math.max(g.xmin, g.xmax));
-    const dy = Math.max(Math.min(g.ymin, g.ymax) - y, 0, y - Math.max(g.ymin, g.ymax));
-    return Math.hypot(dx, dy);
-  }
   const shape = toShape(g);
   if (!shape || shape.dim === 0) return Number.POSITIVE_INFINITY;
-  if (shape.dim === 2 && locatePointInRings(x, y, shape.rings) !== 'outside') return 0;
+  if (isEnvelope(g)) {
+    const [x0, y0, x1, y1] = shape.bounds;
+    return Math.hypot(Math.max(x0 - x, 0, x - x1), Math.max(y0 - y, 0, y - y1));
+  }
+  if (shape.dim === 2 && locateInArea(x, y, shape) !== 'outside') return 0;
   const parts = shape.dim === 1 ? shape.paths : shape.rings;
   let best = Number.POSITIVE_INFINITY;
   someSegment(parts, shape.dim === 2, (a, b) => {

@@ -3,15 +3,15 @@ import { isEnvelope } from './kinds.js';
 import { segmentIndexFor } from './segment-index.js';
 import { pointOnSegment, segmentsIntersect } from './segments.js';
 import { locateInArea, type Shape, segmentTouchesBounds, someSegment, toShape } from './shapes.js';
-import type { Bounds, EsriEnvelope, EsriGeometry } from './types.js';
+import type { Bounds, EsriGeometry } from './types.js';
 
 /** Whether two geometries share at least one point (boundaries included), exactly. */
 export function intersects(a: EsriGeometry, b: EsriGeometry): boolean {
   const sa = toShape(a);
   const sb = toShape(b);
   if (!sa || !sb || !boundsIntersect(sa.bounds, sb.bounds)) return false;
-  if (isEnvelope(a)) return envelopeIntersectsShape(a, sb);
-  if (isEnvelope(b)) return envelopeIntersectsShape(b, sa);
+  if (isEnvelope(a)) return isEnvelope(b) || boxIntersectsShape(sa.bounds, sb);
+  if (isEnvelope(b)) return boxIntersectsShape(sb.bounds, sa);
   return shapesIntersect(sa, sb);
 }
 
@@ -56,13 +56,7 @@ function segmentSetsIntersect(
 }
 
 /** Envelope queries are the common case (map extents): avoid the general pairwise tests. */
-function envelopeIntersectsShape(e: EsriEnvelope, s: Shape): boolean {
-  const bounds: Bounds = [
-    Math.min(e.xmin, e.xmax),
-    Math.min(e.ymin, e.ymax),
-    Math.max(e.xmin, e.xmax),
-    Math.max(e.ymin, e.ymax),
-  ];
+function boxIntersectsShape(bounds: Bounds, s: Shape): boolean {
   if (s.dim === 0) return s.points.some((p) => pointInBounds(bounds, p[0], p[1]));
   const frame = [
     [bounds[0], bounds[1]],

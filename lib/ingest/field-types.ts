@@ -1,19 +1,7 @@
-/** The Esri field types a hosted layer can carry (FeatureServer layer `fields[].type`). */
-export type EsriFieldType =
-  | 'esriFieldTypeOID'
-  | 'esriFieldTypeString'
-  | 'esriFieldTypeInteger'
-  | 'esriFieldTypeSmallInteger'
-  | 'esriFieldTypeBigInteger'
-  | 'esriFieldTypeDouble'
-  | 'esriFieldTypeSingle'
-  | 'esriFieldTypeDate'
-  | 'esriFieldTypeDateOnly'
-  | 'esriFieldTypeTimeOnly'
-  | 'esriFieldTypeTimestampOffset'
-  | 'esriFieldTypeGlobalID'
-  | 'esriFieldTypeGUID'
-  | 'esriFieldTypeGeometry';
+import type { EsriFieldType } from '../query/field-types.js';
+
+/** The Esri field types, declared once beside how the query engine stores each. */
+export type { EsriFieldType };
 
 /** A cell as parsers hand it over: text from CSV, typed values from spreadsheets and GeoJSON. */
 export type CellValue = string | number | boolean | Date | null | undefined;
