@@ -21,10 +21,10 @@ export function encodeResponse(
   const op = schema.operations.get(operation);
   if (!op) throw internalError(`No such operation: ${operation}`);
   const out: string[] = [];
-  const writer = new ValueWriter(schema, out);
+  const writer = new ValueWriter(schema, out, `${operation}Response`);
   const single = op.response.length === 1 && op.response[0].name === 'Result';
   const fields = single ? { Result: response } : (response as Record<string, unknown>);
-  for (const el of op.response) writer.element(el, fields?.[el.name], `${operation}Response/${el.name}`);
+  for (const el of op.response) writer.element(el, fields?.[el.name]);
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
     `<soap:Envelope xmlns:soap="${SOAP_ENVELOPE_NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"`,
@@ -35,102 +35,115 @@ export function encodeResponse(
   ].join('');
 }
 
-const misfit = (path: string, problem: string) => internalError(`Response value at ${path} ${problem}.`);
-
 class ValueWriter {
+  /** Element names from the wrapper down, with array positions; joined only to report a misfit. */
+  private readonly path: (string | number)[];
+
   constructor(
     private readonly schema: SchemaRegistry,
     private readonly out: string[],
-  ) {}
-
-  element(el: ElementDef, value: unknown, path: string): void {
-    if (value === undefined || value === null) {
-      if (el.optional && !(value === null && el.nillable)) return;
-      // Required anyType slots (QueryResult.Object, CodedValue.Code) have no other way to say "none".
-      if (el.nillable || el.type === 'anyType') this.out.push(`<${el.name} xsi:nil="true"/>`);
-      else throw misfit(path, 'is missing');
-      return;
-    }
-    this.value(el.name, el.type, value, path);
+    root: string,
+  ) {
+    this.path = [root];
   }
 
-  private value(name: string, type: string, value: unknown, path: string): void {
+  private misfit(problem: string) {
+    const where = this.path.map((p) => (typeof p === 'number' ? `[${p}]` : `/${p}`)).join('');
+    return internalError(`Response value at ${where.slice(1)} ${problem}.`);
+  }
+
+  /** `index` is the position within an `ArrayOf…` wrapper, reported as `Name[index]`. */
+  element(el: ElementDef, value: unknown, index?: number): void {
+    const depth = this.path.push(el.name);
+    if (index !== undefined) this.path.push(index);
+    if (value === undefined || value === null) {
+      // Required anyType slots (QueryResult.Object, CodedValue.Code) have no other way to say "none".
+      if (el.optional && !(value === null && el.nillable)) {
+        // left out
+      } else if (el.nillable || el.type === 'anyType') this.out.push(`<${el.name} xsi:nil="true"/>`);
+      else throw this.misfit('is missing');
+    } else {
+      this.value(el.name, el.type, value);
+    }
+    this.path.length = depth - 1;
+  }
+
+  private value(name: string, type: string, value: unknown): void {
     const def = this.schema.types.get(type);
     if (type === 'anyType') {
-      this.any(name, value, path);
+      this.any(name, value);
     } else if (isPrimitive(type)) {
-      this.out.push(`<${name}>${this.primitive(type, value, path)}</${name}>`);
+      this.out.push(`<${name}>${this.primitive(type, value)}</${name}>`);
     } else if (def?.kind === 'enum') {
-      if (typeof value !== 'string' || !def.values.includes(value))
-        throw misfit(path, `is not a ${def.name}`);
+      if (typeof value !== 'string' || !def.values.includes(value)) throw this.misfit(`is not a ${def.name}`);
       this.out.push(`<${name}>${value}</${name}>`);
     } else if (def?.kind === 'array') {
-      if (!Array.isArray(value)) throw misfit(path, 'is not an array');
+      if (!Array.isArray(value)) throw this.misfit('is not an array');
       this.out.push(`<${name} xsi:type="tns:${def.name}">`);
-      value.forEach((item, i) => {
-        this.element({ ...def.item, optional: false }, item, `${path}/${def.item.name}[${i}]`);
+      const item = { ...def.item, optional: false };
+      value.forEach((v, i) => {
+        this.element(item, v, i);
       });
       this.out.push(`</${name}>`);
     } else {
-      this.complex(name, type, value, path);
+      this.complex(name, type, value);
     }
   }
 
-  private complex(name: string, declared: string, value: unknown, path: string): void {
+  private complex(name: string, declared: string, value: unknown): void {
     if (typeof value !== 'object' || value === null || Array.isArray(value))
-      throw misfit(path, 'is not a structure');
+      throw this.misfit('is not a structure');
     const record = value as Record<string, unknown>;
     const concrete = typeof record.$type === 'string' ? record.$type : declared;
     if (!this.schema.isSameOrDerived(concrete, declared) || this.schema.complex(concrete).abstract) {
-      throw misfit(path, `has no concrete $type for ${declared} (got ${String(record.$type)})`);
+      throw this.misfit(`has no concrete $type for ${declared} (got ${String(record.$type)})`);
     }
     this.out.push(`<${name} xsi:type="tns:${concrete}">`);
-    for (const el of this.schema.fieldsOf(concrete)) this.element(el, record[el.name], `${path}/${el.name}`);
+    for (const el of this.schema.fieldsOf(concrete)) this.element(el, record[el.name]);
     this.out.push(`</${name}>`);
   }
 
-  private any(name: string, value: unknown, path: string): void {
+  private any(name: string, value: unknown): void {
     const plain = plainAnyType(value);
     if (plain) {
       this.out.push(
-        `<${name} xsi:type="xs:${plain.xsd}">${this.primitive(plain.xsd, plain.value, path)}</${name}>`,
+        `<${name} xsi:type="xs:${plain.xsd}">${this.primitive(plain.xsd, plain.value)}</${name}>`,
       );
       return;
     }
     const $type = (value as { $type?: unknown }).$type;
     if (typeof $type !== 'string' || this.schema.types.get($type)?.kind !== 'complex') {
-      throw misfit(path, 'is an anyType structure without a known $type');
+      throw this.misfit('is an anyType structure without a known $type');
     }
-    this.complex(name, $type, value, path);
+    this.complex(name, $type, value);
   }
 
-  private primitive(type: string, value: unknown, path: string): string {
+  private primitive(type: string, value: unknown): string {
     if (type === 'string') {
-      if (typeof value !== 'string') throw misfit(path, 'is not a string');
+      if (typeof value !== 'string') throw this.misfit('is not a string');
       return escapeText(value);
     }
     if (type === 'boolean') {
-      if (typeof value !== 'boolean') throw misfit(path, 'is not a boolean');
+      if (typeof value !== 'boolean') throw this.misfit('is not a boolean');
       return String(value);
     }
     if (isIntegerKind(type)) {
-      if (typeof value !== 'number' || !fitsInteger(value, type)) throw misfit(path, `is not an ${type}`);
+      if (typeof value !== 'number' || !fitsInteger(value, type)) throw this.misfit(`is not an ${type}`);
       return String(value);
     }
     if (type === 'double' || type === 'float') {
-      if (typeof value !== 'number') throw misfit(path, 'is not a number');
+      if (typeof value !== 'number') throw this.misfit('is not a number');
       return formatDouble(value);
     }
     if (type === 'dateTime') {
-      if (!(value instanceof Date) || Number.isNaN(value.getTime()))
-        throw misfit(path, 'is not a valid Date');
+      if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw this.misfit('is not a valid Date');
       return value.toISOString();
     }
     if (type === 'base64Binary') {
-      if (!(value instanceof Uint8Array)) throw misfit(path, 'is not a byte array');
+      if (!(value instanceof Uint8Array)) throw this.misfit('is not a byte array');
       return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64');
     }
-    throw misfit(path, `has unsupported type ${type}`);
+    throw this.misfit(`has unsupported type ${type}`);
   }
 }
 

@@ -8,7 +8,10 @@ const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 const ATTR_ESCAPES: Record<string, string> = { ...TEXT_ESCAPES, '"': '&quot;', '\n': '&#10;', '\t': '&#9;' };
 
 /** Escapes element text; characters XML cannot carry at all become U+FFFD. Keeps \r through a round trip. */
+const NEEDS_TEXT_ESCAPE = /[&<>\r]|[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+
 export function escapeText(value: string): string {
+  if (!NEEDS_TEXT_ESCAPE.test(value)) return value;
   return value.replace(INVALID_XML_CHARS, '\uFFFD').replace(/[&<>\r]/g, (c) => TEXT_ESCAPES[c]);
 }
 

@@ -77,12 +77,15 @@ export function buildSchema(typeDefs: TypeDef[], operationDefs: OperationDef[]):
 
   const fieldCache = new Map<string, ElementDef[]>();
   const concreteCache = new Map<string, string[]>();
+  const ancestorCache = new Map<string, Set<string>>();
   for (const def of types.values()) {
     if (def.kind !== 'complex') continue;
+    const chain = ancestry(def.name);
     fieldCache.set(
       def.name,
-      ancestry(def.name).flatMap((t) => t.fields),
+      chain.flatMap((t) => t.fields),
     );
+    ancestorCache.set(def.name, new Set(chain.map((t) => t.name)));
     const collect = (name: string): string[] => [
       ...(complex(name).abstract ? [] : [name]),
       ...(children.get(name) ?? []).flatMap(collect),
@@ -100,8 +103,7 @@ export function buildSchema(typeDefs: TypeDef[], operationDefs: OperationDef[]):
       const def = types.get(name);
       return def?.kind === 'complex' && (def.abstract || def.base !== undefined || children.has(name));
     },
-    isSameOrDerived: (candidate, declared) =>
-      types.get(candidate)?.kind === 'complex' && ancestry(candidate).some((t) => t.name === declared),
+    isSameOrDerived: (candidate, declared) => ancestorCache.get(candidate)?.has(declared) ?? false,
   };
 }
 
