@@ -1,8 +1,8 @@
 import type { EsriGeometry } from '../geometry/types.js';
 import type { DrawContext, PixelPath } from './draw-context.js';
-import { drawMarker, markerReach } from './draw-marker.js';
+import { drawMarker } from './draw-marker.js';
 import { drawFill, drawLines } from './draw-shape.js';
-import { pointsToPixels } from './symbol-style.js';
+import { symbolReach } from './symbol-reach.js';
 import type { EsriSymbol } from './types.js';
 
 /** Map → pixel transform of one image: px = (x − xmin)·sx, py = (ymax − y)·sy. */
@@ -13,15 +13,6 @@ export interface PixelView {
   sy: number;
   width: number;
   height: number;
-}
-
-/** How far past the geometry a symbol paints, in pixels. */
-function symbolReach(symbol: EsriSymbol, dpi: number): number {
-  if (symbol.type === 'esriSMS' || symbol.type === 'esriPMS') return markerReach(symbol, dpi);
-  if (symbol.type === 'esriSLS') return pointsToPixels(symbol.width ?? 0.75, dpi) + 1;
-  if (symbol.type === 'esriSFS' || symbol.type === 'esriPFS')
-    return pointsToPixels(symbol.outline?.width ?? 0, dpi) + 1;
-  return 0;
 }
 
 /** Draws one geometry with one symbol: markers on points, strokes on lines, fills on polygons. */

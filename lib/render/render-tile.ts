@@ -59,9 +59,14 @@ export function renderTile(input: RenderTileInput): Uint8Array {
   const [xmin, ymin, xmax, ymax] = Array.isArray(input.envelope)
     ? input.envelope
     : [input.envelope.xmin, input.envelope.ymin, input.envelope.xmax, input.envelope.ymax];
+  // Point layers stamp sprites and never need the (large) accumulation buffer: make it on first use.
+  let raster: Rasterizer | undefined;
   const ctx: DrawContext = {
     canvas,
-    raster: new Rasterizer(width, height),
+    get raster(): Rasterizer {
+      raster ??= new Rasterizer(width, height);
+      return raster;
+    },
     dpi,
     opacity: 1,
     clip: { xmin: 0, ymin: 0, xmax: width, ymax: height },

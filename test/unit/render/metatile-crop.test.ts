@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { cropTile } from '../../../lib/render/metatile-crop.js';
+import { renderTile } from '../../../lib/render/render-tile.js';
+import { pixel } from './png-roundtrip.js';
+
+describe('metatile cropping', () => {
+  it('gives the same pixels as rendering the tile on its own', () => {
+    const drawingInfo = {
+      renderer: {
+        type: 'simple' as const,
+        symbol: { type: 'esriSMS' as const, style: 'esriSMSCircle', color: [255, 0, 0, 255], size: 12 },
+      },
+    };
+    // A point on the corner shared by four 16-px tiles of a 32-px metatile.
+    const features = [{ geometry: { x: 16, y: 16 } }];
+    const meta = renderTile({ features, drawingInfo, envelope: [0, 0, 32, 32], width: 32, height: 32 });
+    const alone = renderTile({ features, drawingInfo, envelope: [16, 0, 32, 16], width: 16, height: 16 });
+    const cropped = cropTile(meta, 32, 1, 1, 16);
+    expect(Buffer.from(cropped).equals(Buffer.from(alone))).toBe(true);
+    expect(pixel(cropped, 16, 0, 0)[3]).toBe(255);
+  });
+});
