@@ -43,7 +43,7 @@ export function featureTable(name: string, features: readonly GeoJSONFeature[]):
     if (kind) counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
   const geometryType = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
-  const rows = features.map((f) => headers.map((h) => cell((f.properties ?? {})[h])));
+  const rows = features.map((f) => headers.map((h) => cell(f.properties?.[h])));
   const geometries = features.map((f) => toGeometry(f.geometry, geometryType));
   return { name, headers, rows, geometries, geometryType };
 }

@@ -104,7 +104,7 @@ export function createRowEncoder(
         const projected = transformer.projectGeometry(located);
         delete projected.spatialReference;
         const b = geometryBounds(projected);
-        if (!b || !b.every(Number.isFinite)) {
+        if (!b?.every(Number.isFinite)) {
           reject('The location cannot be projected to the target spatial reference.');
           continue;
         }

@@ -21,7 +21,7 @@ export async function readyService(
   name: string,
 ): Promise<{ service: HostedServiceRow; layers: HostedLayerRow[] }> {
   const service = await findServiceByName(db, name);
-  if (!service || service.status !== 'ready') throw serviceNotFound();
+  if (service?.status !== 'ready') throw serviceNotFound();
   return { service, layers: await listLayers(db, service.serviceItemId) };
 }
 
@@ -31,7 +31,7 @@ export async function readyLayer(
   layerId: string,
 ): Promise<{ service: HostedServiceRow; layer: HostedLayerRow }> {
   const service = await findServiceByName(db, name);
-  if (!service || service.status !== 'ready') throw serviceNotFound();
+  if (service?.status !== 'ready') throw serviceNotFound();
   const id = /^\d{1,3}$/.test(layerId) ? Number(layerId) : -1;
   const layer = id >= 0 ? await findLayer(db, service.serviceItemId, id) : undefined;
   if (!layer)

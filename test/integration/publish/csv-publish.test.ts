@@ -93,7 +93,11 @@ describe('publishing a CSV of library branches through analyze, publish, status 
   });
 
   it('f=geojson returns WGS84 features with properties', async () => {
-    const res = await call(`${featureServer(name)}/0/query`, { where: "Branch_Code = 'HWLC'", outFields: '*', f: 'geojson' });
+    const res = await call(`${featureServer(name)}/0/query`, {
+      where: "Branch_Code = 'HWLC'",
+      outFields: '*',
+      f: 'geojson',
+    });
     expect(res.json.type).toBe('FeatureCollection');
     expect(res.json.features[0].geometry.coordinates[1]).toBeCloseTo(41.87626, 5);
     expect(res.json.features[0].properties.Opened).toBe(Date.UTC(1991, 9, 7));

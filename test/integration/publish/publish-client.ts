@@ -27,9 +27,14 @@ export async function waitForJob(
 ): Promise<Record<string, any>> {
   const started = Date.now();
   for (;;) {
-    const res = await call(`/sharing/rest/content/users/${owner}/items/${itemId}/status`, { token, jobId, jobType: 'publish' }, { method: 'GET' });
+    const res = await call(
+      `/sharing/rest/content/users/${owner}/items/${itemId}/status`,
+      { token, jobId, jobType: 'publish' },
+      { method: 'GET' },
+    );
     if (res.json.status === 'completed' || res.json.status === 'failed') return res.json;
-    if (Date.now() - started > timeoutMs) throw new Error(`job ${jobId} still ${res.text} after ${timeoutMs} ms`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`job ${jobId} still ${res.text} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 300));
   }
 }
@@ -56,4 +61,5 @@ export async function publishFile(
 
 export const featureServer = (name: string) => `/rest/services/Hosted/${name}/FeatureServer`;
 
-export const uniqueName = (base: string) => `${base}_${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+export const uniqueName = (base: string) =>
+  `${base}_${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
