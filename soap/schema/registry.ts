@@ -75,6 +75,11 @@ export function buildSchema(typeDefs: TypeDef[], operationDefs: OperationDef[]):
     return chain;
   };
 
+  const collectConcrete = (name: string): string[] => [
+    ...(complex(name).abstract ? [] : [name]),
+    ...(children.get(name) ?? []).flatMap(collectConcrete),
+  ];
+
   const fieldCache = new Map<string, ElementDef[]>();
   const concreteCache = new Map<string, string[]>();
   const ancestorCache = new Map<string, Set<string>>();
@@ -86,11 +91,7 @@ export function buildSchema(typeDefs: TypeDef[], operationDefs: OperationDef[]):
       chain.flatMap((t) => t.fields),
     );
     ancestorCache.set(def.name, new Set(chain.map((t) => t.name)));
-    const collect = (name: string): string[] => [
-      ...(complex(name).abstract ? [] : [name]),
-      ...(children.get(name) ?? []).flatMap(collect),
-    ];
-    concreteCache.set(def.name, collect(def.name));
+    concreteCache.set(def.name, collectConcrete(def.name));
   }
 
   return {
