@@ -92,6 +92,7 @@ export function detectLocationFields(
     result.latitudeFieldName = pair.latitude;
     result.longitudeFieldName = pair.longitude;
     result.needsSourceSR = pair.projected;
+    if (pair.unusable > 0) result.notes.push(`${pair.unusable} sample rows have no usable coordinates.`);
     if (pair.projected) {
       result.notes.push(
         `Columns ${pair.longitude}/${pair.latitude} hold values outside longitude/latitude ranges: ` +
@@ -110,8 +111,15 @@ interface Pair {
   latitude: string;
   longitude: string;
   projected: boolean;
+  /** Sample rows with something in the pair's columns but no usable coordinates there. */
+  unusable: number;
 }
 
+/**
+ * The first latitude/longitude-named pair (in column order) holding coordinates in most sample rows:
+ * in range for degrees if most rows are, else projected if most rows are at least numeric. A few
+ * broken rows ("N/A", a stray 999) do not hide a point file; the loader counts them as bad rows.
+ */
 function findCoordinatePair(
   names: readonly string[],
   rows: readonly Record<string, CellValue>[],
@@ -121,35 +129,44 @@ function findCoordinatePair(
   const lons = names.filter((n) => LONGITUDE_NAMES.includes(n.trim().toLowerCase()));
   let projected: Pair | null = null;
   for (const latitude of lats) {
-    const latValues = numericValues(rows, latitude, options);
-    if (!latValues) continue;
     for (const longitude of lons) {
-      const lonValues = numericValues(rows, longitude, options);
-      if (!lonValues) continue;
-      const inRange = latValues.every((v) => Math.abs(v) <= 90) && lonValues.every((v) => Math.abs(v) <= 180);
-      if (inRange) return { latitude, longitude, projected: false };
-      projected ??= { latitude, longitude, projected: true };
+      const { present, numeric, inRange } = pairCounts(rows, latitude, longitude, options);
+      if (present === 0) continue;
+      if (inRange * 2 > present)
+        return { latitude, longitude, projected: false, unusable: present - inRange };
+      if (numeric * 2 > present)
+        projected ??= { latitude, longitude, projected: true, unusable: present - numeric };
     }
   }
   return projected;
 }
 
-/** The numbers of a column, or null when it holds none or anything that is not a number. */
-function numericValues(
+function pairCounts(
   rows: readonly Record<string, CellValue>[],
-  column: string,
+  latitude: string,
+  longitude: string,
   options: DetectOptions,
-): number[] | null {
-  const out: number[] = [];
+) {
+  let present = 0;
+  let numeric = 0;
+  let inRange = 0;
   for (const row of rows) {
-    const v = row[column];
-    if (v === null || v === undefined || (typeof v === 'string' && v.trim() === '')) continue;
-    const n =
-      typeof v === 'number' ? v : typeof v === 'string' ? parseNumber(v, options.decimalComma) : Number.NaN;
-    if (!Number.isFinite(n)) return null;
-    out.push(n);
+    const lat = toNumber(row[latitude], options);
+    const lon = toNumber(row[longitude], options);
+    if (lat === null && lon === null) continue;
+    present++;
+    if (lat === null || lon === null || !Number.isFinite(lat) || !Number.isFinite(lon)) continue;
+    numeric++;
+    if (Math.abs(lat) <= 90 && Math.abs(lon) <= 180) inRange++;
   }
-  return out.length > 0 ? out : null;
+  return { present, numeric, inRange };
+}
+
+/** A cell as a number; null when empty, NaN when it holds something else. */
+function toNumber(v: CellValue, options: DetectOptions): number | null {
+  if (v === null || v === undefined || (typeof v === 'string' && v.trim() === '')) return null;
+  if (typeof v === 'number') return v;
+  return typeof v === 'string' ? parseNumber(v, options.decimalComma) : Number.NaN;
 }
 
 /** Address roles by column name; each role goes to the first column that has it. */

@@ -21,7 +21,7 @@ describe('detectLocationFields', () => {
     expect(d.locationType).toBe('coordinates');
     expect([d.longitudeFieldName, d.latitudeFieldName]).toEqual(['X', 'Y']);
     expect(d.needsSourceSR).toBe(true);
-    expect(d.notes[0]).toContain('sourceSR');
+    expect(d.notes.join(' ')).toContain('sourceSR');
   });
 
   it('reads decimal-comma coordinates when told to', () => {
@@ -40,6 +40,28 @@ describe('detectLocationFields', () => {
       latitudeFieldName: 'POINT_Y',
       longitudeFieldName: 'Point_X',
     });
+  });
+
+  it('still finds a point file when a few sample rows have broken coordinates, and says how many', () => {
+    const rows = [
+      { lat: '41.88', lon: '-87.63' },
+      { lat: 'N/A', lon: '-87.62' },
+      { lat: '41.90', lon: '-87.64' },
+      { lat: '999', lon: '-87.65' },
+      { lat: '41.95', lon: '-87.66' },
+    ];
+    const d = detectLocationFields(['lat', 'lon'], rows);
+    expect(d).toMatchObject({ locationType: 'coordinates', latitudeFieldName: 'lat', needsSourceSR: false });
+    expect(d.notes).toEqual(['2 sample rows have no usable coordinates.']);
+  });
+
+  it('does not take a pair that is broken in most rows', () => {
+    const rows = [
+      { lat: 'N/A', lon: '-87.62' },
+      { lat: '', lon: 'unknown' },
+      { lat: '41.9', lon: '-87.6' },
+    ];
+    expect(detectLocationFields(['lat', 'lon'], rows).locationType).toBe('none');
   });
 
   it('does not take a coordinate-named column holding text', () => {
