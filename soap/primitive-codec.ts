@@ -1,5 +1,5 @@
 import { clientFault } from './fault.js';
-import type { AnyValuePrimitive } from './schema/any-value.js';
+import { ANY_VALUE_PRIMITIVES, type AnyValuePrimitive } from './schema/any-value.js';
 import { fitsInteger, isIntegerKind } from './xml-text.js';
 
 /** Lexical XML Schema values → JavaScript values, with the request path in every error. */
@@ -23,19 +23,9 @@ const XSD_ALIASES: Record<string, AnyValuePrimitive> = {
 };
 
 export function xsdPrimitive(name: string): AnyValuePrimitive | undefined {
-  const known = [
-    'string',
-    'boolean',
-    'int',
-    'short',
-    'long',
-    'float',
-    'double',
-    'unsignedByte',
-    'dateTime',
-    'base64Binary',
-  ];
-  return known.includes(name) ? (name as AnyValuePrimitive) : XSD_ALIASES[name];
+  return (ANY_VALUE_PRIMITIVES as readonly string[]).includes(name)
+    ? (name as AnyValuePrimitive)
+    : XSD_ALIASES[name];
 }
 
 export function decodePrimitive(
