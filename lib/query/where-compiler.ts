@@ -2,7 +2,8 @@ import type { FieldCatalog } from './field-catalog.js';
 import { invalidWhere } from './query-errors.js';
 import { fragment, join, raw, type SqlFragment } from './sql-chunks.js';
 import type { ComparisonOperator, Condition, ValueExpr } from './where-ast.js';
-import { type Compiled, instantOfDay, isLiteral, type Kind, ValueCompiler } from './where-values.js';
+import { instantOfDay } from './where-casts.js';
+import { type Compiled, isLiteral, type Kind, ValueCompiler } from './where-values.js';
 
 /**
  * Compiles a parsed where clause to a PostgreSQL boolean expression over the layer's columns.

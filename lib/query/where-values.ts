@@ -2,7 +2,8 @@ import type { FieldCatalog } from './field-catalog.js';
 import { FIELD_STORAGE, type ValueKind } from './field-types.js';
 import { invalidWhere } from './query-errors.js';
 import { fragment, identifier, raw, type SqlFragment, typedParam } from './sql-chunks.js';
-import type { CastType, ValueExpr } from './where-ast.js';
+import type { ValueExpr } from './where-ast.js';
+import { castTo, current, extractPart, instantOfDay, literalCastTarget } from './where-casts.js';
 import { type ArgKind, argKindAt, FUNCTIONS } from './where-functions.js';
 import { parseDateText, timeLiteral } from './where-literals.js';
 
@@ -69,12 +70,11 @@ export class ValueCompiler {
       }
       case 'call':
         return this.call(e);
-      case 'extract': {
-        const operand = this.expect(this.value(e.operand), ['timestamp', 'date', 'time'], 'EXTRACT');
-        const source =
-          operand.kind === 'timestamp' ? fragment('(', operand.sql, ") AT TIME ZONE 'UTC'") : operand.sql;
-        return { sql: fragment(`EXTRACT(${e.part} FROM `, source, ')'), kind: 'number' };
-      }
+      case 'extract':
+        return extractPart(
+          e.part,
+          this.expect(this.value(e.operand), ['timestamp', 'date', 'time'], 'EXTRACT'),
+        );
       case 'trim': {
         const operand = this.expect(this.value(e.operand), ['string'], 'TRIM');
         const chars = e.characters ? this.expect(this.value(e.characters), ['string'], 'TRIM').sql : null;
@@ -84,7 +84,7 @@ export class ValueCompiler {
         return { sql, kind: 'string' };
       }
       case 'cast':
-        return castTo(this.value(e.operand), e.to);
+        return castTo(this.value(e.operand, literalCastTarget(e.operand, e.to)), e.to);
     }
   }
 
@@ -207,36 +207,4 @@ export function coerceLiteral(e: ValueExpr, target: Kind): ValueExpr {
     }
   }
   return e;
-}
-
-function current(which: 'CURRENT_DATE' | 'CURRENT_TIME' | 'CURRENT_TIMESTAMP'): Compiled {
-  // Hosted layers keep dates in UTC, so "today" is the UTC day, not the database session's.
-  if (which === 'CURRENT_DATE')
-    return { sql: raw("(CURRENT_TIMESTAMP AT TIME ZONE 'UTC')::date"), kind: 'date' };
-  if (which === 'CURRENT_TIME')
-    return { sql: raw("(CURRENT_TIMESTAMP AT TIME ZONE 'UTC')::time"), kind: 'time' };
-  return { sql: raw('CURRENT_TIMESTAMP'), kind: 'timestamp' };
-}
-
-/** The instant a calendar day starts, in UTC. */
-export const instantOfDay = (day: SqlFragment): SqlFragment =>
-  fragment('((', day, ")::timestamp AT TIME ZONE 'UTC')");
-
-function castTo(c: Compiled, to: CastType): Compiled {
-  switch (to) {
-    case 'INT':
-      return { sql: fragment('trunc((', c.sql, ')::numeric)::bigint'), kind: 'number' };
-    case 'FLOAT':
-      return { sql: fragment('(', c.sql, ')::double precision'), kind: 'number' };
-    case 'CHAR':
-      return { sql: fragment('(', c.sql, ')::text'), kind: 'string' };
-    case 'DATE':
-      if (c.kind === 'timestamp')
-        return { sql: fragment('((', c.sql, ") AT TIME ZONE 'UTC')::date"), kind: 'date' };
-      return { sql: fragment('(', c.sql, ')::date'), kind: 'date' };
-    case 'TIMESTAMP':
-      if (c.kind === 'date') return { sql: instantOfDay(c.sql), kind: 'timestamp' };
-      if (c.kind === 'timestamp') return c;
-      return { sql: fragment('((', c.sql, ")::timestamp AT TIME ZONE 'UTC')"), kind: 'timestamp' };
-  }
 }

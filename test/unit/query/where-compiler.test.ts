@@ -185,6 +185,48 @@ describe('where compiler: chunks and parameters', () => {
   });
 });
 
+describe('where compiler: conversions that cannot fail in the database', () => {
+  it('casts text to a number only when it looks like one, NULL otherwise', () => {
+    expect(compile('CAST(Name AS INT) = 3')).toEqual([
+      '(trunc((CASE WHEN ("name") ~ \'^\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?\\s*$\' THEN ("name")::numeric END)) = ',
+      { param: 3 },
+      '::bigint)',
+    ]);
+  });
+
+  it('converts a cast string literal in the compiler', () => {
+    expect(compile("CAST('12' AS FLOAT) = POP")).toEqual([
+      '(((',
+      { param: 12 },
+      '::bigint)::numeric)::double precision = "pop")',
+    ]);
+    expect(problemOf("CAST('abc' AS INT) = POP")).toBe("'abc' is not a number");
+  });
+
+  it('takes the calendar day of an instant in UTC', () => {
+    expect(compile("CAST(Surveyed AS DATE) = DATE '2020-01-01'")).toEqual([
+      '((("surveyed") AT TIME ZONE \'UTC\')::date = ',
+      { param: '2020-01-01' },
+      '::date)',
+    ]);
+  });
+
+  it('reads the hour of a date-only value as 0 rather than failing', () => {
+    expect(compile('EXTRACT(HOUR FROM OpenDay) = 0')).toEqual([
+      '(EXTRACT(HOUR FROM ("open_day")::timestamp) = ',
+      { param: 0 },
+      '::bigint)',
+    ]);
+  });
+
+  it('refuses casts the database could only fail on', () => {
+    expect(problemOf('CAST(Surveyed AS INT) = 1')).toBe('CAST of a timestamp value to INT is not supported');
+    expect(problemOf('CAST(Name AS DATE) = CURRENT_DATE')).toBe(
+      'CAST of a string value to DATE is not supported',
+    );
+  });
+});
+
 describe('where compiler: rejected clauses', () => {
   it('names a field the layer does not have', () => {
     expect(problemOf('nope = 1')).toBe("unknown field 'nope'");
