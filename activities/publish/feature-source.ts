@@ -16,6 +16,8 @@ export interface FeatureTable {
   rows: CellValue[][];
   geometries: (EsriGeometry | { reason: string } | null)[];
   geometryType: EsriGeometryType | null;
+  /** Columns holding JSON numbers in some features and strings in others: text, as GDAL reads them. */
+  textColumns: number[];
 }
 
 const KIND: Record<string, EsriGeometryType> = {
@@ -45,7 +47,10 @@ export function featureTable(name: string, features: readonly GeoJSONFeature[]):
   const geometryType = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
   const rows = features.map((f) => headers.map((h) => cell(f.properties?.[h])));
   const geometries = features.map((f) => toGeometry(f.geometry, geometryType));
-  return { name, headers, rows, geometries, geometryType };
+  const textColumns = headers
+    .map((_, i) => i)
+    .filter((i) => rows.some((r) => typeof r[i] === 'string') && rows.some((r) => typeof r[i] === 'number'));
+  return { name, headers, rows, geometries, geometryType, textColumns };
 }
 
 function toGeometry(g: GeoJSONGeometry | null | undefined, layerType: EsriGeometryType | null) {

@@ -24,6 +24,8 @@ export interface LayerSample {
   rows: CellValue[][];
   /** Set for sources with their own geometry (GeoJSON, shapefile). */
   geometryType?: EsriGeometryType | null;
+  /** Columns to keep as text whatever their values look like. */
+  textColumns?: number[];
 }
 
 export interface PlanInput {
@@ -63,7 +65,9 @@ export function planLayer(input: PlanInput): LayerPlan {
     const type =
       typeof given?.type === 'string' && STORABLE.has(given.type) && isEsriFieldType(given.type)
         ? given.type
-        : f.type;
+        : sample.textColumns?.includes(f.sourceIndex)
+          ? 'esriFieldTypeString'
+          : f.type;
     const name =
       typeof given?.name === 'string' && given.name.trim()
         ? sanitizeFieldName(given.name, f.sourceIndex)

@@ -20,6 +20,7 @@ export interface SourceTable {
   headers: string[];
   sampleRows: CellValue[][];
   geometryType?: EsriGeometryType | null;
+  textColumns?: number[];
   source: SourcePlan;
   decimalComma: boolean;
   /** Whether the reader already produced WGS84 geometry (shapefiles with a .prj, GeoJSON). */
@@ -101,6 +102,7 @@ function featureSource(layer: LayerRequest, table: FeatureTable): SourceTable {
     headers: table.headers,
     sampleRows: table.rows.slice(0, SAMPLE_ROWS),
     geometryType: table.geometryType,
+    textColumns: table.textColumns,
     source: { kind: 'features' },
     decimalComma: false,
     wgs84Geometry: true,

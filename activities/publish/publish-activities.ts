@@ -79,7 +79,12 @@ export function createPublishActivities(deps: PublishDeps) {
         planLayer({
           serviceItemId: row.serviceItemId,
           layer: t.layer,
-          sample: { headers: t.headers, rows: t.sampleRows, geometryType: t.geometryType },
+          sample: {
+            headers: t.headers,
+            rows: t.sampleRows,
+            geometryType: t.geometryType,
+            textColumns: t.textColumns,
+          },
           source: t.source,
           sourceSR: t.wgs84Geometry
             ? request.fileType === 'geojson' && request.sourceSR

@@ -30,6 +30,7 @@ interface Table {
   headers: string[];
   rows: CellValue[][];
   geometryType?: LayerPlan['geometryType'];
+  textColumns?: number[];
   decimalComma: boolean;
   sheetIndex?: number;
 }
@@ -92,6 +93,7 @@ export async function analyze(c: Context<AppEnv>) {
         headers: t.headers,
         rows: t.rows,
         geometryType: t.geometryType,
+        textColumns: t.textColumns,
         decimalComma: false,
       }));
     }
@@ -150,7 +152,7 @@ function analyzeTable(t: Table, index: number, fileType: PublishFileType, layerN
   const plan = planLayer({
     serviceItemId: ANALYZE_ID,
     layer: request,
-    sample: { headers: t.headers, rows: t.rows, geometryType: t.geometryType },
+    sample: { headers: t.headers, rows: t.rows, geometryType: t.geometryType, textColumns: t.textColumns },
     source: { kind: 'features' },
     sourceSR: { wkid: 4326 },
     decimalComma: t.decimalComma,

@@ -195,7 +195,6 @@ export function parsePublishParameters(o: PublishOptions): Omit<PublishRequest, 
     throw invalid("'layers' (one entry per sheet) is required for excel files.");
   }
   const timeZone = str(obj(get(p, 'dateFieldsTimeReference')).timeZone);
-  const base = location(p, o.fileType);
   const layers: LayerRequest[] =
     o.fileType === 'excel' && Array.isArray(rawLayers) && rawLayers.length > 0
       ? rawLayers.map((raw, i) => excelLayer(obj(raw), i, name, p, timeZone))
@@ -203,7 +202,7 @@ export function parsePublishParameters(o: PublishOptions): Omit<PublishRequest, 
           {
             id: 0,
             name: str(layerInfo.name) ?? name,
-            location: base,
+            location: location(p, o.fileType),
             layerInfo,
             ...(timeZone ? { dateTimeZone: timeZone } : {}),
           },
