@@ -6,7 +6,7 @@ const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf
 
 describe('the README', () => {
   it('documents every configuration variable in its table', () => {
-    const documented = [...readme.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
+    const documented = [...readme.matchAll(/^\| `([A-Z_]+)`\s*\|/gm)].map((m) => m[1]);
     expect(documented.sort()).toEqual([...configVariables].sort());
   });
 
