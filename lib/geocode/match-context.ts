@@ -79,10 +79,32 @@ export function regionTextPenalty(context: MatchContext, regionText: string): nu
   return named ? 0 : WRONG_REGION_PENALTY;
 }
 
-/** Penalty when a postal record's city is not the city the user typed (ZIPs often use another name). */
-export function cityAgreementPenalty(typedCity: string | undefined, dataCity: string): number {
+/** Points lost by a postal match whose city is not the one typed and lies nowhere near it. */
+export const POSTAL_CITY_CONFLICT_PENALTY = 20;
+/** Degrees within which a postal point and a place of the typed name are taken to agree. */
+const NEAR_DEGREES = 0.5;
+
+/**
+ * Penalty when a postal record's city is not the city the user typed. ZIP codes often carry another
+ * name (Allston for a Boston ZIP), so a typed city that exists near the postal point costs little;
+ * one that is far away ("10115 Berlin" against New York's 10115) costs a lot.
+ */
+export function cityAgreementPenalty(
+  context: MatchContext,
+  postal: { city: string; lon: number; lat: number },
+): number {
+  const typedCity = context.parsed.city;
   if (!typedCity) return 0;
   const typed = nameKey(typedCity);
-  const data = nameKey(dataCity);
-  return boundedEditDistance(typed, data, allowedEdits(typed.length)) <= allowedEdits(typed.length) ? 0 : 5;
+  const edits = allowedEdits(typed.length);
+  if (boundedEditDistance(typed, nameKey(postal.city), edits) <= edits) return 0;
+  const { places } = context.index;
+  const near = places
+    .findExact(typedCity)
+    .some(
+      (id) =>
+        Math.abs(places.lon[id] - postal.lon) < NEAR_DEGREES &&
+        Math.abs(places.lat[id] - postal.lat) < NEAR_DEGREES,
+    );
+  return near ? 5 : POSTAL_CITY_CONFLICT_PENALTY;
 }

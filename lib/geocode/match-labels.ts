@@ -49,7 +49,8 @@ export function areaNames(
   const country = index.admin.countryByIso2(code);
   return {
     city,
-    region: region?.name ?? regionText,
+    // An unresolved numeric admin code ("11") means nothing to a reader: leave the region out.
+    region: region?.name ?? (/^\d+$/.test(regionText) ? '' : regionText),
     regionAbbr: region?.abbr ?? '',
     countryCode: code,
     countryIso3: country?.iso3 ?? code,

@@ -32,6 +32,10 @@ describe('address parsing', () => {
     });
   });
 
+  it('also reads a leading five-digit number as a postal code, as in "10115 Berlin"', () => {
+    expect(parse('10115 Berlin')).toContainEqual({ postal: '10115', city: 'Berlin' });
+  });
+
   it('reads a lone postal code', () => {
     expect(parse('60601')).toEqual([{ postal: '60601' }]);
   });

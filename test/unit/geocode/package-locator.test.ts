@@ -114,6 +114,12 @@ describe('the locator over the shipped gazetteers', () => {
     expect(m.fields.RegionAbbr).toBe('NJ');
   });
 
+  it('does not take "10115 Berlin" for the New York ZIP code 10115', () => {
+    const m = best('10115 Berlin');
+    expect(m.matchAddr).toBe('Berlin, State of Berlin');
+    expect(m.fields.Country).toBe('DEU');
+  });
+
   it('returns no candidates for gibberish', () => {
     expect(locator.findAddressCandidates({ singleLine: 'qzxwv plonk' })).toEqual([]);
   });
