@@ -7,6 +7,7 @@ import { authenticate } from './auth.js';
 import type { AppDeps, AppEnv } from './env.js';
 import { parseParams } from './params.js';
 import { createPortalBasicsRouter } from './portal/basics.js';
+import { createPortalRouter } from './portal/router.js';
 import { createPublishRouter } from './publish/publish-router.js';
 import { errorEnvelope, sendError } from './render.js';
 import { createRestInfoRouter } from './rest-info.js';
@@ -36,6 +37,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const root = new Hono<AppEnv>();
   root.route('/sharing/rest', createPublishRouter());
   root.route('/sharing/rest', createPortalBasicsRouter());
+  root.route('/', createPortalRouter());
   root.route('/rest', createFeatureServerRouter());
   root.route('/rest', createRestInfoRouter());
   app.route(deps.config.basePath || '/', root);

@@ -2,12 +2,15 @@
  * First-start work shared by every entry point: migrations, the organization row and the first
  * administrator. Idempotent, so several processes may run it against one database.
  */
+
+import { newPasswordHash } from '../api/portal/passwords.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { ensurePortal } from '../db/repositories/portal.js';
 import { findUser, insertUser } from '../db/repositories/users.js';
+import { isGeoError } from '../lib/errors.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
-import { hashPassword, newId, newPassword } from './secrets.js';
+import { newId, newPassword } from './secrets.js';
 
 export interface PortalIdentity {
   portalId: string;
@@ -38,7 +41,7 @@ export async function bootstrap(
         lastName: 'Administrator',
         email: `${config.admin.username}@localhost`,
         role: 'org_admin',
-        passwordHash: await hashPassword(password),
+        passwordHash: await firstAdminPasswordHash(database, password),
         passwordChangedAt: t,
         created: t,
         modified: t,
@@ -51,4 +54,14 @@ export async function bootstrap(
     }
   }
   return { portalId: portal.id, portalName: portal.name, generatedAdminPassword };
+}
+
+/** The first administrator's password obeys the organization's password policy like any other. */
+async function firstAdminPasswordHash(database: DatabaseHandle, password: string): Promise<string> {
+  try {
+    return await newPasswordHash(database.db, password);
+  } catch (e) {
+    if (!isGeoError(e)) throw e;
+    throw new Error(`PORTAL_ADMIN_PASSWORD does not meet the password policy: ${e.details.join(' ')}`);
+  }
 }

@@ -26,7 +26,7 @@ export function createPortalBasicsRouter(): Hono<AppEnv> {
 
   router.on(methods, '/generateToken', async (c) => sendJson(c, await generateToken(c)));
 
-  router.on(methods, '/portals/:id{self|[A-Za-z0-9]+}', (c) => {
+  router.on(methods, '/portals/:id{[A-Za-z0-9]+}', (c) => {
     const deps = c.get('deps');
     const id = c.req.param('id');
     if (id !== 'self' && id !== deps.portalId) throw forbidden();

@@ -3,12 +3,26 @@ import { findUser, insertToken, recordLogin, type UserRow } from '../../db/repos
 import { newToken, tokenHash, verifyPassword } from '../../infra/secrets.js';
 import { badRequest, GeoError } from '../../lib/errors.js';
 import type { AppEnv } from '../env.js';
+import { passwordExpired } from './password-policy.js';
+import { currentPolicy } from './passwords.js';
 
 export interface IssuedToken {
   token: string;
   expires: number;
   ssl: boolean;
 }
+
+/**
+ * An expired password blocks sign-in with a 400 that says so; the user then changes it without a token
+ * through community/users/{u}/update with `oldPassword` and `password` (see users-router.ts).
+ */
+export const passwordExpiredError = (username: string) =>
+  new GeoError({
+    code: 400,
+    message: 'Unable to generate token. The password has expired and must be changed.',
+    details: [`Change it with community/users/${username}/update, sending oldPassword and the new password.`],
+    messageCode: 'PASSWORD_EXPIRED',
+  });
 
 const unableToGenerate = (detail: string) =>
   new GeoError({ code: 400, message: 'Unable to generate token.', details: [detail] });
@@ -70,6 +84,9 @@ export async function generateToken(c: Context<AppEnv>): Promise<IssuedToken> {
   // Verify even for unknown users would leak timing less; the cost is one scrypt per failed sign-in.
   const ok = user ? await verifyPassword(password, user.passwordHash) : false;
   if (!user || !ok || user.disabled) throw unableToGenerate('Invalid username or password.');
+  if (passwordExpired(user.passwordChangedAt, await currentPolicy(database.db), now())) {
+    throw passwordExpiredError(user.username);
+  }
   await recordLogin(database.db, user.username, now());
   return issueToken(c, user);
 }

@@ -1,9 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../client.js';
 import { itemRelationships, items } from '../schema/items.js';
+import { escapeLike } from './users.js';
 
 export type ItemRow = typeof items.$inferSelect;
 export type NewItem = typeof items.$inferInsert;
+export type RelationshipRow = typeof itemRelationships.$inferSelect;
 
 export async function insertItem(db: Database, item: NewItem): Promise<ItemRow> {
   const rows = await db.insert(items).values(item).returning();
@@ -19,6 +21,7 @@ export async function updateItem(db: Database, id: string, changes: Partial<NewI
   await db.update(items).set(changes).where(eq(items.id, id));
 }
 
+/** Deletes the row; its relationships go with it (foreign keys cascade). */
 export async function deleteItemRow(db: Database, id: string): Promise<void> {
   await db.delete(items).where(eq(items.id, id));
 }
@@ -29,4 +32,167 @@ export async function insertRelationship(
   rel: typeof itemRelationships.$inferInsert,
 ): Promise<void> {
   await db.insert(itemRelationships).values(rel).onConflictDoNothing();
+}
+
+export interface RelationshipKey {
+  originItemId: string;
+  destinationItemId: string;
+  relationshipType: string;
+}
+
+const keyMatches = (key: RelationshipKey) =>
+  and(
+    eq(itemRelationships.originItemId, key.originItemId),
+    eq(itemRelationships.destinationItemId, key.destinationItemId),
+    eq(itemRelationships.relationshipType, key.relationshipType),
+  );
+
+export async function findRelationship(
+  db: Database,
+  key: RelationshipKey,
+): Promise<RelationshipRow | undefined> {
+  const rows = await db.select().from(itemRelationships).where(keyMatches(key)).limit(1);
+  return rows[0];
+}
+
+export async function deleteRelationshipRow(db: Database, key: RelationshipKey): Promise<void> {
+  await db.delete(itemRelationships).where(keyMatches(key));
+}
+
+/** Relationships in which an item takes part, in either direction. */
+export async function relationshipsOf(db: Database, itemId: string): Promise<RelationshipRow[]> {
+  return db
+    .select()
+    .from(itemRelationships)
+    .where(or(eq(itemRelationships.originItemId, itemId), eq(itemRelationships.destinationItemId, itemId)));
+}
+
+/** Items related to `itemId`: forward follows origin → destination, reverse the other way. */
+export async function relatedItemRows(
+  db: Database,
+  itemId: string,
+  direction: 'forward' | 'reverse',
+  types: string[],
+): Promise<ItemRow[]> {
+  const forward = direction === 'forward';
+  const from = forward ? itemRelationships.originItemId : itemRelationships.destinationItemId;
+  const to = forward ? itemRelationships.destinationItemId : itemRelationships.originItemId;
+  const rows = await db
+    .select({ item: items })
+    .from(itemRelationships)
+    .innerJoin(items, eq(items.id, to))
+    .where(
+      and(
+        eq(from, itemId),
+        types.length > 0 ? inArray(itemRelationships.relationshipType, types) : undefined,
+      ),
+    )
+    .orderBy(asc(itemRelationships.created));
+  return rows.map((r) => r.item);
+}
+
+/** Another item of the owner's folder already holds this file name. */
+export async function fileNameTaken(
+  db: Database,
+  owner: string,
+  folderId: string | null,
+  name: string,
+  exceptId?: string,
+): Promise<boolean> {
+  const rows = await db
+    .select({ id: items.id })
+    .from(items)
+    .where(
+      and(
+        eq(items.owner, owner),
+        folderId ? eq(items.folderId, folderId) : isNull(items.folderId),
+        sql`lower(${items.name}) = lower(${name})`,
+        exceptId ? ne(items.id, exceptId) : undefined,
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
+export type ItemSortField = 'title' | 'created' | 'modified' | 'type' | 'owner' | 'size';
+const ITEM_SORT = {
+  title: items.title,
+  created: items.created,
+  modified: items.modified,
+  type: items.type,
+  owner: items.owner,
+  size: items.dataSize,
+} as const;
+
+export interface ItemFilter {
+  /** Who is looking: admins see everything, members their own and org or public items, anonymous public only. */
+  viewer?: { username: string; admin: boolean };
+  words?: string[];
+  ids?: string[];
+  owners?: string[];
+  types?: string[];
+  titles?: string[];
+  tags?: string[];
+  access?: string[];
+  /** Only the root folder (null) or one folder of the owner. */
+  folderId?: string | null;
+}
+
+export interface ItemListing extends ItemFilter {
+  offset: number;
+  limit: number;
+  sortField: ItemSortField;
+  sortOrder: 'asc' | 'desc';
+}
+
+const anyOf = (values: string[] | undefined, match: (v: string) => SQL) =>
+  values && values.length > 0 ? or(...values.map(match)) : undefined;
+
+function itemConditions(f: ItemFilter): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [];
+  if (!f.viewer) conditions.push(eq(items.access, 'public'));
+  else if (!f.viewer.admin) {
+    conditions.push(or(eq(items.owner, f.viewer.username), inArray(items.access, ['org', 'public'])));
+  }
+  for (const word of f.words ?? []) {
+    const like = `%${escapeLike(word)}%`;
+    conditions.push(
+      or(
+        ilike(items.title, like),
+        ilike(items.snippet, like),
+        ilike(items.description, like),
+        sql`${items.tags}::text ilike ${like}`,
+      ),
+    );
+  }
+  conditions.push(anyOf(f.ids, (v) => eq(items.id, v)));
+  conditions.push(anyOf(f.owners, (v) => sql`lower(${items.owner}) = lower(${v})`));
+  conditions.push(anyOf(f.types, (v) => sql`lower(${items.type}) = lower(${v})`));
+  conditions.push(anyOf(f.titles, (v) => ilike(items.title, `%${escapeLike(v)}%`)));
+  conditions.push(
+    anyOf(
+      f.tags,
+      (v) =>
+        sql`exists (select 1 from jsonb_array_elements_text(${items.tags}) t where lower(t) = lower(${v}))`,
+    ),
+  );
+  conditions.push(anyOf(f.access, (v) => eq(items.access, v.toLowerCase())));
+  if (f.folderId !== undefined)
+    conditions.push(f.folderId === null ? isNull(items.folderId) : eq(items.folderId, f.folderId));
+  const present = conditions.filter((c): c is SQL => c !== undefined);
+  return present.length > 0 ? and(...present) : undefined;
+}
+
+export async function listItems(db: Database, q: ItemListing): Promise<{ total: number; rows: ItemRow[] }> {
+  const where = itemConditions(q);
+  const column = ITEM_SORT[q.sortField];
+  const [{ n } = { n: 0 }] = await db.select({ n: sql<number>`count(*)::int` }).from(items).where(where);
+  const rows = await db
+    .select()
+    .from(items)
+    .where(where)
+    .orderBy(q.sortOrder === 'desc' ? desc(column) : asc(column), asc(items.id))
+    .offset(q.offset)
+    .limit(q.limit);
+  return { total: n, rows };
 }

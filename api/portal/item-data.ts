@@ -1,0 +1,89 @@
+/**
+ * Item data in MinIO under one deterministic key per item: uploads are streamed from the request's
+ * temporary file, never read into memory, and /data streams the object back.
+ */
+import { createReadStream } from 'node:fs';
+import { extname } from 'node:path';
+import { Readable } from 'node:stream';
+import type { ItemRow } from '../../db/repositories/items.js';
+import type { ObjectStore } from '../../infra/object-store.js';
+import type { UploadedFile } from '../params.js';
+
+export const itemPrefix = (itemId: string) => `items/${itemId}/`;
+const dataKey = (itemId: string) => `${itemPrefix(itemId)}data`;
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.csv': 'text/csv',
+  '.txt': 'text/plain',
+  '.json': 'application/json',
+  '.geojson': 'application/geo+json',
+  '.zip': 'application/zip',
+  '.xls': 'application/vnd.ms-excel',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.pdf': 'application/pdf',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.xml': 'application/xml',
+  '.sd': 'application/octet-stream',
+  '.vtpk': 'application/octet-stream',
+  '.gpkg': 'application/geopackage+sqlite3',
+};
+
+/** The sent content type when it says something, else one from the file name's extension. */
+export function contentTypeOf(filename: string, sent: string | undefined): string {
+  if (sent && sent !== 'application/octet-stream') return sent;
+  return CONTENT_TYPES[extname(filename).toLowerCase()] ?? 'application/octet-stream';
+}
+
+export interface StoredData {
+  dataKey: string;
+  dataSize: number;
+  dataContentType: string;
+}
+
+export async function storeUpload(
+  store: ObjectStore,
+  itemId: string,
+  file: UploadedFile,
+): Promise<StoredData> {
+  const key = dataKey(itemId);
+  const contentType = contentTypeOf(file.filename, file.mimeType);
+  await store.put(key, createReadStream(file.path), file.size, contentType);
+  return { dataKey: key, dataSize: file.size, dataContentType: contentType };
+}
+
+export async function storeText(store: ObjectStore, itemId: string, text: string): Promise<StoredData> {
+  const key = dataKey(itemId);
+  const body = Buffer.from(text, 'utf8');
+  const contentType = looksLikeJson(text) ? 'application/json' : 'text/plain; charset=utf-8';
+  await store.put(key, body, body.length, contentType);
+  return { dataKey: key, dataSize: body.length, dataContentType: contentType };
+}
+
+function looksLikeJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The item's stored data as a web stream with its headers; empty when the item has none. */
+export async function readItemData(
+  store: ObjectStore,
+  item: ItemRow,
+): Promise<{ body: ReadableStream | string; headers: Record<string, string> }> {
+  if (!item.dataKey) return { body: '', headers: { 'Content-Type': 'text/plain; charset=utf-8' } };
+  const stream = await store.getStream(item.dataKey);
+  const headers: Record<string, string> = {
+    'Content-Type': item.dataContentType ?? 'application/octet-stream',
+    'Content-Length': String(item.dataSize),
+  };
+  if (item.name) {
+    headers['Content-Disposition'] = `attachment; filename*=UTF-8''${encodeURIComponent(item.name)}`;
+  }
+  return { body: Readable.toWeb(stream) as ReadableStream, headers };
+}
