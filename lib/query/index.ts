@@ -16,6 +16,9 @@
  *     distinct:  takePage → attributesOf(plan.columns, r) → renderDistinctValues(plan.columns, ...)
  *     statistics: takePage → renderStatistics(plan.groupBy, plan.statistics, rows, exceeded)
  *
+ * A database error of SQLSTATE class 22 while running a statement is the client's expression
+ * failing on the data (e.g. POWER overflow): map it with dataExceptionError(code) to a 400.
+ *
  * A SqlFragment is `{ chunks: (string | { param })[] }`: strings are raw SQL, params are bound
  * (the db layer maps them to drizzle `sql`; `toPositional` gives `$n` text for plain drivers).
  * Statements expect the feature table layout described in layer-catalog.ts.
@@ -52,6 +55,7 @@ export type {
   SpatialRel,
   StatisticType,
 } from './normalized-query.js';
+export { dataExceptionError, invalidParameter, QUERY_ERROR_MESSAGE } from './query-errors.js';
 export type { PlanColumn, PlanOptions, PlanStatistic, QueryMode, QueryPlan } from './query-plan.js';
 export { objectIdsFilter, planFeatureQuery } from './query-plan.js';
 export type { DbRecord, FeatureRow } from './row-mapping.js';

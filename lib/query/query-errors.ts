@@ -11,3 +11,13 @@ export const invalidParameter = (parameter: string, problem: string): GeoError =
 
 /** A where clause that does not parse, names an unknown field or mixes types. */
 export const invalidWhere = (problem: string): GeoError => invalidParameter('where', problem);
+
+/**
+ * The error for a database failure while evaluating a filter on stored data: PostgreSQL SQLSTATE
+ * class 22, "data exception" (overflow in POWER, a negative SUBSTRING length, ...). The compiler
+ * rules out the common cases; the executor maps the rest with this instead of a 500.
+ */
+export function dataExceptionError(sqlstate: string | undefined): GeoError | null {
+  if (!sqlstate?.startsWith('22')) return null;
+  return invalidWhere('the where clause could not be evaluated on the stored values');
+}
