@@ -9,6 +9,7 @@ export * from './kinds.js';
 export * from './map-coordinates.js';
 export * from './point-in-polygon.js';
 export * from './quantize.js';
+export { crosses, overlaps, touches } from './relate.js';
 export * from './rings.js';
 export * from './simplify.js';
 export * from './spatial-relation.js';

@@ -1,6 +1,7 @@
 import { boundsIntersect, geometryBounds } from './bounds.js';
 import { contains } from './contains.js';
 import { intersects } from './intersects.js';
+import { crosses, overlaps, touches } from './relate.js';
 import type { EsriGeometry } from './types.js';
 
 export type SpatialRel =
@@ -8,7 +9,10 @@ export type SpatialRel =
   | 'esriSpatialRelEnvelopeIntersects'
   | 'esriSpatialRelIndexIntersects'
   | 'esriSpatialRelContains'
-  | 'esriSpatialRelWithin';
+  | 'esriSpatialRelWithin'
+  | 'esriSpatialRelTouches'
+  | 'esriSpatialRelCrosses'
+  | 'esriSpatialRelOverlaps';
 
 /**
  * Whether a feature passes a query's spatial filter. Esri defines every relation from the query
@@ -29,5 +33,11 @@ export function spatialRelationHolds(rel: SpatialRel, query: EsriGeometry, featu
       return contains(query, feature);
     case 'esriSpatialRelWithin':
       return contains(feature, query);
+    case 'esriSpatialRelTouches':
+      return touches(query, feature);
+    case 'esriSpatialRelCrosses':
+      return crosses(query, feature);
+    case 'esriSpatialRelOverlaps':
+      return overlaps(query, feature);
   }
 }
