@@ -7,7 +7,12 @@ import { badRequest, type GeoError } from '../errors.js';
 export const QUERY_ERROR_MESSAGE = 'Unable to complete operation.';
 
 export const invalidParameter = (parameter: string, problem: string): GeoError =>
-  badRequest(QUERY_ERROR_MESSAGE, [`'${parameter}' parameter is invalid`, problem]);
+  badRequest(QUERY_ERROR_MESSAGE, [`'${parameter}' parameter is invalid`, capped(problem)]);
+
+/** Problems quote the client's text; a megabyte of it is not echoed back. */
+const MAX_DETAIL = 300;
+const capped = (text: string): string =>
+  text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 3)}...` : text;
 
 /** A where clause that does not parse, names an unknown field or mixes types. */
 export const invalidWhere = (problem: string): GeoError => invalidParameter('where', problem);

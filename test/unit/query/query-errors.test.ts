@@ -10,6 +10,12 @@ describe('query errors', () => {
     });
   });
 
+  it('shorten a problem that quotes a long client value', () => {
+    const details = invalidParameter('where', `'${'x'.repeat(1000)}' is not a number`).details;
+    expect(details[1]).toHaveLength(300);
+    expect(details[1].endsWith('...')).toBe(true);
+  });
+
   it('turn a database data exception into a 400 on the where parameter', () => {
     expect(dataExceptionError('22003')?.toBody()).toEqual({
       code: 400,
