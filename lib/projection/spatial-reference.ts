@@ -16,21 +16,30 @@ export interface ResolvedSpatialReference {
 
 const cache = new Map<string, ResolvedSpatialReference>();
 
-/** The wkid an Esri spatial reference names: latestWkid wins, as it is the current EPSG code. */
+/**
+ * The wkid an Esri spatial reference names (canonical: 102100 → 3857). latestWkid wins as the
+ * current EPSG code, unless only the wkid is one we know.
+ */
 export function wkidOf(sr: SpatialReference): number | null {
-  const id = sr.latestWkid ?? sr.wkid;
-  return typeof id === 'number' && Number.isFinite(id) ? canonicalWkid(id) : null;
+  const ids = [sr.latestWkid, sr.wkid].filter(
+    (id): id is number => typeof id === 'number' && Number.isFinite(id),
+  );
+  const known = ids.find((id) => proj4ForWkid(id) !== undefined) ?? ids[0];
+  return known === undefined ? null : canonicalWkid(known);
 }
 
 /**
- * The proj4 definition of a spatial reference given by wkid/latestWkid or by WKT. Throws a 400
- * GeoError for an unknown wkid or WKT that proj4 cannot parse.
+ * The proj4 definition of a spatial reference given by wkid/latestWkid or by WKT; a known wkid wins
+ * over WKT sent beside it. Throws a 400 GeoError for an unknown wkid or WKT proj4 cannot parse.
  */
 export function resolveSpatialReference(sr: SpatialReference): ResolvedSpatialReference {
-  const key = sr.wkt ? `wkt:${sr.wkt}` : `wkid:${sr.latestWkid ?? ''}:${sr.wkid ?? ''}`;
+  const key = `wkid:${sr.latestWkid ?? ''}:${sr.wkid ?? ''}:wkt:${sr.wkt ?? ''}`;
   const known = cache.get(key);
   if (known) return known;
-  const resolved = sr.wkt ? resolveWkt(sr.wkt) : resolveWkid(sr);
+  const byWkid = [sr.latestWkid, sr.wkid].some(
+    (id) => typeof id === 'number' && proj4ForWkid(id) !== undefined,
+  );
+  const resolved = sr.wkt && !byWkid ? resolveWkt(sr.wkt) : resolveWkid(sr);
   if (cache.size > 500) cache.clear(); // WKT keys come from uploads: keep the memo bounded.
   cache.set(key, resolved);
   return resolved;

@@ -6,6 +6,7 @@ import {
   resolveSpatialReference,
   sameSpatialReference,
   spatialReferenceForWkid,
+  wkidOf,
 } from '../../../lib/projection/spatial-reference.js';
 import { knownWkidCount, proj4ForWkid } from '../../../lib/projection/wkid-table.js';
 
@@ -49,6 +50,17 @@ describe('resolveSpatialReference', () => {
 
   it('falls back to wkid when latestWkid is unknown', () => {
     expect(resolveSpatialReference({ wkid: 4326, latestWkid: 999999 }).wkid).toBe(4326);
+  });
+
+  it('prefers a known wkid over WKT sent beside it', () => {
+    const r = resolveSpatialReference({ wkid: 4326, wkt: prj('nad83-stateplane-illinois-east-feet.prj') });
+    expect(r.wkid).toBe(4326);
+  });
+
+  it('names the known one of wkid and latestWkid', () => {
+    expect(wkidOf({ wkid: 4326, latestWkid: 999999 })).toBe(4326);
+    expect(wkidOf({ wkid: 102100, latestWkid: 3857 })).toBe(3857);
+    expect(wkidOf({ wkt: 'GEOGCS["x"]' })).toBeNull();
   });
 
   it('tells geographic from projected references', () => {
