@@ -20,19 +20,33 @@ export function encodeResponse(
 ): string {
   const op = schema.operations.get(operation);
   if (!op) throw internalError(`No such operation: ${operation}`);
-  const out: string[] = [];
-  const writer = new ValueWriter(schema, out, `${operation}Response`);
   const single = op.response.length === 1 && op.response[0].name === 'Result';
   const fields = single ? { Result: response } : (response as Record<string, unknown>);
-  for (const el of op.response) writer.element(el, fields?.[el.name]);
+  const children = encodeElements(op.response, fields, `${operation}Response`, schema);
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
     `<soap:Envelope xmlns:soap="${SOAP_ENVELOPE_NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"`,
     ` xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="${GEO_NAMESPACE}">`,
     `<soap:Body><tns:${operation}Response>`,
-    ...out,
+    children,
     `</tns:${operation}Response></soap:Body></soap:Envelope>`,
   ].join('');
+}
+
+/**
+ * The children of one wrapper element (a `<NameResponse>`, or a request `<Name>`), in sequence
+ * order; `wrapper` names the wrapper in error messages.
+ */
+export function encodeElements(
+  elements: readonly ElementDef[],
+  values: Record<string, unknown> | undefined,
+  wrapper: string,
+  schema: SchemaRegistry = SCHEMA,
+): string {
+  const out: string[] = [];
+  const writer = new ValueWriter(schema, out, wrapper);
+  for (const el of elements) writer.element(el, values?.[el.name]);
+  return out.join('');
 }
 
 class ValueWriter {
