@@ -113,8 +113,9 @@ class ConditionCompiler {
   }
 
   private inList(c: Condition & { type: 'in' }): SqlFragment {
-    const operand = this.v.value(c.operand);
-    const items = c.list.map((item) => this.v.value(item, operand.kind));
+    const value = this.v.value(c.operand);
+    const items = c.list.map((item) => this.v.value(item, value.kind));
+    const operand = asInstantBeside(value, items);
     if (operand.kind === 'timestamp' && items.some((i) => i.kind === 'date')) {
       // Days in the list each stand for their whole UTC day.
       const tests = items.map((i) =>
@@ -134,9 +135,10 @@ class ConditionCompiler {
   }
 
   private between(c: Condition & { type: 'between' }): SqlFragment {
-    const operand = this.v.value(c.operand);
-    const low = this.v.value(c.low, operand.kind);
-    const high = this.v.value(c.high, operand.kind);
+    const value = this.v.value(c.operand);
+    const low = this.v.value(c.low, value.kind);
+    const high = this.v.value(c.high, value.kind);
+    const operand = asInstantBeside(value, [low, high]);
     if (operand.kind === 'timestamp' && (low.kind === 'date' || high.kind === 'date')) {
       const from = low.kind === 'date' ? dayBounds(low, this.v)[0] : low.sql;
       const to = high.kind === 'date' ? dayBounds(high, this.v)[1] : high.sql;
@@ -166,6 +168,15 @@ function dayBounds(day: Compiled, v: ValueCompiler): [SqlFragment, SqlFragment] 
     return [v.param(start, 'timestamptz'), v.param(next, 'timestamptz')];
   }
   return [instantOfDay(day.sql), instantOfDay(fragment('(', day.sql, ' + 1)'))];
+}
+
+/**
+ * A calendar day compared with instants becomes the instant it starts in UTC; left to PostgreSQL,
+ * the conversion would use the session time zone.
+ */
+function asInstantBeside(value: Compiled, others: Compiled[]): Compiled {
+  if (value.kind !== 'date' || !others.some((o) => o.kind === 'timestamp')) return value;
+  return { sql: instantOfDay(value.sql), kind: 'timestamp' };
 }
 
 function assertComparable(a: Kind, b: Kind): void {

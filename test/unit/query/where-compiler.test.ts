@@ -115,6 +115,18 @@ describe('where compiler: chunks and parameters', () => {
     expect(compile("OpenDay = '2020-02-01'")).toEqual(['("open_day" = ', { param: '2020-02-01' }, '::date)']);
   });
 
+  it('starts a date-only value at UTC midnight when it is compared with instants', () => {
+    expect(
+      compile("OpenDay BETWEEN TIMESTAMP '2020-01-01 00:00:00' AND TIMESTAMP '2020-01-02 00:00:00'"),
+    ).toEqual([
+      '((("open_day")::timestamp AT TIME ZONE \'UTC\') BETWEEN ',
+      { param: '2020-01-01T00:00:00.000Z' },
+      '::timestamptz AND ',
+      { param: '2020-01-02T00:00:00.000Z' },
+      '::timestamptz)',
+    ]);
+  });
+
   it('takes CURRENT_DATE as the UTC day', () => {
     expect(compile('OpenDay < CURRENT_DATE')).toEqual([
       '("open_day" < (CURRENT_TIMESTAMP AT TIME ZONE \'UTC\')::date)',
