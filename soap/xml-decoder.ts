@@ -26,8 +26,23 @@ export function decodeRequest(
   const body = readEnvelope(raw, limits);
   const op = schema.operations.get(body.name);
   if (!op) throw clientFault(`Unknown operation: ${body.name}.`);
-  const decoder = new ValueDecoder(schema);
-  return { operation: op.name as SoapOperationName, request: decoder.fields(op.request, body.node, op.name) };
+  return {
+    operation: op.name as SoapOperationName,
+    request: decodeElements(op.request, body.node, op.name, schema),
+  };
+}
+
+/**
+ * Decodes the children of any wrapper element by the given sequence, e.g. a `<NameResponse>` or a
+ * cache's conf.xml, which holds the same types. `path` prefixes element paths in fault messages.
+ */
+export function decodeElements(
+  elements: readonly ElementDef[],
+  node: XmlNode,
+  path: string,
+  schema: SchemaRegistry = SCHEMA,
+): Record<string, unknown> {
+  return new ValueDecoder(schema).fields(elements, node, path);
 }
 
 class ValueDecoder {
@@ -64,7 +79,7 @@ class ValueDecoder {
     throw clientFault(`Missing required element ${path}.`);
   }
 
-  value(type: string, node: XmlNode, path: string): unknown {
+  private value(type: string, node: XmlNode, path: string): unknown {
     if (isPrimitive(type)) {
       return type === 'anyType' ? this.any(node, path) : decodePrimitive(type, this.text(node, path), path);
     }
