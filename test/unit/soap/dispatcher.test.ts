@@ -76,7 +76,8 @@ describe('the SOAP dispatcher', () => {
     const failing = createSoapService(
       { ...FIXED_HANDLERS, GetMapCount: async () => Promise.reject(new Error('disk on fire')) },
       {
-        onServerFault: (fault, cause, operation) => logged.push(`${operation}: ${(cause as Error).message}`),
+        onServerFault: (fault, cause, operation) =>
+          logged.push(`${operation} ${fault.faultCode}: ${(cause as Error).message}`),
       },
     );
     const body = getMapName(0).replaceAll('GetMapName', 'GetMapCount').replace('<Index>0</Index>', '');
@@ -84,7 +85,7 @@ describe('the SOAP dispatcher', () => {
     await failing.handle({ ...target, body: getMapName(99) });
     expect(response.body).toContain('<faultcode>soap:Server</faultcode>');
     expect(response.body).not.toContain('disk on fire');
-    expect(logged).toEqual(['GetMapCount: disk on fire']);
+    expect(logged).toEqual(['GetMapCount Server: disk on fire']);
   });
 
   it('serves the WSDL with the endpoint it is mounted at', () => {
