@@ -25,7 +25,12 @@ export function quantizeGeometry<G extends EsriGeometry>(g: G, geometryPrecision
   }
   if (isMultipoint(g)) return { ...g, points: g.points.map((p) => roundCoordinate(p, d)) };
   if (isPolyline(g)) return { ...g, paths: g.paths.map((p) => dedupe(p.map((c) => roundCoordinate(c, d)))) };
-  if (isPolygon(g)) return { ...g, rings: g.rings.map((r) => dedupe(r.map((c) => roundCoordinate(c, d)))) };
+  if (isPolygon(g)) {
+    const rings = g.rings.map((r) => dedupe(r.map((c) => roundCoordinate(c, d))));
+    // A ring rounded down to fewer than 4 positions has no area left; keep it only if it is all there is.
+    const kept = rings.filter((r) => r.length >= 4);
+    return { ...g, rings: kept.length > 0 ? kept : rings };
+  }
   if (isEnvelope(g)) {
     return {
       ...g,

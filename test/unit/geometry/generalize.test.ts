@@ -135,6 +135,27 @@ describe('quantizeGeometry for geometryPrecision', () => {
     ]);
   });
 
+  it('drops a ring that rounding shrinks below a triangle while keeping the rest', () => {
+    const polygon: EsriPolygon = {
+      rings: [
+        [
+          [0, 0],
+          [0, 10],
+          [10, 10],
+          [10, 0],
+          [0, 0],
+        ],
+        [
+          [5, 5],
+          [5.001, 5],
+          [5.001, 5.001],
+          [5, 5],
+        ],
+      ],
+    };
+    expect(quantizeGeometry(polygon, 1).rings).toEqual([polygon.rings[0]]);
+  });
+
   it('rounds envelope corners', () => {
     expect(quantizeGeometry({ xmin: 0.126, ymin: 0.124, xmax: 1.999, ymax: 2 }, 2)).toEqual({
       xmin: 0.13,

@@ -103,6 +103,32 @@ describe('Esri JSON to GeoJSON', () => {
     expect(ringSignedArea(g.coordinates[1])).toBeLessThan(0);
   });
 
+  it('turns a hole that no outer ring holds into a polygon of its own', () => {
+    const orphan = [
+      [20, 20],
+      [30, 20],
+      [30, 30],
+      [20, 30],
+      [20, 20],
+    ]; // counter-clockwise: a hole
+    const g = esriToGeoJSON({
+      rings: [
+        [
+          [0, 0],
+          [0, 1],
+          [1, 1],
+          [1, 0],
+          [0, 0],
+        ],
+        orphan,
+      ],
+    });
+    expect(g?.type).toBe('MultiPolygon');
+    if (g?.type !== 'MultiPolygon') return;
+    expect(g.coordinates[1]).toHaveLength(1);
+    expect(ringSignedArea(g.coordinates[1][0])).toBe(100);
+  });
+
   it('maps points, multipoints and polylines to their GeoJSON kinds, keeping z', () => {
     expect(esriToGeoJSON({ x: 1, y: 2, z: 3 })).toEqual({ type: 'Point', coordinates: [1, 2, 3] });
     expect(esriToGeoJSON({ points: [[1, 2]] })).toEqual({ type: 'MultiPoint', coordinates: [[1, 2]] });

@@ -3,19 +3,7 @@ import { contains } from '../../../lib/geometry/contains.js';
 import { crosses, overlaps, touches } from '../../../lib/geometry/relate.js';
 import { spatialRelationHolds } from '../../../lib/geometry/spatial-relation.js';
 import type { EsriPolygon } from '../../../lib/geometry/types.js';
-
-const square = (x0: number, y0: number, x1: number, y1: number): EsriPolygon => ({
-  rings: [
-    [
-      [x0, y0],
-      [x0, y1],
-      [x1, y1],
-      [x1, y0],
-      [x0, y0],
-    ],
-  ],
-});
-const line = (...coords: number[][]) => ({ paths: [coords] });
+import { line, square } from './sample-shapes.js';
 
 describe('touches', () => {
   it('holds for squares sharing an edge and for squares meeting at a corner', () => {
