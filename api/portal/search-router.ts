@@ -32,7 +32,7 @@ export function createSearchRouter(): Hono<AppEnv> {
     // An orgid of another organization matches nothing here.
     const otherOrg = field('orgid').some((id) => id !== portalId);
     const { total, rows } = await listItems(database.db, {
-      viewer: viewer ? { username: viewer.username, admin: isAdmin(viewer) } : undefined,
+      visibleTo: viewer ? { username: viewer.username, admin: isAdmin(viewer) } : 'anonymous',
       words: q.words,
       ids: field('id'),
       owners: [...field('owner'), ...also('owner')],

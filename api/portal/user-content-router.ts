@@ -44,6 +44,7 @@ async function listing(c: Context<AppEnv>, owner: string, folder: FolderRow | nu
   const paged = params.has('start') || params.has('num');
   const page = readPage(params, paged ? 10 : 1000, paged ? 100 : 1000);
   const { total, rows } = await listItems(database.db, {
+    visibleTo: 'everyone',
     owners: [owner],
     folderId: folder?.id ?? null,
     offset: page.start - 1,
@@ -90,6 +91,7 @@ export function createUserContentRouter(): Hono<AppEnv> {
     const folder = await ownerFolder(c, owner.username);
     const deps = c.get('deps');
     const { rows } = await listItems(deps.database.db, {
+      visibleTo: 'everyone',
       owners: [owner.username],
       folderId: folder.id,
       offset: 0,

@@ -125,8 +125,11 @@ const ITEM_SORT = {
 } as const;
 
 export interface ItemFilter {
-  /** Who is looking: admins see everything, members their own and org or public items, anonymous public only. */
-  viewer?: { username: string; admin: boolean };
+  /**
+   * Who is looking: admins see everything, members their own and org or public items, anonymous callers
+   * public ones; 'everyone' is for callers that have already checked access (an owner's own listing).
+   */
+  visibleTo: { username: string; admin: boolean } | 'anonymous' | 'everyone';
   words?: string[];
   ids?: string[];
   owners?: string[];
@@ -150,9 +153,9 @@ const anyOf = (values: string[] | undefined, match: (v: string) => SQL) =>
 
 function itemConditions(f: ItemFilter): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
-  if (!f.viewer) conditions.push(eq(items.access, 'public'));
-  else if (!f.viewer.admin) {
-    conditions.push(or(eq(items.owner, f.viewer.username), inArray(items.access, ['org', 'public'])));
+  if (f.visibleTo === 'anonymous') conditions.push(eq(items.access, 'public'));
+  else if (f.visibleTo !== 'everyone' && !f.visibleTo.admin) {
+    conditions.push(or(eq(items.owner, f.visibleTo.username), inArray(items.access, ['org', 'public'])));
   }
   for (const word of f.words ?? []) {
     const like = `%${escapeLike(word)}%`;

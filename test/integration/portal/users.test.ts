@@ -42,7 +42,7 @@ describe('createUser', () => {
     ['a missing email', { email: '' }, /email/],
     ['an unknown role', { role: 'org_superuser' }, /role/],
     ['a missing password', { password: '' }, /password/],
-    ['a password the policy rejects', { password: 'short1' }, /at least 8 characters/],
+    ['a password the policy rejects', { password: 'short1' }, /at least \d+ characters/],
   ])('refuses %s', async (_what, override, detail) => {
     const res = await createUser({ ...validUser(), ...override });
     expect(res.json.error.code).toBe(400);
@@ -138,7 +138,7 @@ describe('community/users/{u}/update', () => {
 
   it('lets an administrator set a password without the old one', async () => {
     const u = await newUser();
-    const next = 'Admin-Set-Passw0rd!-abcdefghijk';
+    const next = 'Adm1n-Set-Passw0rd!-abcdefghijk';
     const res = await call(`/sharing/rest/community/users/${u.username}/update`, {
       token: await admin(),
       password: next,
@@ -154,7 +154,7 @@ describe('community/users/{u}/update', () => {
       oldPassword: u.password,
       password: 'onlyletters',
     });
-    expect(res.json.error.details).toContain('Use at least 1 digit.');
+    expect(res.json.error.details.join(' ')).toMatch(/at least \d+ digit/);
   });
 
   it('refuses changes to another member by a non-administrator', async () => {

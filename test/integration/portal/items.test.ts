@@ -1,0 +1,297 @@
+import { describe, expect, it } from 'vitest';
+import { call, stack } from '../support/portal-client.js';
+import {
+  addTextItem,
+  admin,
+  callMultipart,
+  fixtureBytes,
+  newUser,
+  objectKeys,
+  type TestUser,
+  unique,
+  withDatabase,
+} from './portal-helpers.js';
+
+const addCsv = async (user: TestUser, fields: Record<string, string> = {}, name = 'places.csv') =>
+  callMultipart(
+    `/sharing/rest/content/users/${user.username}/addItem`,
+    { token: user.token, type: 'CSV', title: unique('places '), tags: 'towns,poi', ...fields },
+    { name, bytes: fixtureBytes('places.csv'), type: 'text/csv' },
+  );
+
+const itemInfo = (id: string, token?: string) =>
+  call(`/sharing/rest/content/items/${id}`, token ? { token } : {}, { method: 'GET' });
+
+describe('addItem and content/items/{id}', () => {
+  it('stores an uploaded file and describes it as the item', async () => {
+    const u = await newUser();
+    const added = await addCsv(u, { snippet: 'Three places', description: 'Some places' });
+    expect(added.json.success).toBe(true);
+    expect(added.json.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(added.json.folder).toBeNull();
+    const info = await itemInfo(added.json.id, u.token);
+    expect(info.json).toMatchObject({
+      id: added.json.id,
+      owner: u.username,
+      type: 'CSV',
+      name: 'places.csv',
+      tags: ['towns', 'poi'],
+      snippet: 'Three places',
+      description: 'Some places',
+      access: 'private',
+      size: fixtureBytes('places.csv').length,
+      typeKeywords: ['CSV'],
+    });
+    expect(await objectKeys(`items/${added.json.id}/`)).toEqual([`items/${added.json.id}/data`]);
+  });
+
+  it('streams the stored file back with its content type from /data', async () => {
+    const u = await newUser();
+    const added = await addCsv(u);
+    const res = await fetch(
+      `${stack().baseUrl}/sharing/rest/content/items/${added.json.id}/data?token=${u.token}`,
+    );
+    expect(res.headers.get('content-type')).toBe('text/csv');
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(fixtureBytes('places.csv'));
+  });
+
+  it('stores text as the item data and returns it as JSON', async () => {
+    const u = await newUser();
+    const id = await addTextItem(u, { text: '{"operationalLayers":[{"id":"a"}]}' });
+    const res = await fetch(`${stack().baseUrl}/sharing/rest/content/items/${id}/data?token=${u.token}`);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.json()).toEqual({ operationalLayers: [{ id: 'a' }] });
+  });
+
+  it('adds a url item without data', async () => {
+    const u = await newUser();
+    const res = await call(`/sharing/rest/content/users/${u.username}/addItem`, {
+      token: u.token,
+      type: 'Map Service',
+      title: 'External tiles',
+      url: 'https://tiles.example.com/arcgis/rest/services/Base/MapServer',
+    });
+    const info = await itemInfo(res.json.id, u.token);
+    expect(info.json.url).toBe('https://tiles.example.com/arcgis/rest/services/Base/MapServer');
+    expect(info.json.size).toBe(-1);
+  });
+
+  it("requires 'type' and 'title'", async () => {
+    const u = await newUser();
+    const res = await call(`/sharing/rest/content/users/${u.username}/addItem`, {
+      token: u.token,
+      title: 'x',
+    });
+    expect(res.json.error.message).toBe("'type' and 'title' property required.");
+  });
+
+  it('refuses a second file of the same name in the same folder', async () => {
+    const u = await newUser();
+    await addCsv(u);
+    const again = await addCsv(u);
+    expect(again.json.error.code).toBe(409);
+  });
+
+  it('refuses to add items for another user', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    const res = await call(`/sharing/rest/content/users/${a.username}/addItem`, {
+      token: b.token,
+      type: 'Web Map',
+      title: 'x',
+    });
+    expect(res.json.error.code).toBe(403);
+  });
+
+  it('hides a private item from other members and anonymous callers', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    const id = await addTextItem(a);
+    expect((await itemInfo(id, b.token)).json.error.messageCode).toBe('CONT_0001');
+    expect((await itemInfo(id)).json.error.messageCode).toBe('CONT_0001');
+    expect((await itemInfo(id, await admin())).json.id).toBe(id);
+  });
+
+  it('rejects a too-large upload and leaves nothing in MinIO or the database', async () => {
+    const u = await newUser();
+    const before = new Set(await objectKeys('items/'));
+    const big = new Uint8Array(50 * 1024 * 1024 + 1024);
+    const res = await callMultipart(
+      `/sharing/rest/content/users/${u.username}/addItem`,
+      { token: u.token, type: 'CSV', title: 'too big' },
+      { name: 'big.csv', bytes: big },
+    );
+    expect(res.json.error.code).toBe(413);
+    const rows = await withDatabase((sql) => sql`select id, data_key from items`);
+    const known = new Set(rows.map((r) => r.data_key));
+    const added = (await objectKeys('items/')).filter((k) => !before.has(k));
+    expect(added.filter((k) => !known.has(k))).toEqual([]);
+    expect(rows.filter((r) => r.title === 'too big')).toEqual([]);
+    const owned = await withDatabase(
+      (sql) => sql`select count(*)::int as n from items where owner = ${u.username}`,
+    );
+    expect(owned[0]?.n).toBe(0);
+  });
+});
+
+describe('update and delete', () => {
+  it('changes only the properties sent', async () => {
+    const u = await newUser();
+    const id = await addTextItem(u, { snippet: 'keep me' });
+    const res = await call(`/sharing/rest/content/users/${u.username}/items/${id}/update`, {
+      token: u.token,
+      title: 'Renamed',
+      tags: 'a,b',
+    });
+    expect(res.json).toEqual({ success: true, id });
+    const info = await itemInfo(id, u.token);
+    expect(info.json).toMatchObject({ title: 'Renamed', tags: ['a', 'b'], snippet: 'keep me' });
+  });
+
+  it('replaces the data with a new file', async () => {
+    const u = await newUser();
+    const id = await addTextItem(u);
+    await callMultipart(
+      `/sharing/rest/content/users/${u.username}/items/${id}/update`,
+      { token: u.token },
+      { name: 'pixel.png', bytes: fixtureBytes('pixel.png'), type: 'image/png' },
+    );
+    const res = await fetch(`${stack().baseUrl}/sharing/rest/content/items/${id}/data?token=${u.token}`);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(fixtureBytes('pixel.png'));
+    expect((await itemInfo(id, u.token)).json.name).toBe('pixel.png');
+  });
+
+  it('is refused to another member and changes nothing', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    const id = await addTextItem(a, { title: 'Original' });
+    const res = await call(`/sharing/rest/content/users/${a.username}/items/${id}/update`, {
+      token: b.token,
+      title: 'Hijacked',
+    });
+    expect(res.json.error.messageCode).toBe('CONT_0001');
+    expect((await itemInfo(id, a.token)).json.title).toBe('Original');
+  });
+
+  it('deletes the item, its data in MinIO and its row', async () => {
+    const u = await newUser();
+    const added = await addCsv(u);
+    const id = added.json.id as string;
+    const res = await call(`/sharing/rest/content/users/${u.username}/items/${id}/delete`, {
+      token: u.token,
+    });
+    expect(res.json).toEqual({ success: true, itemId: id });
+    expect(await objectKeys(`items/${id}/`)).toEqual([]);
+    expect((await itemInfo(id, u.token)).json.error.messageCode).toBe('CONT_0001');
+  });
+
+  it('lets an administrator delete a member’s item', async () => {
+    const u = await newUser();
+    const id = await addTextItem(u);
+    const res = await call(`/sharing/rest/content/users/${u.username}/items/${id}/delete`, {
+      token: await admin(),
+    });
+    expect(res.json.success).toBe(true);
+  });
+});
+
+describe('content/users/{u} and folders', () => {
+  it('lists root items and folders, and a folder’s items', async () => {
+    const u = await newUser();
+    const rootId = await addTextItem(u);
+    const folder = await call(`/sharing/rest/content/users/${u.username}/createFolder`, {
+      token: u.token,
+      title: 'Project A',
+    });
+    expect(folder.json.folder).toMatchObject({ username: u.username, title: 'Project A' });
+    const folderId = folder.json.folder.id as string;
+    const inFolder = await call(`/sharing/rest/content/users/${u.username}/${folderId}/addItem`, {
+      token: u.token,
+      type: 'Web Map',
+      title: 'In folder',
+      text: '{}',
+    });
+    expect(inFolder.json.folder).toBe(folderId);
+    const root = await call(
+      `/sharing/rest/content/users/${u.username}`,
+      { token: u.token },
+      { method: 'GET' },
+    );
+    expect(root.json.items.map((i: { id: string }) => i.id)).toEqual([rootId]);
+    expect(root.json.folders.map((f: { id: string }) => f.id)).toEqual([folderId]);
+    const sub = await call(
+      `/sharing/rest/content/users/${u.username}/${folderId}`,
+      { token: u.token },
+      { method: 'GET' },
+    );
+    expect(sub.json.currentFolder.id).toBe(folderId);
+    expect(sub.json.items.map((i: { id: string }) => i.id)).toEqual([inFolder.json.id]);
+  });
+
+  it('refuses a folder title the user already has', async () => {
+    const u = await newUser();
+    await call(`/sharing/rest/content/users/${u.username}/createFolder`, { token: u.token, title: 'Same' });
+    const again = await call(`/sharing/rest/content/users/${u.username}/createFolder`, {
+      token: u.token,
+      title: 'same',
+    });
+    expect(again.json.error.message).toMatch(/not available/);
+  });
+
+  it('is refused to another member', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    const res = await call(`/sharing/rest/content/users/${a.username}`, { token: b.token });
+    expect(res.json.error.code).toBe(403);
+  });
+});
+
+describe('search', () => {
+  it('finds items by owner and type, paged and sorted by title', async () => {
+    const u = await newUser();
+    for (const title of ['Charlie', 'Alpha', 'Bravo']) await addTextItem(u, { title });
+    await addCsv(u);
+    const q = `owner:${u.username} AND type:"Web Map"`;
+    const first = await call('/sharing/rest/search', { token: u.token, q, sortField: 'title', num: '2' });
+    expect(first.json.total).toBe(3);
+    expect(first.json.results.map((r: { title: string }) => r.title)).toEqual(['Alpha', 'Bravo']);
+    expect(first.json.nextStart).toBe(3);
+    const second = await call('/sharing/rest/search', {
+      token: u.token,
+      q,
+      sortField: 'title',
+      num: '2',
+      start: '3',
+    });
+    expect(second.json.results.map((r: { title: string }) => r.title)).toEqual(['Charlie']);
+    expect(second.json.nextStart).toBe(-1);
+  });
+
+  it('matches free words in titles and tags and sorts descending', async () => {
+    const u = await newUser();
+    const word = unique('zebra');
+    await addTextItem(u, { title: `${word} one` });
+    await addTextItem(u, { title: 'other', tags: word });
+    const res = await call('/sharing/rest/search', {
+      token: u.token,
+      q: word,
+      sortField: 'title',
+      sortOrder: 'desc',
+    });
+    expect(res.json.results.map((r: { title: string }) => r.title)).toEqual([`${word} one`, 'other']);
+  });
+
+  it('does not show private items of others', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await addTextItem(a);
+    const res = await call('/sharing/rest/search', { token: b.token, q: `owner:${a.username}` });
+    expect(res.json.total).toBe(0);
+  });
+
+  it('refuses an unknown sort field', async () => {
+    const res = await call('/sharing/rest/search', { q: 'x', sortField: 'colour' });
+    expect(res.json.error.details[0]).toMatch(/sortField/);
+  });
+});
