@@ -5,3 +5,4 @@ export * from './portal.js';
 export * from './self-checks.js';
 export * from './users.js';
 export * from './publishing.js';
+export * from './tile-caches.js';
