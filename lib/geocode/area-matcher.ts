@@ -86,11 +86,13 @@ export function countryMatches(context: MatchContext): GeocodeMatch[] {
   if (parsed.street || parsed.postal || parsed.region) return [];
   const text = parsed.city ?? parsed.country;
   if (!text) return [];
-  const country = index.admin.country(text);
-  if (!country || (context.countryCode && context.countryCode !== country.iso2 && parsed.city)) return [];
-  const seat = index.seatOf(country.iso2);
+  const near = index.admin.countryNear(text);
+  if (!near || (context.countryCode && context.countryCode !== near.country.iso2 && parsed.city)) return [];
+  const seat = index.seatOf(near.country.iso2);
   if (seat === undefined) return [];
-  const names = areaNames(index, country.iso2, '');
-  const penalty = parsed.city && parsed.country ? UNKNOWN_COMPONENT_PENALTY : 0;
+  const names = areaNames(index, near.country.iso2, '');
+  const penalty =
+    spellingPenalty(near.distance, text.length) +
+    (parsed.city && parsed.country ? UNKNOWN_COMPONENT_PENALTY : 0);
   return [buildMatch('Country', 100 - penalty, index.places.lon[seat], index.places.lat[seat], names)];
 }
