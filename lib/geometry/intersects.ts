@@ -35,8 +35,9 @@ export function shapesIntersect(a: Shape, b: Shape): boolean {
   return b.rings.some((r) => locateInArea(r[0][0], r[0][1], a) !== 'outside');
 }
 
+/** Whether a point lies on the paths of a Shape (through its segment index). */
 export function pointOnPaths(p: readonly number[], paths: readonly number[][][]): boolean {
-  return someSegment(paths as number[][][], false, (s, e) =>
+  return segmentIndexFor(paths, false).someNear(p, p, (s, e) =>
     pointOnSegment(p[0], p[1], s[0], s[1], e[0], e[1]),
   );
 }
