@@ -2,8 +2,9 @@ import type { DateFormat } from './field-types.js';
 
 /**
  * Date text in the formats hosted publishing reads: ISO 8601 (2024-03-05, 2024-03-05T14:30:00Z),
- * year first with slashes (2024/03/05 14:30) and month- or day-first with slashes or dashes
- * (03/05/2024 2:30 PM). Naive times are taken in the given UTC offset (UTC by default).
+ * year first with slashes (2024/03/05 14:30), month- or day-first with slashes or dashes
+ * (03/05/2024 2:30 PM) and day-first with dots (05.03.2024, as written where the decimal mark is a
+ * comma). Naive times are taken in the given UTC offset (UTC by default).
  */
 
 const ISO =
@@ -13,6 +14,9 @@ const YMD =
 const SLASHED =
   /^(\d{1,2})[/-](\d{1,2})[/-](\d{4})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*([AP]M)?)?$/i;
 
+const DOTTED =
+  /^(\d{1,2})\.(\d{1,2})\.(\d{4})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*([AP]M)?)?$/i;
+
 /**
  * The formats a text could be in. A slashed date whose parts are both ≤ 12 fits month- and
  * day-first alike; inference keeps both until some value settles it.
@@ -21,6 +25,7 @@ export function dateFormatsOf(text: string): DateFormat[] {
   const t = text.trim();
   if (ISO.test(t)) return parseDate(t, 'iso') === null ? [] : ['iso'];
   if (YMD.test(t)) return parseDate(t, 'ymd') === null ? [] : ['ymd'];
+  if (DOTTED.test(t)) return parseDate(t, 'dmy') === null ? [] : ['dmy'];
   if (!SLASHED.test(t)) return [];
   return (['mdy', 'dmy'] as const).filter((f) => parseDate(t, f) !== null);
 }
@@ -28,7 +33,12 @@ export function dateFormatsOf(text: string): DateFormat[] {
 /** Epoch milliseconds of a date text in the given format, or null when it is not a valid date. */
 export function parseDate(text: string, format: DateFormat, offsetMinutes = 0): number | null {
   const t = text.trim();
-  const m = (format === 'iso' ? ISO : format === 'ymd' ? YMD : SLASHED).exec(t);
+  const m =
+    format === 'iso'
+      ? ISO.exec(t)
+      : format === 'ymd'
+        ? YMD.exec(t)
+        : (SLASHED.exec(t) ?? (format === 'dmy' ? DOTTED.exec(t) : null));
   if (!m) return null;
   let year: number;
   let month: number;

@@ -72,6 +72,13 @@ describe('parseCellValue', () => {
     });
   });
 
+  it('reads a dotted date day first', () => {
+    expect(parseCellValue('05.03.2024', field('esriFieldTypeDate', { dateFormat: 'dmy' }))).toEqual({
+      ok: true,
+      value: Date.UTC(2024, 2, 5),
+    });
+  });
+
   it('rejects a date that does not exist', () => {
     expect(parseCellValue('2023-02-29', field('esriFieldTypeDate', { dateFormat: 'iso' })).ok).toBe(false);
   });

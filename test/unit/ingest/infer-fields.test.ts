@@ -67,6 +67,11 @@ describe('inferFields decisions', () => {
     expect(single(['2024/03/05 14:30']).dateFormat).toBe('ymd');
   });
 
+  it('reads dotted dates day first', () => {
+    const f = single(['05.03.2024', '31.12.2024 23:59']);
+    expect([f.type, f.dateFormat]).toEqual(['esriFieldTypeDate', 'dmy']);
+  });
+
   it('keeps a column that cannot be read one way for every value as text', () => {
     expect(single(['13/01/2024', '01/13/2024']).type).toBe('esriFieldTypeString');
   });
