@@ -1,4 +1,4 @@
-import { bulkGeocode, geocode } from '@esri/arcgis-rest-geocoding';
+import { bulkGeocode, geocode, getGeocodeService } from '@esri/arcgis-rest-geocoding';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGeocodeRouter } from '../../../api/geocode/geocode-server.js';
 import type { Locator } from '../../../lib/geocode/locator.js';
@@ -178,6 +178,16 @@ describe('ArcGIS REST JS against the router', () => {
     vi.stubGlobal('fetch', (input: Request | URL | string, init?: RequestInit) =>
       app.request(input instanceof Request ? input : String(input), init),
     );
+
+  it('getGeocodeService() reads the batch size a client must respect', async () => {
+    routeFetchToRouter();
+    const service = (await getGeocodeService({ endpoint: BASE })) as Awaited<
+      ReturnType<typeof getGeocodeService>
+    > &
+      Pick<WireBody, 'locatorProperties'>;
+    expect(service.capabilities).toBe('Geocode');
+    expect(service.locatorProperties.MaxBatchSize).toBe(3);
+  });
 
   it('geocode() finds Chicago and reads the spatial reference', async () => {
     routeFetchToRouter();
