@@ -1,5 +1,6 @@
+import { esriToGeoJSON } from '../geometry/geojson.js';
+import type { GeoJSONGeometry } from '../geometry/geojson-types.js';
 import type { CatalogField } from './field-catalog.js';
-import { type GeoJsonGeometry, toGeoJsonGeometry } from './geojson-geometry.js';
 import type { FeatureRow } from './row-mapping.js';
 import { toWireValue } from './wire-values.js';
 
@@ -11,7 +12,7 @@ import { toWireValue } from './wire-values.js';
 export interface GeoJsonFeature {
   type: 'Feature';
   id: number;
-  geometry: GeoJsonGeometry | null;
+  geometry: GeoJSONGeometry | null;
   properties: Record<string, unknown>;
 }
 
@@ -32,7 +33,12 @@ export function renderGeoJson(
     for (const f of fields) {
       properties[f.name] = f.name === objectIdField ? row.objectid : toWireValue(row.attrs[f.name], f.type);
     }
-    return { type: 'Feature', id: row.objectid, geometry: toGeoJsonGeometry(row.shape), properties };
+    return {
+      type: 'Feature',
+      id: row.objectid,
+      geometry: row.shape ? esriToGeoJSON(row.shape) : null,
+      properties,
+    };
   });
   const collection: GeoJsonFeatureCollection = { type: 'FeatureCollection', features };
   if (exceededTransferLimit) collection.properties = { exceededTransferLimit: true };

@@ -38,8 +38,6 @@ export type { CatalogField, FieldCatalog } from './field-catalog.js';
 export { createFieldCatalog } from './field-catalog.js';
 export type { EsriFieldType, FieldStorage, ValueKind } from './field-types.js';
 export { ESRI_FIELD_TYPES, FIELD_STORAGE, isEsriFieldType, isInstantField } from './field-types.js';
-export type { GeoJsonGeometry } from './geojson-geometry.js';
-export { toGeoJsonGeometry } from './geojson-geometry.js';
 export type { GeoJsonFeature, GeoJsonFeatureCollection } from './geojson-response.js';
 export { renderGeoJson } from './geojson-response.js';
 export type { LayerCatalog } from './layer-catalog.js';

@@ -1,3 +1,4 @@
+import type { SpatialRel } from '../geometry/spatial-relation.js';
 import type { Bounds, EsriGeometry, EsriGeometryType, SpatialReference } from '../geometry/types.js';
 import type { Condition } from './where-ast.js';
 
@@ -36,12 +37,8 @@ export interface OutFields {
   names: string[];
 }
 
-export type SpatialRel =
-  | 'esriSpatialRelIntersects'
-  | 'esriSpatialRelEnvelopeIntersects'
-  | 'esriSpatialRelIndexIntersects'
-  | 'esriSpatialRelContains'
-  | 'esriSpatialRelWithin';
+/** The relations the exact filter of lib/geometry evaluates, from the query geometry's side. */
+export type { SpatialRel } from '../geometry/spatial-relation.js';
 
 export interface GeometryFilter {
   geometry: EsriGeometry;

@@ -132,8 +132,10 @@ function modeOf(q: NormalizedQuery): QueryMode {
 }
 
 /**
- * The bbox test alone is the whole predicate for envelope-intersects, and for points filtered by
- * an envelope given in the storage spatial reference (a point's bbox is the point itself).
+ * The bbox test alone is the whole predicate for envelope-intersects, and for points intersecting
+ * an envelope given in the storage spatial reference (a point's bbox is the point itself). Other
+ * relations on points are not: Esri reads them from the query geometry's side, so Within asks
+ * whether the envelope lies within the point, and Contains excludes points on the boundary.
  */
 function bboxIsExact(q: NormalizedQuery, layer: LayerCatalog, options: PlanOptions): boolean {
   const g = q.geometry!;
@@ -142,7 +144,7 @@ function bboxIsExact(q: NormalizedQuery, layer: LayerCatalog, options: PlanOptio
   return (
     layer.geometryType === 'esriGeometryPoint' &&
     g.geometryType === 'esriGeometryEnvelope' &&
-    g.spatialRel !== 'esriSpatialRelContains' &&
+    g.spatialRel === 'esriSpatialRelIntersects' &&
     options.filterBounds === undefined
   );
 }

@@ -72,6 +72,9 @@ const SPATIAL_RELS: SpatialRel[] = [
   'esriSpatialRelIndexIntersects',
   'esriSpatialRelContains',
   'esriSpatialRelWithin',
+  'esriSpatialRelTouches',
+  'esriSpatialRelCrosses',
+  'esriSpatialRelOverlaps',
 ];
 
 /** Case-insensitive; the esriSpatialRel prefix may be left off. Default: intersects. */

@@ -1,96 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toGeoJsonGeometry } from '../../../lib/query/geojson-geometry.js';
 import { renderGeoJson } from '../../../lib/query/geojson-response.js';
 import { parcelFields } from './parcels-layer.js';
-
-const square = (x0: number, y0: number, size: number, clockwise: boolean): number[][] => {
-  const ring = [
-    [x0, y0],
-    [x0, y0 + size],
-    [x0 + size, y0 + size],
-    [x0 + size, y0],
-    [x0, y0],
-  ];
-  return clockwise ? ring : ring.slice().reverse();
-};
-
-describe('Esri JSON to GeoJSON geometry', () => {
-  it('converts points, keeping z', () => {
-    expect(toGeoJsonGeometry({ x: 1, y: 2 })).toEqual({ type: 'Point', coordinates: [1, 2] });
-    expect(toGeoJsonGeometry({ x: 1, y: 2, z: 3 })).toEqual({ type: 'Point', coordinates: [1, 2, 3] });
-  });
-
-  it('converts a single path to a LineString and several to a MultiLineString', () => {
-    expect(
-      toGeoJsonGeometry({
-        paths: [
-          [
-            [0, 0],
-            [1, 1],
-          ],
-        ],
-      }),
-    ).toEqual({
-      type: 'LineString',
-      coordinates: [
-        [0, 0],
-        [1, 1],
-      ],
-    });
-    expect(
-      toGeoJsonGeometry({
-        paths: [
-          [
-            [0, 0],
-            [1, 1],
-          ],
-          [
-            [2, 2],
-            [3, 3],
-          ],
-        ],
-      }),
-    ).toMatchObject({ type: 'MultiLineString' });
-  });
-
-  it('turns a clockwise outer ring and its hole into one counter-clockwise polygon', () => {
-    const outer = square(0, 0, 10, true);
-    const hole = square(2, 2, 2, false);
-    expect(toGeoJsonGeometry({ rings: [outer, hole] })).toEqual({
-      type: 'Polygon',
-      coordinates: [outer.slice().reverse(), hole.slice().reverse()],
-    });
-  });
-
-  it('turns two outer rings into a MultiPolygon, each hole with its owner', () => {
-    const a = square(0, 0, 10, true);
-    const b = square(20, 0, 10, true);
-    const holeInB = square(22, 2, 2, false);
-    expect(toGeoJsonGeometry({ rings: [a, holeInB, b] })).toEqual({
-      type: 'MultiPolygon',
-      coordinates: [[a.slice().reverse()], [b.slice().reverse(), holeInB.slice().reverse()]],
-    });
-  });
-
-  it('writes an envelope as a closed polygon', () => {
-    expect(toGeoJsonGeometry({ xmin: 0, ymin: 0, xmax: 2, ymax: 1 })).toEqual({
-      type: 'Polygon',
-      coordinates: [
-        [
-          [0, 0],
-          [2, 0],
-          [2, 1],
-          [0, 1],
-          [0, 0],
-        ],
-      ],
-    });
-  });
-
-  it('gives null for a missing geometry', () => {
-    expect(toGeoJsonGeometry(null)).toBeNull();
-  });
-});
 
 describe('GeoJSON feature collection', () => {
   const fields = [parcelFields.lookup('OBJECTID')!, parcelFields.lookup('Surveyed')!];
@@ -110,7 +20,30 @@ describe('GeoJSON feature collection', () => {
     });
   });
 
+  it('writes a clockwise Esri ring as a counter-clockwise GeoJSON polygon', () => {
+    const ring = [
+      [0, 0],
+      [0, 1],
+      [1, 1],
+      [1, 0],
+      [0, 0],
+    ];
+    const out = renderGeoJson(
+      fields,
+      [{ objectid: 1, attrs: {}, shape: { rings: [ring] } }],
+      false,
+      'OBJECTID',
+    );
+    expect(out.features[0].geometry).toEqual({ type: 'Polygon', coordinates: [ring.slice().reverse()] });
+  });
+
+  it('gives a feature without a shape a null geometry', () => {
+    const out = renderGeoJson(fields, [{ objectid: 1, attrs: {}, shape: null }], false, 'OBJECTID');
+    expect(out.features[0].geometry).toBeNull();
+  });
+
   it('says exceededTransferLimit in the collection properties when more rows remain', () => {
     expect(renderGeoJson(fields, [], true, 'OBJECTID').properties).toEqual({ exceededTransferLimit: true });
+    expect(renderGeoJson(fields, [], false, 'OBJECTID')).not.toHaveProperty('properties');
   });
 });

@@ -103,8 +103,13 @@ describe('spatialRel', () => {
     expect(normalizeSpatialRel('envelopeIntersects')).toBe('esriSpatialRelEnvelopeIntersects');
   });
 
-  it('refuses relations the exact filter does not evaluate', () => {
-    expect(problemOf('spatialRel', () => normalizeSpatialRel('esriSpatialRelTouches'))).toMatch(
+  it('reads the relations lib/geometry evaluates beyond intersects, contains and within', () => {
+    expect(normalizeSpatialRel('esriSpatialRelTouches')).toBe('esriSpatialRelTouches');
+    expect(normalizeSpatialRel('crosses')).toBe('esriSpatialRelCrosses');
+  });
+
+  it('refuses the DE-9IM relation string form, which the exact filter does not evaluate', () => {
+    expect(problemOf('spatialRel', () => normalizeSpatialRel('esriSpatialRelRelation'))).toMatch(
       /not supported/,
     );
   });

@@ -78,6 +78,13 @@ describe('query plans for typical rest-js requests', () => {
     expect(toPositional(plan.statement()).text).toContain('WHERE "bbox" && box(');
   });
 
+  it('still tests points exactly for Within, which Esri reads from the query geometry side', () => {
+    const points = { ...parcelsLayer, geometryType: 'esriGeometryPoint' as const };
+    expect(
+      planOf('map view envelope', { spatialRel: 'esriSpatialRelWithin' }, points).spatialFilter,
+    ).not.toBeNull();
+  });
+
   it('trusts the bbox index alone for envelope-intersects', () => {
     expect(
       planOf('map view envelope', { spatialRel: 'esriSpatialRelEnvelopeIntersects' }).spatialFilter,
