@@ -31,11 +31,9 @@ export function createOrgAdminRouter(): Hono<AppEnv> {
     const notRemoved: string[] = [];
     for (const name of names) {
       const user = await findUser(database.db, name);
-      if (!user || user.username === admin.username || (await removalBlocker(database.db, user))) {
-        notRemoved.push(name);
-        continue;
-      }
-      await removeUser(database.db, user);
+      const removable =
+        user && user.username !== admin.username && !(await removalBlocker(database.db, user));
+      if (!removable || !(await removeUser(database.db, user))) notRemoved.push(name);
     }
     return sendJson(c, { notRemoved });
   };

@@ -1,5 +1,6 @@
 /** The one rule for deleting a user, shared by community/users/{u}/delete and portals/{id}/removeUsers. */
 import type { Database } from '../../db/client.js';
+import { deleteRelationshipsCreatedBy } from '../../db/repositories/items.js';
 import { countAdmins, deleteUserRow, ownedContent, type UserRow } from '../../db/repositories/users.js';
 
 /** Why `user` cannot be removed, or undefined when it can. */
@@ -17,7 +18,33 @@ export async function removalBlocker(db: Database, user: UserRow): Promise<strin
   return undefined;
 }
 
-/** Deletes the user; tokens, group memberships, folders and password history go with it (cascades). */
-export async function removeUser(db: Database, user: UserRow): Promise<void> {
-  await deleteUserRow(db, user.username);
+/**
+ * Deletes the user with the relationships they created; tokens, group memberships, folders and password
+ * history go with the row (cascades). Returns false when content appeared since the check: the foreign
+ * keys from items, groups and collaborations then refuse the delete and nothing changes.
+ */
+export async function removeUser(db: Database, user: UserRow): Promise<boolean> {
+  try {
+    await db.transaction(async (tx) => {
+      await deleteRelationshipsCreatedBy(tx as unknown as Database, user.username);
+      await deleteUserRow(tx as unknown as Database, user.username);
+    });
+    return true;
+  } catch (e) {
+    if (isForeignKeyViolation(e)) return false;
+    throw e;
+  }
+}
+
+function isForeignKeyViolation(e: unknown): boolean {
+  const seen = new Set<unknown>();
+  for (
+    let cur: unknown = e;
+    cur && typeof cur === 'object' && !seen.has(cur);
+    cur = (cur as { cause?: unknown }).cause
+  ) {
+    seen.add(cur);
+    if ((cur as { code?: string }).code === '23503') return true;
+  }
+  return false;
 }

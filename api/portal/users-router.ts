@@ -157,7 +157,9 @@ export function createUsersRouter(): Hono<AppEnv> {
     const { database } = c.get('deps');
     const blocker = await removalBlocker(database.db, user);
     if (blocker) throw badRequest('Unable to delete user.', [blocker]);
-    await removeUser(database.db, user);
+    if (!(await removeUser(database.db, user))) {
+      throw badRequest('Unable to delete user.', [`User '${user.username}' owns content added meanwhile.`]);
+    }
     return sendJson(c, { success: true, username: user.username });
   });
 

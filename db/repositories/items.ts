@@ -199,3 +199,8 @@ export async function listItems(db: Database, q: ItemListing): Promise<{ total: 
     .limit(q.limit);
   return { total: n, rows };
 }
+
+/** Relationships a user created; removed with the user, since only their creator could delete them. */
+export async function deleteRelationshipsCreatedBy(db: Database, username: string): Promise<void> {
+  await db.delete(itemRelationships).where(eq(itemRelationships.createdBy, username));
+}

@@ -229,6 +229,28 @@ describe('content/users/{u} and folders', () => {
     expect(sub.json.items.map((i: { id: string }) => i.id)).toEqual([inFolder.json.id]);
   });
 
+  it('deletes a folder with the items in it', async () => {
+    const u = await newUser();
+    const folder = await call(`/sharing/rest/content/users/${u.username}/createFolder`, {
+      token: u.token,
+      title: 'Old',
+    });
+    const folderId = folder.json.folder.id as string;
+    const added = await callMultipart(
+      `/sharing/rest/content/users/${u.username}/${folderId}/addItem`,
+      { token: u.token, type: 'CSV', title: 'In old folder' },
+      { name: 'places.csv', bytes: fixtureBytes('places.csv') },
+    );
+    const res = await call(`/sharing/rest/content/users/${u.username}/${folderId}/delete`, {
+      token: u.token,
+    });
+    expect(res.json.success).toBe(true);
+    expect((await itemInfo(added.json.id, u.token)).json.error.messageCode).toBe('CONT_0001');
+    expect(await objectKeys(`items/${added.json.id}/`)).toEqual([]);
+    const root = await call(`/sharing/rest/content/users/${u.username}`, { token: u.token });
+    expect(root.json.folders).toEqual([]);
+  });
+
   it('refuses a folder title the user already has', async () => {
     const u = await newUser();
     await call(`/sharing/rest/content/users/${u.username}/createFolder`, { token: u.token, title: 'Same' });

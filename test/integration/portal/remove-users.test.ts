@@ -46,6 +46,25 @@ describe('removeUsers', () => {
     await expect(signIn(free.username, free.password)).rejects.toThrow(/Invalid username/);
   });
 
+  it('removes the relationships the user created', async () => {
+    const [owner, linker] = [await newUser(), await newUser()];
+    const map = await addTextItem(owner);
+    const service = await addTextItem(owner, { type: 'Feature Service' });
+    await withDatabase((sql) => sql`update items set access = 'org' where id in (${map}, ${service})`);
+    const params = { originItemId: map, destinationItemId: service, relationshipType: 'Map2Service' };
+    const added = await call(`/sharing/rest/content/users/${linker.username}/addRelationship`, {
+      token: linker.token,
+      ...params,
+    });
+    expect(added.json.success).toBe(true);
+    expect((await removeUsers(linker.username)).json.notRemoved).toEqual([]);
+    const related = await call(`/sharing/rest/content/items/${map}/relatedItems`, {
+      token: owner.token,
+      direction: 'forward',
+    });
+    expect(related.json.total).toBe(0);
+  });
+
   it('is refused to a non-administrator and removes nobody', async () => {
     const [caller, target] = [await newUser(), await newUser()];
     const res = await removeUsers(target.username, caller.token);
