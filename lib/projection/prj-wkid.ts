@@ -1,8 +1,11 @@
 /**
  * Recognises the well-known id of a .prj (ESRI WKT) or OGC WKT text, so a layer published from a
  * shapefile reports `{wkid: 26915}` rather than carrying the WKT. Tried in turn: the top-level
- * AUTHORITY/ID of OGC WKT, then the name of the coordinate system in its ESRI or EPSG spelling.
+ * AUTHORITY/ID of OGC WKT, then the name of the coordinate system in its ESRI or EPSG spelling,
+ * then US State Plane zone names.
  */
+
+import { statePlaneWkid } from './state-plane.js';
 
 /** Names after canonicalName(): ESRI spellings (GCS_WGS_1984) and EPSG ones (WGS 84) meet here. */
 const NAMED: Record<string, number> = {
@@ -115,6 +118,8 @@ export function wkidFromPrj(wkt: string): number | undefined {
   if (!head) return undefined;
   const name = canonicalName(head[1]);
   if (NAMED[name] !== undefined) return NAMED[name];
+  const statePlane = statePlaneWkid(head[1]);
+  if (statePlane !== undefined) return statePlane;
   for (const [pattern, toWkid] of ZONES) {
     const m = name.match(pattern);
     if (m) return toWkid(Number(m[1]), m[2] !== 's');

@@ -32,8 +32,24 @@ describe('wkidFromPrj', () => {
     expect(wkidFromPrj('GEOGCS["NAD83",DATUM["North_American_Datum_1983"]]')).toBe(4269);
   });
 
+  it('recognises US State Plane zones in US feet as their EPSG code', () => {
+    expect(wkidFromPrj(prj('nad83-stateplane-illinois-east-feet.prj'))).toBe(3435);
+  });
+
+  it.each([
+    ['NAD_1983_StatePlane_Illinois_East_FIPS_1201', 26971],
+    ['NAD_1983_StatePlane_California_V_FIPS_0405_Feet', 2229],
+    ['NAD_1983_StatePlane_Arizona_Central_FIPS_0202_Feet_Intl', 2223],
+    ['NAD_1983_StatePlane_Kentucky_FIPS_1600_Feet', 3089],
+    ['NAD_1983_HARN_StatePlane_Illinois_East_FIPS_1201_Feet', 3443],
+    ['NAD_1983_StatePlane_Alabama_East_FIPS_0101_Feet', 102629],
+  ])('recognises the state plane name %s as %i', (name, wkid) => {
+    expect(wkidFromPrj(`PROJCS["${name}",GEOGCS["GCS_North_American_1983"]]`)).toBe(wkid);
+  });
+
   it('does not guess for a name it does not know', () => {
-    expect(wkidFromPrj(prj('nad83-stateplane-illinois-east-feet.prj'))).toBeUndefined();
+    expect(wkidFromPrj(prj('custom-lambert-conformal-conic.prj'))).toBeUndefined();
+    expect(wkidFromPrj('PROJCS["NAD_1983_StatePlane_Atlantis_North_FIPS_9999_Feet"]')).toBeUndefined();
     expect(wkidFromPrj('PROJCS["WGS_1984_UTM_Zone_61N"]')).toBeUndefined();
     expect(wkidFromPrj('not wkt')).toBeUndefined();
   });

@@ -53,7 +53,7 @@ describe('resolveSpatialReference', () => {
   });
 
   it('prefers a known wkid over WKT sent beside it', () => {
-    const r = resolveSpatialReference({ wkid: 4326, wkt: prj('nad83-stateplane-illinois-east-feet.prj') });
+    const r = resolveSpatialReference({ wkid: 4326, wkt: prj('custom-lambert-conformal-conic.prj') });
     expect(r.wkid).toBe(4326);
   });
 
@@ -76,7 +76,7 @@ describe('resolveSpatialReference', () => {
   });
 
   it('keeps an unrecognised but valid WKT as the definition', () => {
-    const wkt = prj('nad83-stateplane-illinois-east-feet.prj');
+    const wkt = prj('custom-lambert-conformal-conic.prj');
     expect(resolveSpatialReference({ wkt })).toEqual({ wkid: null, definition: wkt, geographic: false });
   });
 
@@ -113,7 +113,7 @@ describe('sameSpatialReference', () => {
   });
 
   it('compares two unrecognised WKT texts ignoring whitespace', () => {
-    const wkt = prj('nad83-stateplane-illinois-east-feet.prj');
+    const wkt = prj('custom-lambert-conformal-conic.prj');
     expect(sameSpatialReference({ wkt }, { wkt: wkt.replace(/,/g, ', ') })).toBe(true);
   });
 });
@@ -129,7 +129,7 @@ describe('what a layer reports', () => {
       wkid: 27700,
       latestWkid: 27700,
     });
-    const wkt = prj('nad83-stateplane-illinois-east-feet.prj');
+    const wkt = prj('custom-lambert-conformal-conic.prj');
     expect(normalizeSpatialReference({ wkt })).toEqual({ wkt });
   });
 });

@@ -57,14 +57,20 @@ describe('createTransformer', () => {
     expect(Math.abs(n - 179640)).toBeLessThan(5);
   });
 
-  it('projects with an unrecognised ESRI state plane .prj in US feet', () => {
-    const [x, y] = createTransformer(
-      { wkid: 4326 },
-      { wkt: prj('nad83-stateplane-illinois-east-feet.prj') },
-    ).project(...CHICAGO);
-    const [ex, ey] = proj4('EPSG:4326', proj4ForWkid(3435)!, [...CHICAGO]);
+  it('projects with a state plane .prj in US feet exactly as its WKT says', () => {
+    const wkt = prj('nad83-stateplane-illinois-east-feet.prj');
+    const [x, y] = createTransformer({ wkid: 4326 }, { wkt }).project(...CHICAGO);
+    const [ex, ey] = proj4('EPSG:4326', wkt, [...CHICAGO]);
     expect(Math.abs(x - ex)).toBeLessThan(0.01);
     expect(Math.abs(y - ey)).toBeLessThan(0.01);
+    expect(x).toBeCloseTo(1175844.4, 0); // feet east of the Illinois East false origin
+  });
+
+  it('projects with an unrecognised .prj through proj4 reading the WKT', () => {
+    const wkt = prj('custom-lambert-conformal-conic.prj');
+    const [x, y] = createTransformer({ wkid: 4326 }, { wkt }).project(...CHICAGO);
+    const [ex, ey] = proj4('EPSG:4326', wkt, [...CHICAGO]);
+    expect([x, y]).toEqual([ex, ey]);
   });
 
   it('projects between two projected references through proj4', () => {
