@@ -11,6 +11,7 @@ export interface LayerCatalog {
   table: string;
   /** Esri name of the object id field, e.g. `OBJECTID`. */
   objectIdField: string;
+  /** Every field of the layer, the object id field (column `objectid`) included. */
   fields: FieldCatalog;
   /** The layer's cap on features per response; requests ask for at most this many. */
   maxRecordCount: number;
