@@ -26,6 +26,7 @@ export class AddressPointTable {
   readonly countryCodes: string[] = [];
   private readonly byStreet = new Map<string, number[]>();
   private readonly streetsByCity = new Map<string, Set<string>>();
+  private readonly citiesByStreet = new Map<string, Set<string>>();
 
   get size(): number {
     return this.lon.length;
@@ -48,6 +49,7 @@ export class AddressPointTable {
       const cityKey = nameKey(p.city || p.district || '');
       pushTo(this.byStreet, `${cityKey}|${streetKey}`, id);
       addTo(this.streetsByCity, cityKey, streetKey);
+      addTo(this.citiesByStreet, streetKey, cityKey);
       if (p.district && p.city) this.addAlias(nameKey(p.district), streetKey, id);
     }
   }
@@ -56,13 +58,18 @@ export class AddressPointTable {
   private addAlias(districtKey: string, streetKey: string, id: number): void {
     pushTo(this.byStreet, `${districtKey}|${streetKey}`, id);
     addTo(this.streetsByCity, districtKey, streetKey);
+    addTo(this.citiesByStreet, streetKey, districtKey);
   }
 
   /** Streets named like the text in the given cities (all cities when none), nearest spelling first. */
   findStreets(street: string, cities: readonly string[] | undefined, postal?: string): StreetMatch[] {
     const streetKey = nameKey(street);
     if (!streetKey) return [];
-    const cityKeys = cities ? cities.map(nameKey) : [...this.streetsByCity.keys()];
+    // Without a city, a street spelt exactly as loaded is found through its own cities; only a
+    // misspelt one costs a scan of every city's streets.
+    const cityKeys = cities
+      ? cities.map(nameKey)
+      : [...(this.citiesByStreet.get(streetKey) ?? this.streetsByCity.keys())];
     const maxEdits = allowedEdits(streetKey.length);
     const matches: StreetMatch[] = [];
     for (const cityKey of new Set(cityKeys)) {

@@ -131,3 +131,13 @@ describe('street-level matching on loaded address points', () => {
     expect(result.status).toBe('T');
   });
 });
+
+describe('street-level matching without a city', () => {
+  it('finds a street spelt as loaded, and one misspelt, with only a postal code', () => {
+    const exact = locator.findAddressCandidates({ address: '233 S Wacker Dr', postal: '60606' })[0];
+    const misspelt = locator.findAddressCandidates({ address: '233 S Wackr Dr', postal: '60606' })[0];
+    expect([exact.addrType, exact.score]).toEqual(['PointAddress', 100]);
+    expect(misspelt.addrType).toBe('PointAddress');
+    expect(misspelt.score).toBeLessThan(100);
+  });
+});
