@@ -75,7 +75,9 @@ export class AddressPointTable {
     for (const cityKey of new Set(cityKeys)) {
       const streets = this.streetsByCity.get(cityKey);
       if (!streets) continue;
-      for (const candidate of streets) {
+      // A street spelt exactly as loaded needs no scan for near spellings, which would score lower.
+      const candidates = streets.has(streetKey) ? [streetKey] : streets;
+      for (const candidate of candidates) {
         const distance = boundedEditDistance(streetKey, candidate, maxEdits);
         if (distance > maxEdits) continue;
         let ids = this.byStreet.get(`${cityKey}|${candidate}`) ?? [];
