@@ -1,10 +1,12 @@
 /** The resources every client reads at sign-in: info, generateToken, portals/self and community/self. */
 import { Hono } from 'hono';
+import { groupsOfUser, type MemberType } from '../../db/repositories/groups.js';
 import { forbidden } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { portalUrl, publicRoot, servicesUrl } from '../urls.js';
+import { groupJson } from './group-json.js';
 import { generateToken } from './tokens.js';
 import { userJson } from './user-json.js';
 
@@ -33,9 +35,15 @@ export function createPortalBasicsRouter(): Hono<AppEnv> {
     return sendJson(c, portalSelf(c));
   });
 
-  router.on(methods, '/community/self', (c) => {
+  router.on(methods, '/community/self', async (c) => {
     const user = requireUser(c);
-    return sendJson(c, userJson(user, c.get('deps').portalId, true));
+    const { database, portalId } = c.get('deps');
+    const groups = await groupsOfUser(database.db, user.username);
+    const membership = (memberType: MemberType) => ({ username: user.username, memberType });
+    return sendJson(c, {
+      ...userJson(user, portalId, true),
+      groups: groups.map((g) => groupJson(g, membership(g.memberType))),
+    });
   });
 
   return router;

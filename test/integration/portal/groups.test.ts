@@ -36,6 +36,14 @@ describe('createGroup and group info', () => {
     });
   });
 
+  it('lists the group with the owner membership in community/self', async () => {
+    const u = await newUser();
+    const g = await createGroup(u);
+    const self = await call('/sharing/rest/community/self', { token: u.token });
+    expect(self.json.groups).toHaveLength(1);
+    expect(self.json.groups[0]).toMatchObject({ id: g.id, userMembership: { memberType: 'owner' } });
+  });
+
   it('refuses a title another group has', async () => {
     const u = await newUser();
     const g = await createGroup(u);
