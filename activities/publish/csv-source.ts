@@ -168,7 +168,7 @@ export async function* csvBatches(
   key: string,
   dialect: CsvDialect,
   start: CsvResumePoint,
-  batchBytes = 4 * 1024 * 1024,
+  batchBytes = 2 * 1024 * 1024,
 ): AsyncGenerator<CsvBatch> {
   const stream = await store.client.getPartialObject(store.bucket, key, start.byteOffset);
   const splitter = new RecordSplitter(dialect.qualifier.charCodeAt(0));

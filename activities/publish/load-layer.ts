@@ -64,6 +64,32 @@ export async function loadLayer(
   const geometrySR = plan.location.type === 'address' ? WGS84 : plan.sourceSR;
   const encoder = createRowEncoder(plan, request.targetSR, geometrySR);
   let lastReport = 0;
+  // One COPY in flight while the next batch is parsed: PostgreSQL and this loop use a core each.
+  // A batch's progress is heartbeated only once its COPY has committed.
+  let inFlight: Promise<unknown> | null = null;
+  let afterInFlight: LoadProgress = progress;
+  const settle = async () => {
+    if (!inFlight) return;
+    const failure = await inFlight;
+    inFlight = null;
+    if (failure) throw failure;
+    ctx.heartbeat(afterInFlight);
+    const now = deps.now();
+    if (now - lastReport >= PROGRESS_EVERY_MS) {
+      lastReport = now;
+      await updateJobProgress(
+        database.db,
+        jobId,
+        {
+          layerId: plan.id,
+          rowsRead: afterInFlight.rowNumber,
+          rowsLoaded: afterInFlight.rowsLoaded,
+          rowsRejected: afterInFlight.rowsRejected,
+        },
+        now,
+      );
+    }
+  };
   for await (const batch of layerBatches(store, request, plan, progress)) {
     if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
     const geometries =
@@ -71,8 +97,7 @@ export async function loadLayer(
         ? await geocodeRows(deps.geocoder, plan.location, plan.headers, batch.rows, batch.firstRowNumber)
         : batch.geometries;
     const encoded = encoder.encode(batch.rows, batch.firstRowNumber, geometries);
-    await copyRows(database, plan.tableName, columns, encoded.text);
-    if (persistErrors) await insertErrorRecords(database.db, jobId, encoded.rejected);
+    await settle();
     const reasons =
       progress.reasons.length < 5
         ? [
@@ -88,23 +113,17 @@ export async function loadLayer(
       rowsRejected: progress.rowsRejected + encoded.rejected.length,
       reasons,
     };
-    ctx.heartbeat(progress);
-    const now = deps.now();
-    if (now - lastReport >= PROGRESS_EVERY_MS) {
-      lastReport = now;
-      await updateJobProgress(
-        database.db,
-        jobId,
-        {
-          layerId: plan.id,
-          rowsRead: progress.rowNumber,
-          rowsLoaded: progress.rowsLoaded,
-          rowsRejected: progress.rowsRejected,
-        },
-        now,
-      );
-    }
+    afterInFlight = progress;
+    // The failure is caught at once (and rethrown by settle) so it is never an unhandled rejection.
+    inFlight = (async () => {
+      await copyRows(database, plan.tableName, columns, encoded.text);
+      if (persistErrors) await insertErrorRecords(database.db, jobId, encoded.rejected);
+    })().then(
+      () => null,
+      (e: unknown) => e ?? new Error('COPY failed'),
+    );
   }
+  await settle();
   return {
     rowsRead: progress.rowNumber,
     rowsLoaded: progress.rowsLoaded,

@@ -2,16 +2,17 @@
  * Turns source rows into COPY text for a feature table: attribute values checked against their
  * field, the location read (x/y columns, or a geometry handed over by the reader or the geocoder)
  * and projected to the storage spatial reference, its box computed. Unusable rows are returned
- * with their reason instead of stopping the load.
+ * with their reason instead of stopping the load. Points from x/y columns never become objects:
+ * this loop runs once per row of million-row files.
  */
-
 import { boxLiteral, copyValue } from '../../db/repositories/feature-tables.js';
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
 import type { LayerPlan } from '../../db/schema/publish-request.js';
 import { geometryBounds, isEmptyGeometry } from '../../lib/geometry/index.js';
 import type { Bounds, EsriGeometry, SpatialReference } from '../../lib/geometry/types.js';
-import { type CellValue, parseCellValue, parseNumber } from '../../lib/ingest/index.js';
+import { type CellValue, parseNumber } from '../../lib/ingest/index.js';
 import { createTransformer, resolveSpatialReference } from '../../lib/projection/index.js';
+import { cellEncoder, coordinateReader } from './cell-encoders.js';
 
 type Reject = { reason: string };
 
@@ -42,91 +43,125 @@ export function createRowEncoder(
   const transformer = plan.geometryType ? createTransformer(geometrySR, targetSR) : null;
   const geographic = plan.geometryType ? resolveSpatialReference(geometrySR).geographic : false;
   const options = { decimalComma: plan.decimalComma, timeZone: plan.timeZone };
-  const fields = plan.fields;
-
-  const readPoint = (row: readonly CellValue[], xi: number, yi: number): EsriGeometry | Reject => {
-    const x = toNumber(row[xi], plan.decimalComma);
-    const y = toNumber(row[yi], plan.decimalComma);
-    if (!Number.isFinite(x) || !Number.isFinite(y))
-      return { reason: `Invalid coordinates '${String(row[xi] ?? '')}', '${String(row[yi] ?? '')}'.` };
-    if (geographic && (Math.abs(x) > 180 || Math.abs(y) > 90)) {
-      return { reason: `Coordinates ${x}, ${y} are outside longitude/latitude ranges.` };
-    }
-    return { x, y };
-  };
+  const encoders = plan.fields.map((f) => cellEncoder(f, options));
+  const sources = plan.fields.map((f) => f.sourceIndex);
+  const readCoordinate = coordinateReader(plan.decimalComma, parseNumber);
+  const location = plan.location;
 
   return {
     encode(rows, firstRowNumber, geometries) {
-      const lines: string[] = [];
+      let text = '';
+      let loaded = 0;
       const rejected: ErrorRecord[] = [];
-      let bounds: Bounds | null = null;
-      for (let i = 0; i < rows.length; i++) {
+      let xmin = Number.POSITIVE_INFINITY;
+      let ymin = Number.POSITIVE_INFINITY;
+      let xmax = Number.NEGATIVE_INFINITY;
+      let ymax = Number.NEGATIVE_INFINITY;
+      rows: for (let i = 0; i < rows.length; i++) {
         const row = rows[i];
         const objectId = firstRowNumber + i + 1;
-        const reject = (reason: string) =>
-          rejected.push({ layerId: plan.id, rowNumber: objectId, reason, record: row.map(jsonCell) });
         let line = String(objectId);
-        let failed: string | null = null;
-        for (const field of fields) {
-          const parsed = parseCellValue(row[field.sourceIndex], field, options);
-          if (!parsed.ok) {
-            failed = parsed.reason;
-            break;
+        for (let f = 0; f < encoders.length; f++) {
+          const raw = row[sources[f]];
+          const out = raw === null || raw === undefined || raw === '' ? '\\N' : encoders[f](raw);
+          if (typeof out !== 'string') {
+            rejectRow(rejected, plan.id, objectId, row, out.reason);
+            continue rows;
           }
-          const v = parsed.value;
-          line += `\t${field.type === 'esriFieldTypeDate' && typeof v === 'number' ? new Date(v).toISOString() : copyValue(v)}`;
+          line += `\t${out}`;
         }
-        if (failed) {
-          reject(failed);
+        if (!transformer || location.type === 'none') {
+          text += `${line}\t\\N\t\\N\n`;
+          loaded++;
           continue;
         }
-        if (!transformer || plan.location.type === 'none') {
-          lines.push(`${line}\t\\N\t\\N`);
+        if (location.type === 'coordinates') {
+          const x = readCoordinate(row[location.xIndex]);
+          const y = readCoordinate(row[location.yIndex]);
+          if (!Number.isFinite(x) || !Number.isFinite(y)) {
+            rejectRow(
+              rejected,
+              plan.id,
+              objectId,
+              row,
+              `Invalid coordinates '${String(row[location.xIndex] ?? '')}', '${String(row[location.yIndex] ?? '')}'.`,
+            );
+            continue;
+          }
+          if (geographic && (Math.abs(x) > 180 || Math.abs(y) > 90)) {
+            rejectRow(
+              rejected,
+              plan.id,
+              objectId,
+              row,
+              `Coordinates ${x}, ${y} are outside longitude/latitude ranges.`,
+            );
+            continue;
+          }
+          const [px, py] = transformer.project(x, y);
+          if (!Number.isFinite(px) || !Number.isFinite(py)) {
+            rejectRow(
+              rejected,
+              plan.id,
+              objectId,
+              row,
+              'The location cannot be projected to the target spatial reference.',
+            );
+            continue;
+          }
+          if (px < xmin) xmin = px;
+          if (py < ymin) ymin = py;
+          if (px > xmax) xmax = px;
+          if (py > ymax) ymax = py;
+          text += `${line}\t{"x":${px},"y":${py}}\t(${px},${py}),(${px},${py})\n`;
+          loaded++;
           continue;
         }
-        const located =
-          plan.location.type === 'coordinates'
-            ? readPoint(row, plan.location.xIndex, plan.location.yIndex)
-            : (geometries?.[i] ?? {
-                reason:
-                  plan.location.type === 'address'
-                    ? 'The address was not found.'
-                    : 'The feature has no geometry.',
-              });
+        const located = geometries?.[i] ?? {
+          reason: location.type === 'address' ? 'The address was not found.' : 'The feature has no geometry.',
+        };
         if ('reason' in located) {
-          reject(located.reason);
+          rejectRow(rejected, plan.id, objectId, row, located.reason);
           continue;
         }
         if (isEmptyGeometry(located)) {
-          reject('The feature has an empty geometry.');
+          rejectRow(rejected, plan.id, objectId, row, 'The feature has an empty geometry.');
           continue;
         }
         const projected = transformer.projectGeometry(located);
         delete projected.spatialReference;
         const b = geometryBounds(projected);
-        if (!b?.every(Number.isFinite)) {
-          reject('The location cannot be projected to the target spatial reference.');
+        if (!b || !b.every(Number.isFinite)) {
+          rejectRow(
+            rejected,
+            plan.id,
+            objectId,
+            row,
+            'The location cannot be projected to the target spatial reference.',
+          );
           continue;
         }
-        bounds = bounds
-          ? [
-              Math.min(bounds[0], b[0]),
-              Math.min(bounds[1], b[1]),
-              Math.max(bounds[2], b[2]),
-              Math.max(bounds[3], b[3]),
-            ]
-          : b;
-        lines.push(`${line}\t${copyValue(JSON.stringify(projected))}\t${boxLiteral(b)}`);
+        xmin = Math.min(xmin, b[0]);
+        ymin = Math.min(ymin, b[1]);
+        xmax = Math.max(xmax, b[2]);
+        ymax = Math.max(ymax, b[3]);
+        text += `${line}\t${copyValue(JSON.stringify(projected))}\t${boxLiteral(b)}\n`;
+        loaded++;
       }
-      return { text: lines.length ? `${lines.join('\n')}\n` : '', loaded: lines.length, rejected, bounds };
+      const bounds: Bounds | null = loaded > 0 && xmin <= xmax ? [xmin, ymin, xmax, ymax] : null;
+      return { text, loaded, rejected, bounds };
     },
   };
 }
 
-function toNumber(v: CellValue, decimalComma: boolean): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string') return parseNumber(v, decimalComma);
-  return Number.NaN;
+function rejectRow(
+  into: ErrorRecord[],
+  layerId: number,
+  rowNumber: number,
+  row: readonly CellValue[],
+  reason: string,
+) {
+  into.push({ layerId, rowNumber, reason, record: row.map(jsonCell) });
 }
 
 const jsonCell = (v: CellValue): unknown => (v instanceof Date ? v.toISOString() : (v ?? null));

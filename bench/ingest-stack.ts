@@ -1,0 +1,95 @@
+/**
+ * The product as the ingest benchmark runs it: a Temporal dev server and MinIO from the cached
+ * binaries, a fresh PostgreSQL database, and the API and a worker in this process (so the process's
+ * memory is the product's memory).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import type { Client } from '@temporalio/client';
+import postgres from 'postgres';
+import { createApp } from '../api/app.js';
+import { loadConfig } from '../infra/config.js';
+import { type RunningService, startMinio, startTemporal } from '../infra/embedded-services.js';
+import { createLogger } from '../infra/logger.js';
+import { appDeps, openRuntime } from '../infra/runtime.js';
+import { createWorker, ensureSearchAttributes, installTemporalRuntime } from '../infra/temporal.js';
+import { freePort } from '../test/integration/support/ports.js';
+
+export interface BenchStack {
+  baseUrl: string;
+  databaseUrl: string;
+  admin: { username: string; password: string };
+  temporal: Client;
+  stop(): Promise<void>;
+}
+
+const ADMIN = { username: 'benchadmin', password: 'Bench-Passw0rd!' };
+
+export async function startBenchStack(dir: string, adminUrl: string): Promise<BenchStack> {
+  const [temporalPort, uiPort, minioPort, consolePort, apiPort] = await Promise.all(
+    Array.from({ length: 5 }, () => freePort()),
+  );
+  const dbName = `bench_ingest_${Date.now()}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${dbName}`);
+  await admin.end();
+  const databaseUrl = new URL(adminUrl);
+  databaseUrl.pathname = `/${dbName}`;
+
+  const { cacheDir } = loadConfig({});
+  const minio = { accessKey: 'bench-ingest', secretKey: 'bench-ingest-secret' };
+  const services: RunningService[] = await Promise.all([
+    startTemporal({
+      cacheDir,
+      dataDir: join(dir, 'temporal'),
+      port: temporalPort,
+      uiPort,
+      namespace: 'default',
+    }),
+    startMinio({ cacheDir, dataDir: join(dir, 'minio'), port: minioPort, consolePort, ...minio }),
+  ]);
+  mkdirSync(join(dir, 'product'), { recursive: true });
+  const config = loadConfig({
+    PORT: String(apiPort),
+    DATA_DIR: join(dir, 'product'),
+    DATABASE_URL: databaseUrl.toString(),
+    TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+    TEMPORAL_TASK_QUEUE: 'bench-ingest',
+    MINIO_ENDPOINT: `http://127.0.0.1:${minioPort}`,
+    MINIO_ACCESS_KEY: minio.accessKey,
+    MINIO_SECRET_KEY: minio.secretKey,
+    MINIO_BUCKET: 'bench-ingest',
+    PORTAL_ADMIN_USERNAME: ADMIN.username,
+    PORTAL_ADMIN_PASSWORD: ADMIN.password,
+    UPLOAD_MAX_BYTES: String(4 * 1024 ** 3),
+    EMBEDDED_SERVICES: 'false',
+    LOG_LEVEL: 'error',
+  });
+  const log = createLogger(config.logLevel);
+  const runtime = await openRuntime(config, log);
+  installTemporalRuntime(log);
+  const deps = appDeps(runtime);
+  await ensureSearchAttributes(await deps.temporal(), config.temporal.namespace, log);
+  const worker = await createWorker({ config, deps: runtime, log });
+  const running = worker.run();
+  const server = serve({ fetch: createApp(deps).fetch, port: apiPort, hostname: '127.0.0.1' });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+
+  return {
+    baseUrl: `http://127.0.0.1:${apiPort}`,
+    databaseUrl: databaseUrl.toString(),
+    admin: ADMIN,
+    temporal: await deps.temporal(),
+    async stop() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      worker.shutdown();
+      await running.catch(() => {});
+      await runtime.close();
+      for (const s of services.reverse()) await s.stop();
+      const drop = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await drop.unsafe(`drop database if exists ${dbName} with (force)`);
+      await drop.end();
+    },
+  };
+}

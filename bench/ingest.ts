@@ -1,0 +1,198 @@
+/**
+ * Ingest benchmark: publish a generated x/y CSV end to end (upload, workflow, COPY load, indexes)
+ * and load the same file with ogr2ogr into the same PostgreSQL; print both times, rows per second
+ * and our peak memory at two file sizes (memory should stay flat as the file grows).
+ *
+ *   npx tsx bench/ingest.ts [--rows 1000000] [--pg postgres://postgres@127.0.0.1:5432/test]
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, openAsBlob, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import postgres from 'postgres';
+import { publishWorkflowId } from '../workflows/messages.js';
+import { writePointsCsv } from './ingest-data.js';
+import { type BenchStack, startBenchStack } from './ingest-stack.js';
+
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    pg: {
+      type: 'string',
+      default: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    },
+  },
+});
+const rows = Number(values.rows);
+
+interface Run {
+  label: string;
+  rows: number;
+  seconds: number;
+  peakRssMb?: number;
+  loaded: number;
+}
+
+async function json(url: string, init?: RequestInit): Promise<Record<string, any>> {
+  const res = await fetch(url, init);
+  return (await res.json()) as Record<string, any>;
+}
+
+async function signIn(stack: BenchStack): Promise<string> {
+  const body = new URLSearchParams({ f: 'json', ...stack.admin, client: 'requestip', expiration: '600' });
+  return (await json(`${stack.baseUrl}/sharing/rest/generateToken`, { method: 'POST', body })).token;
+}
+
+async function publish(stack: BenchStack, token: string, file: string, name: string): Promise<Run> {
+  const base = process.memoryUsage().rss;
+  let peak = base;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 50);
+  const started = performance.now();
+  const form = new FormData();
+  form.set('f', 'json');
+  form.set('token', token);
+  form.set('filetype', 'csv');
+  form.set(
+    'publishParameters',
+    JSON.stringify({
+      name,
+      locationType: 'coordinates',
+      latitudeFieldName: 'lat',
+      longitudeFieldName: 'lon',
+      layerInfo: { capabilities: 'Query' },
+    }),
+  );
+  form.set('file', await openAsBlob(file), `${name}.csv`);
+  const owner = stack.admin.username;
+  const res = await json(`${stack.baseUrl}/sharing/rest/content/users/${owner}/publish`, {
+    method: 'POST',
+    body: form,
+  });
+  const service = res.services?.[0];
+  if (!service) throw new Error(`publish failed: ${JSON.stringify(res)}`);
+  console.log(`  ${name}: publish answered after ${((performance.now() - started) / 1000).toFixed(2)} s`);
+  for (;;) {
+    const status = await json(
+      `${stack.baseUrl}/sharing/rest/content/users/${owner}/items/${service.serviceItemId}/status?f=json&token=${token}&jobId=${service.jobId}`,
+    );
+    if (status.status === 'completed') break;
+    if (status.status === 'failed') throw new Error(`publish failed: ${status.statusMessage}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  await printActivityTimes(stack, service.jobId);
+  const count = await json(
+    `${stack.baseUrl}/rest/services/Hosted/${name}/FeatureServer/0/query?f=json&where=1%3D1&returnCountOnly=true`,
+  );
+  return {
+    label: `ours (${name})`,
+    rows: countLines(file),
+    seconds,
+    peakRssMb: Math.round(peak / 2 ** 20),
+    loaded: count.count,
+  };
+}
+
+/** Where the job's time went: each activity from scheduled to completed, from the workflow history. */
+async function printActivityTimes(stack: BenchStack, jobId: string) {
+  const history = await stack.temporal.workflow.getHandle(publishWorkflowId(jobId)).fetchHistory();
+  const scheduled = new Map<string, { name: string; at: number }>();
+  const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+    Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
+  const parts: string[] = [];
+  for (const e of history.events ?? []) {
+    const s = e.activityTaskScheduledEventAttributes;
+    if (s) scheduled.set(String(e.eventId), { name: s.activityType?.name ?? '?', at: ms(e.eventTime) });
+    const c = e.activityTaskCompletedEventAttributes;
+    const from = c && scheduled.get(String(c.scheduledEventId));
+    if (from) parts.push(`${from.name} ${((ms(e.eventTime) - from.at) / 1000).toFixed(2)} s`);
+  }
+  console.log(`    ${parts.join(', ')}`);
+}
+
+const countLines = (file: string) =>
+  Number(execFileSync('wc', ['-l', file], { encoding: 'utf8' }).trim().split(/\s+/)[0]) - 1;
+
+async function ogr2ogr(databaseUrl: string, file: string): Promise<Run> {
+  const url = new URL(databaseUrl);
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  const postgis = await sql`select 1 from pg_available_extensions where name = 'postgis'`;
+  if (postgis.length) await sql`create extension if not exists postgis`;
+  const pg = `PG:host=${url.hostname} port=${url.port || 5432} user=${decodeURIComponent(url.username)} dbname=${url.pathname.slice(1)}`;
+  const started = performance.now();
+  const out = spawnSync(
+    'ogr2ogr',
+    [
+      '-f',
+      'PostgreSQL',
+      pg,
+      file,
+      '-nln',
+      'ref_ogr',
+      '-oo',
+      'X_POSSIBLE_NAMES=lon',
+      '-oo',
+      'Y_POSSIBLE_NAMES=lat',
+      '-oo',
+      'AUTODETECT_TYPE=YES',
+      '-s_srs',
+      'EPSG:4326',
+      '-t_srs',
+      'EPSG:3857',
+      '-lco',
+      'GEOMETRY_NAME=geom',
+      '-gt',
+      '65536',
+    ],
+    { encoding: 'utf8' },
+  );
+  const seconds = (performance.now() - started) / 1000;
+  if (out.status !== 0) throw new Error(`ogr2ogr failed: ${out.stderr}`);
+  const [{ n }] = await sql`select count(*)::int as n from ref_ogr`;
+  await sql.end();
+  return {
+    label: `ogr2ogr${postgis.length ? ' (PostGIS, GiST)' : ' (no PostGIS: WKB bytea, no index)'}`,
+    rows: countLines(file),
+    seconds,
+    loaded: n,
+  };
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-ingest-'));
+  const small = join(dir, 'points-small.csv');
+  const large = join(dir, 'points.csv');
+  console.log(`generating ${rows / 4} and ${rows} rows ...`);
+  await writePointsCsv(small, rows / 4);
+  await writePointsCsv(large, rows);
+  console.log(`  ${(statSync(large).size / 2 ** 20).toFixed(0)} MB for ${rows} rows`);
+  const stack = await startBenchStack(join(dir, 'stack'), values.pg as string);
+  try {
+    const token = await signIn(stack);
+    const runs: Run[] = [];
+    runs.push(await publish(stack, token, small, 'bench_quarter'));
+    runs.push(await publish(stack, token, large, 'bench_full'));
+    runs.push(await ogr2ogr(stack.databaseUrl, large));
+    console.log('\n| load | rows | loaded | seconds | rows/s | peak RSS MB |\n|---|---|---|---|---|---|');
+    for (const r of runs) {
+      console.log(
+        `| ${r.label} | ${r.rows} | ${r.loaded} | ${r.seconds.toFixed(2)} | ${Math.round(r.rows / r.seconds)} | ${r.peakRssMb ?? '-'} |`,
+      );
+    }
+  } finally {
+    await stack.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
