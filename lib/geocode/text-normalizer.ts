@@ -46,6 +46,3 @@ export const nameKey = (text: string): string => keyTokens(text).join(' ');
 
 /** A postal code as compared: upper case, no spaces or dashes ("m5v 3l9" → "M5V3L9"). */
 export const postalKey = (text: string): string => text.toUpperCase().replace(/[\s-]+/g, '');
-
-/** Title case for display of a name that the data holds only in folded form. */
-export const titleCase = (text: string): string => text.replace(/\b\p{L}/gu, (ch) => ch.toUpperCase());
