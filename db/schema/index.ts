@@ -6,3 +6,4 @@ export * from './self-checks.js';
 export * from './users.js';
 export * from './publishing.js';
 export * from './tile-caches.js';
+export * from './address-points.js';
