@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, stack } from '../support/portal-client.js';
 import {
@@ -127,6 +129,51 @@ describe('addItem and content/items/{id}', () => {
     const added = (await objectKeys('items/')).filter((k) => !before.has(k));
     expect(added.filter((k) => !known.has(k))).toEqual([]);
     expect(rows.filter((r) => r.title === 'too big')).toEqual([]);
+    const owned = await withDatabase(
+      (sql) => sql`select count(*)::int as n from items where owner = ${u.username}`,
+    );
+    expect(owned[0]?.n).toBe(0);
+  });
+});
+
+describe('an interrupted upload', () => {
+  it('leaves no temporary file, object or row behind', async () => {
+    const u = await newUser();
+    const boundary = 'interrupted-upload-boundary';
+    const part = (name: string, value: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const head =
+      part('token', u.token) +
+      part('type', 'CSV') +
+      part('title', 'cut off') +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.csv"\r\n` +
+      'Content-Type: text/csv\r\n\r\n';
+    const controller = new AbortController();
+    const body = new ReadableStream<Uint8Array>({
+      async start(stream) {
+        stream.enqueue(new TextEncoder().encode(head));
+        stream.enqueue(new Uint8Array(2 * 1024 * 1024).fill(65));
+        await new Promise((r) => setTimeout(r, 300));
+        controller.abort();
+      },
+    });
+    await expect(
+      fetch(`${stack().baseUrl}/sharing/rest/content/users/${u.username}/addItem`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        signal: controller.signal,
+        duplex: 'half',
+      } as RequestInit),
+    ).rejects.toThrow();
+    const tmp = join(stack().dataDir, 'tmp');
+    // Other files' uploads pass through the same folder; wait until it has been empty once.
+    let leftovers = ['?'];
+    for (let i = 0; i < 20 && leftovers.length > 0; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      leftovers = existsSync(tmp) ? readdirSync(tmp) : [];
+    }
+    expect(leftovers).toEqual([]);
     const owned = await withDatabase(
       (sql) => sql`select count(*)::int as n from items where owner = ${u.username}`,
     );
