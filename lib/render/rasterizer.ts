@@ -17,8 +17,9 @@ export class Rasterizer {
   readonly height: number;
   private readonly stride: number;
   private readonly acc: Float32Array;
-  private minX = Number.POSITIVE_INFINITY;
-  private maxX = -1;
+  /** Per-row span of touched cells, so thin diagonal shapes are not scanned over their whole box. */
+  private readonly rowMinX: Int32Array;
+  private readonly rowMaxX: Int32Array;
   private minY = Number.POSITIVE_INFINITY;
   private maxY = -1;
   private sign = 1;
@@ -28,6 +29,8 @@ export class Rasterizer {
     this.height = height;
     this.stride = width + 2;
     this.acc = new Float32Array(this.stride * height);
+    this.rowMinX = new Int32Array(height).fill(this.stride);
+    this.rowMaxX = new Int32Array(height).fill(-1);
   }
 
   /**
@@ -60,24 +63,25 @@ export class Rasterizer {
     if ((y0 <= 0 && y1 <= 0) || (y0 >= this.height && y1 >= this.height)) return;
     const w = this.width;
     // Split at x = 0 and x = w so each piece lies on one side; outside pieces are clamped to the border.
-    const cuts: number[] = [];
-    if (x0 < 0 !== x1 < 0) cuts.push((0 - x0) / (x1 - x0));
-    if (x0 > w !== x1 > w) cuts.push((w - x0) / (x1 - x0));
-    if (cuts.length === 0) {
+    let t1 = x0 < 0 !== x1 < 0 ? (0 - x0) / (x1 - x0) : -1;
+    let t2 = x0 > w !== x1 > w ? (w - x0) / (x1 - x0) : -1;
+    if (t1 < 0 && t2 < 0) {
       this.accumulate(clampX(x0, w), y0, clampX(x1, w), y1);
       return;
     }
-    if (cuts.length === 2 && cuts[0] > cuts[1]) cuts.reverse();
-    let sx = x0;
-    let sy = y0;
-    for (const t of cuts) {
-      const ex = x0 + (x1 - x0) * t;
-      const ey = y0 + (y1 - y0) * t;
-      this.accumulate(clampX(sx, w), sy, clampX(ex, w), ey);
-      sx = ex;
-      sy = ey;
+    if (t1 < 0 || (t2 >= 0 && t2 < t1)) [t1, t2] = [t2, t1];
+    // Now t1 is the first cut and t2 the second one, or −1 when there is only one.
+    const ax = x0 + (x1 - x0) * t1;
+    const ay = y0 + (y1 - y0) * t1;
+    this.accumulate(clampX(x0, w), y0, clampX(ax, w), ay);
+    if (t2 < 0) {
+      this.accumulate(clampX(ax, w), ay, clampX(x1, w), y1);
+      return;
     }
-    this.accumulate(clampX(sx, w), sy, clampX(x1, w), y1);
+    const bx = x0 + (x1 - x0) * t2;
+    const by = y0 + (y1 - y0) * t2;
+    this.accumulate(clampX(ax, w), ay, clampX(bx, w), by);
+    this.accumulate(clampX(bx, w), by, clampX(x1, w), y1);
   }
 
   private accumulate(ax: number, ay: number, bx: number, by: number): void {
@@ -89,7 +93,10 @@ export class Rasterizer {
     let y1 = by;
     if (y0 > y1) {
       dir = -dir;
-      [x0, y0, x1, y1] = [x1, y1, x0, y0];
+      x0 = bx;
+      y0 = by;
+      x1 = ax;
+      y1 = ay;
     }
     const w = this.width;
     const acc = this.acc;
@@ -111,8 +118,8 @@ export class Rasterizer {
       const xaFloor = Math.floor(xa);
       const xaI = xaFloor;
       const xbI = Math.ceil(xb);
-      if (xaI < this.minX) this.minX = xaI;
-      if (xbI + 1 > this.maxX) this.maxX = xbI + 1;
+      if (xaI < this.rowMinX[y]) this.rowMinX[y] = xaI;
+      if (xbI + 1 > this.rowMaxX[y]) this.rowMaxX[y] = xbI + 1;
       if (xbI <= xaI + 1) {
         // The edge stays within one pixel column in this row.
         const mid = 0.5 * (x + xnext) - xaFloor;
@@ -154,32 +161,57 @@ export class Rasterizer {
   ): void {
     if (this.maxY < 0) return;
     const acc = this.acc;
-    const minX = Math.max(0, this.minX);
-    const maxX = Math.min(this.stride - 1, this.maxX);
-    const lastX = Math.min(this.width - 1, maxX);
+    const data = canvas.data;
+    const width = this.width;
+    const rowMinX = this.rowMinX;
+    const rowMaxX = this.rowMaxX;
     const alpha = ((color[3] ?? 255) / 255) * opacity;
     const evenOdd = rule === 'evenodd';
     const r = color[0];
     const g = color[1];
     const b = color[2];
     for (let y = this.minY; y <= this.maxY; y++) {
+      const minX = rowMinX[y];
+      const maxX = rowMaxX[y];
+      if (maxX < 0) continue;
+      rowMinX[y] = this.stride;
+      rowMaxX[y] = -1;
+      const lastX = Math.min(width - 1, maxX);
       const line = y * this.stride;
+      const row = y * width;
       let sum = 0;
       for (let x = minX; x <= lastX; x++) {
         sum += acc[line + x];
         let cov = sum < 0 ? -sum : sum;
-        if (evenOdd) {
-          cov %= 2;
-          if (cov > 1) cov = 2 - cov;
-        } else if (cov > 1) cov = 1;
-        if (cov < 1 / 512) continue;
-        if (mask && mask[((y & 7) << 3) | (x & 7)] === 0) continue;
-        canvas.blend(y * this.width + x, r, g, b, cov * alpha);
+        if (cov < 0.002) continue;
+        if (cov > 1) {
+          if (evenOdd) {
+            cov -= 2 * Math.floor(cov / 2);
+            if (cov > 1) cov = 2 - cov;
+            if (cov < 0.002) continue;
+          } else cov = 1;
+        }
+        if (mask !== undefined && mask[((y & 7) << 3) | (x & 7)] === 0) continue;
+        // Source-over in straight alpha, inlined: this loop is the renderer's hot path.
+        const a = cov * alpha;
+        const p = (row + x) << 2;
+        const da = data[p + 3];
+        if (a >= 0.998 || da === 0) {
+          data[p] = r;
+          data[p + 1] = g;
+          data[p + 2] = b;
+          data[p + 3] = a >= 0.998 ? 255 : (a * 255 + 0.5) | 0;
+          continue;
+        }
+        const keep = (da / 255) * (1 - a);
+        const inv = 1 / (a + keep);
+        data[p] = ((r * a + data[p] * keep) * inv + 0.5) | 0;
+        data[p + 1] = ((g * a + data[p + 1] * keep) * inv + 0.5) | 0;
+        data[p + 2] = ((b * a + data[p + 2] * keep) * inv + 0.5) | 0;
+        data[p + 3] = ((a + keep) * 255 + 0.5) | 0;
       }
       acc.fill(0, line + minX, line + maxX + 1);
     }
-    this.minX = Number.POSITIVE_INFINITY;
-    this.maxX = -1;
     this.minY = Number.POSITIVE_INFINITY;
     this.maxY = -1;
   }

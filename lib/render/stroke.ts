@@ -131,8 +131,9 @@ function addJoin(
   const dot = d1x * d2x + d1y * d2y;
   // A gentle forward turn leaves a gap under a tenth of the half-width: not worth a join piece.
   if (dot > 0 && Math.abs(cross) < 0.1 * l1 * l2) return;
-  if (style.join === 'round') {
-    if (h >= 0.5) addCircle(r, px, py, h);
+  // Below 3 px a round join and a bevel differ by well under a pixel; the bevel is 3 edges, not 8+.
+  if (style.join === 'round' && h >= 1.5) {
+    addCircle(r, px, py, h);
     return;
   }
   // Normals on the outer side of the turn.
