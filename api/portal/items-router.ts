@@ -125,6 +125,14 @@ async function deleteItemRoute(c: Context<AppEnv>) {
   return sendJson(c, { success: true, itemId: item.id });
 }
 
+/** protect / unprotect: delete protection, which the owner or an administrator turns on and off. */
+const protection = (on: boolean) => async (c: Context<AppEnv>) => {
+  const { item } = await changeableItem(c);
+  const { database, now } = c.get('deps');
+  await updateItem(database.db, item.id, { protected: on, modified: now() });
+  return sendJson(c, { success: true, itemId: item.id });
+};
+
 export function createItemsRouter(): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
 
@@ -134,6 +142,9 @@ export function createItemsRouter(): Hono<AppEnv> {
   router.post(`/content/users/:username/:folderId${FOLDER}/items/:itemId/update`, updateItemRoute);
   router.post('/content/users/:username/items/:itemId/delete', deleteItemRoute);
   router.post(`/content/users/:username/:folderId${FOLDER}/items/:itemId/delete`, deleteItemRoute);
+
+  router.post('/content/users/:username/items/:itemId/protect', protection(true));
+  router.post('/content/users/:username/items/:itemId/unprotect', protection(false));
 
   router.on(['GET', 'POST'], '/content/items/:itemId', async (c) => {
     const item = await readableItem(c, c.req.param('itemId'));

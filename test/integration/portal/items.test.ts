@@ -233,6 +233,19 @@ describe('update and delete', () => {
     expect((await itemInfo(id, u.token)).json.error.messageCode).toBe('CONT_0001');
   });
 
+  it('refuses to delete a protected item until it is unprotected', async () => {
+    const u = await newUser();
+    const id = await addTextItem(u);
+    const path = `/sharing/rest/content/users/${u.username}/items/${id}`;
+    expect((await call(`${path}/protect`, { token: u.token })).json).toEqual({ success: true, itemId: id });
+    expect((await itemInfo(id, u.token)).json.protected).toBe(true);
+    const refused = await call(`${path}/delete`, { token: u.token });
+    expect(refused.json.error.messageCode).toBe('CONT_0048');
+    expect((await itemInfo(id, u.token)).json.id).toBe(id);
+    await call(`${path}/unprotect`, { token: u.token });
+    expect((await call(`${path}/delete`, { token: u.token })).json.success).toBe(true);
+  });
+
   it('lets an administrator delete a member’s item', async () => {
     const u = await newUser();
     const id = await addTextItem(u);
