@@ -16,13 +16,17 @@ export async function findJob(db: Database, id: string): Promise<PublishJobRow |
   return rows[0];
 }
 
+export async function jobsForItem(db: Database, serviceItemId: string): Promise<PublishJobRow[]> {
+  const rows = await db.select().from(publishJobs).where(eq(publishJobs.serviceItemId, serviceItemId));
+  return rows.sort((a, b) => b.created - a.created);
+}
+
 /** The most recent job of a service item, for status calls that omit the job id. */
 export async function latestJobForItem(
   db: Database,
   serviceItemId: string,
 ): Promise<PublishJobRow | undefined> {
-  const rows = await db.select().from(publishJobs).where(eq(publishJobs.serviceItemId, serviceItemId));
-  return rows.sort((a, b) => b.created - a.created)[0];
+  return (await jobsForItem(db, serviceItemId))[0];
 }
 
 export async function updateJobProgress(
