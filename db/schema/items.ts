@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { groups } from './groups.js';
 import { users } from './users.js';
 
 /** A user's folders (one level, as in the portal); the root folder has no row. */
@@ -70,4 +71,20 @@ export const itemRelationships = pgTable(
     primaryKey({ columns: [t.originItemId, t.destinationItemId, t.relationshipType] }),
     index('item_relationships_destination_idx').on(t.destinationItemId),
   ],
+);
+
+/** Groups an item is shared with; a row goes with either the item or the group. */
+export const itemGroups = pgTable(
+  'item_groups',
+  {
+    itemId: text('item_id')
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    groupId: text('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    sharedBy: text('shared_by').notNull(),
+    created: bigint('created', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.itemId, t.groupId] }), index('item_groups_group_idx').on(t.groupId)],
 );
