@@ -1,0 +1,155 @@
+/**
+ * The drawable layers of a hosted feature service, and their features around a map area: read by
+ * bounding box from the per-layer table (GiST on `bbox`), projected to Web Mercator, carrying only the
+ * attributes the layer's renderer reads.
+ */
+import { sql } from 'drizzle-orm';
+import type { DatabaseHandle } from '../../db/client.js';
+import { boxLiteral } from '../../db/repositories/feature-tables.js';
+import { findService, listLayers } from '../../db/repositories/services.js';
+import { geometryBounds } from '../../lib/geometry/bounds.js';
+import type { Bounds, EsriGeometry, EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
+import { createTransformer, type Transformer } from '../../lib/projection/index.js';
+import { parseShape } from '../../lib/query/row-mapping.js';
+import type { DrawingInfo, FeatureRenderer, RenderFeature } from '../../lib/render/types.js';
+
+const WEB_MERCATOR: SpatialReference = { wkid: 102100, latestWkid: 3857 };
+
+export interface DrawableLayer {
+  layerId: number;
+  name: string;
+  tableName: string;
+  geometryType: EsriGeometryType;
+  drawingInfo: DrawingInfo | null;
+  /** Esri field name → physical column, for the renderer's fields only. */
+  rendererColumns: { name: string; column: string }[];
+  /** The layer's extent in Web Mercator, when known. */
+  extent: Bounds | null;
+  featureCount: number;
+}
+
+export interface SourceLayers {
+  storageSR: SpatialReference;
+  layers: DrawableLayer[];
+}
+
+/** Feature layers (not tables) of a service, in drawing order (layer 0 at the bottom). */
+export async function drawableLayers(database: DatabaseHandle, serviceItemId: string): Promise<SourceLayers> {
+  const service = await findService(database.db, serviceItemId);
+  const storageSR = (service?.definition.spatialReference as SpatialReference | undefined) ?? WEB_MERCATOR;
+  const toMercator = createTransformer(storageSR, WEB_MERCATOR);
+  const rows = await listLayers(database.db, serviceItemId);
+  const layers: DrawableLayer[] = [];
+  for (const row of rows) {
+    const def = row.definition as {
+      name?: string;
+      geometryType?: EsriGeometryType;
+      drawingInfo?: DrawingInfo | null;
+      extent?: { xmin: unknown; ymin: unknown; xmax: unknown; ymax: unknown };
+      type?: string;
+    };
+    if (!def.geometryType || def.type === 'Table') continue;
+    const wanted = rendererFields(def.drawingInfo?.renderer ?? null).map((f) => f.toLowerCase());
+    layers.push({
+      layerId: row.layerId,
+      name: def.name ?? `Layer ${row.layerId}`,
+      tableName: row.tableName,
+      geometryType: def.geometryType,
+      drawingInfo: def.drawingInfo ?? null,
+      rendererColumns: row.columns.filter((c) => wanted.includes(c.name.toLowerCase())),
+      extent: extentInMercator(def.extent, toMercator),
+      featureCount: row.featureCount,
+    });
+  }
+  return { storageSR, layers };
+}
+
+/** Fields a renderer and its visual variables read. */
+export function rendererFields(renderer: FeatureRenderer | null): string[] {
+  if (!renderer) return [];
+  const r = renderer as unknown as Record<string, unknown> & {
+    visualVariables?: { field?: string; normalizationField?: string }[];
+  };
+  const names = [r.field1, r.field2, r.field3, r.field, r.normalizationField];
+  for (const vv of r.visualVariables ?? []) names.push(vv.field, vv.normalizationField);
+  const rotation = /^\[([^\]]+)\]$/.exec(String(r.rotationExpression ?? ''))?.[1];
+  names.push(rotation);
+  return [...new Set(names.filter((n): n is string => typeof n === 'string' && n !== ''))];
+}
+
+function extentInMercator(
+  e: { xmin: unknown; ymin: unknown; xmax: unknown; ymax: unknown } | undefined,
+  toMercator: Transformer,
+): Bounds | null {
+  if (!e) return null;
+  const v = [e.xmin, e.ymin, e.xmax, e.ymax].map(Number);
+  if (v.some((n) => !Number.isFinite(n))) return null;
+  return projectBounds(v as Bounds, toMercator);
+}
+
+/** Projects a box by its corners and edge midpoints (enough for the query boxes of tiles). */
+export function projectBounds([xmin, ymin, xmax, ymax]: Bounds, t: Transformer): Bounds {
+  if (t.identity) return [xmin, ymin, xmax, ymax];
+  const xm = (xmin + xmax) / 2;
+  const ym = (ymin + ymax) / 2;
+  const pts = [
+    [xmin, ymin],
+    [xmax, ymin],
+    [xmin, ymax],
+    [xmax, ymax],
+    [xm, ymin],
+    [xm, ymax],
+    [xmin, ym],
+    [xmax, ym],
+  ].map(([x, y]) => t.project(x, y));
+  const xs = pts.map((p) => p[0]).filter(Number.isFinite);
+  const ys = pts.map((p) => p[1]).filter(Number.isFinite);
+  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+}
+
+export interface LocatedFeature extends RenderFeature {
+  geometry: EsriGeometry;
+  bounds: Bounds;
+}
+
+/** Features of a layer whose stored box meets `bounds` (Web Mercator), projected to Web Mercator. */
+export async function featuresIn(
+  database: DatabaseHandle,
+  layer: DrawableLayer,
+  storageSR: SpatialReference,
+  bounds: Bounds,
+): Promise<LocatedFeature[]> {
+  const toStorage = createTransformer(WEB_MERCATOR, storageSR);
+  const toMercator = createTransformer(storageSR, WEB_MERCATOR);
+  const box = boxLiteral(projectBounds(bounds, toStorage));
+  const table = checkedTable(layer.tableName);
+  const columns = layer.rendererColumns.map((c) => `, "${checkedColumn(c.column)}"`).join('');
+  const rows = await database.rows<Record<string, unknown>>(
+    sql`select "shape"${sql.raw(columns)} from ${sql.raw(table)} where "bbox" && ${box}::box`,
+  );
+  const out: LocatedFeature[] = [];
+  for (const row of rows) {
+    const stored = parseShape(row.shape);
+    if (!stored) continue;
+    const geometry = toMercator.identity ? stored : toMercator.projectGeometry(stored);
+    const b = geometryBounds(geometry);
+    if (!b) continue;
+    const attributes: Record<string, unknown> = {};
+    for (const c of layer.rendererColumns) attributes[c.name] = row[c.column];
+    out.push({ geometry, attributes, bounds: b });
+  }
+  return out;
+}
+
+const TABLE = /^f_[a-z0-9]{32}_\d{1,3}$/;
+const COLUMN = /^a_\d{1,4}$/;
+
+function checkedTable(name: string): string {
+  if (!TABLE.test(name)) throw new Error(`Unexpected feature table name ${name}`);
+  return `"${name}"`;
+}
+
+function checkedColumn(name: string): string {
+  if (!COLUMN.test(name)) throw new Error(`Unexpected feature column ${name}`);
+  return name;
+}

@@ -1,0 +1,136 @@
+/**
+ * Renders one bundle (a 128×128 block of tiles of one level): one feature query per layer for the
+ * block, then 4×4 metatiles drawn once and cut into tiles. Metatiles without features are skipped
+ * before drawing, tiles without a painted pixel are neither encoded nor stored.
+ */
+import sharp from 'sharp';
+import type { Bounds } from '../../lib/geometry/types.js';
+import type { MarkerSpriteCache } from '../../lib/render/marker-sprites.js';
+import { cropTile } from '../../lib/render/metatile-crop.js';
+import { isEmptyTile, renderTile } from '../../lib/render/render-tile.js';
+import { maxSymbolReach, queryBounds } from '../../lib/render/symbol-reach.js';
+import type { RgbaImage } from '../../lib/render/types.js';
+import { BUNDLE_DIM, BundleBuilder } from '../../lib/tiles/compact-bundle.js';
+import { metatilesInRange, metatileTiles } from '../../lib/tiles/metatile.js';
+import {
+  lodOf,
+  ORIGIN_X,
+  ORIGIN_Y,
+  TILE_SIZE,
+  type TileAddress,
+  type TileRange,
+  tileRange,
+} from '../../lib/tiles/web-mercator.js';
+import type { DrawableLayer, LocatedFeature } from './layer-features.js';
+
+export const METATILE = 4;
+
+export interface BundleArea {
+  level: number;
+  row0: number;
+  col0: number;
+}
+
+/** The tiles of a bundle that lie within the cache extent (grown by symbol reach), or undefined. */
+export function bundleTileRange(area: BundleArea, extent: Bounds, reachPx: number): TileRange | undefined {
+  const grown = queryBounds(extent, reachPx, lodOf(area.level).resolution);
+  const r = tileRange(grown, area.level);
+  const minRow = Math.max(r.minRow, area.row0);
+  const maxRow = Math.min(r.maxRow, area.row0 + BUNDLE_DIM - 1);
+  const minCol = Math.max(r.minCol, area.col0);
+  const maxCol = Math.min(r.maxCol, area.col0 + BUNDLE_DIM - 1);
+  if (minRow > maxRow || minCol > maxCol) return undefined;
+  return { level: area.level, minRow, maxRow, minCol, maxCol };
+}
+
+/** Map bounds of a tile range. */
+export function rangeBounds(r: TileRange): Bounds {
+  const span = lodOf(r.level).resolution * TILE_SIZE;
+  return [
+    ORIGIN_X + r.minCol * span,
+    ORIGIN_Y - (r.maxRow + 1) * span,
+    ORIGIN_X + (r.maxCol + 1) * span,
+    ORIGIN_Y - r.minRow * span,
+  ];
+}
+
+export interface LayerFeatures {
+  layer: DrawableLayer;
+  features: LocatedFeature[];
+  sprites: MarkerSpriteCache;
+}
+
+export interface RenderedTile extends TileAddress {
+  png: Uint8Array;
+}
+
+const meets = (a: Bounds, b: Bounds): boolean => a[0] <= b[2] && a[2] >= b[0] && a[1] <= b[3] && a[3] >= b[1];
+
+/**
+ * Draws every non-empty tile of `range`, calling `onTile` for each and `onMetatile` after each
+ * metatile (for heartbeats). Layers are drawn in order onto one buffer per metatile.
+ */
+export async function renderRange(
+  range: TileRange,
+  layers: LayerFeatures[],
+  pictures: ReadonlyMap<string, RgbaImage>,
+  onTile: (tile: RenderedTile) => Promise<void> | void,
+  onMetatile: (done: number) => void,
+): Promise<{ tiles: number; metatiles: number }> {
+  const resolution = lodOf(range.level).resolution;
+  const reaches = layers.map((l) => maxSymbolReach(l.layer.drawingInfo));
+  let tiles = 0;
+  let metatiles = 0;
+  for (const meta of metatilesInRange(range, METATILE)) {
+    const drawn = layers
+      .map((l, i) => {
+        const area = queryBounds(meta.bounds, reaches[i], resolution);
+        return { l, features: l.features.filter((f) => meets(f.bounds, area)) };
+      })
+      .filter((d) => d.features.length > 0);
+    metatiles++;
+    if (drawn.length > 0) {
+      const rgba = new Uint8Array(meta.width * meta.height * 4);
+      for (const { l, features } of drawn) {
+        renderTile({
+          features,
+          drawingInfo: l.layer.drawingInfo,
+          geometryType: l.layer.geometryType,
+          envelope: meta.bounds,
+          width: meta.width,
+          height: meta.height,
+          target: rgba,
+          sprites: l.sprites,
+          pictures,
+        });
+      }
+      const encodes: Promise<void>[] = [];
+      for (const t of metatileTiles(meta, range)) {
+        const tileRgba = cropTile(rgba, meta.width, t.col - meta.col0, t.row - meta.row0, TILE_SIZE);
+        if (isEmptyTile(tileRgba)) continue;
+        encodes.push(
+          encodePng(tileRgba).then(async (png) => {
+            tiles++;
+            await onTile({ ...t, png });
+          }),
+        );
+      }
+      await Promise.all(encodes);
+    }
+    onMetatile(metatiles);
+  }
+  return { tiles, metatiles };
+}
+
+export async function encodePng(rgba: Uint8Array): Promise<Uint8Array> {
+  const buf = Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength);
+  return sharp(buf, { raw: { width: TILE_SIZE, height: TILE_SIZE, channels: 4 } })
+    .png()
+    .toBuffer();
+}
+
+/** Collects rendered tiles into a Compact V2 bundle. */
+export function bundleCollector(): { builder: BundleBuilder; onTile: (t: RenderedTile) => void } {
+  const builder = new BundleBuilder();
+  return { builder, onTile: (t) => void builder.add(t.row, t.col, t.png) };
+}

@@ -1,0 +1,247 @@
+/**
+ * The tile cache pipeline's activities, keyed by the cache's service item id: prepare (levels, extent,
+ * conf.xml and conf.cdi), build one bundle, finish or fail, and reset for a rebuild. A finished bundle
+ * is recorded, so a retried or resumed build skips it; object keys are deterministic, so a bundle
+ * interrupted half way is simply written again.
+ */
+import { Context } from '@temporalio/activity';
+import { findJob, finishJob, updateJobProgress } from '../../db/repositories/jobs.js';
+import {
+  bundleTotals,
+  dropBundleRecords,
+  findBundle,
+  findTileCache,
+  recordBundle,
+  type TileCacheRow,
+  updateTileCache,
+} from '../../db/repositories/tile-caches.js';
+import { bundleKey, cachePrefix, confCdiKey, confXmlKey, explodedKey } from '../../infra/tile-cache-store.js';
+import { internalError } from '../../lib/errors.js';
+import { unionBounds } from '../../lib/geometry/index.js';
+import type { Bounds } from '../../lib/geometry/types.js';
+import { MarkerSpriteCache } from '../../lib/render/marker-sprites.js';
+import { maxSymbolReach, queryBounds } from '../../lib/render/symbol-reach.js';
+import { confCdi, confXml } from '../../lib/tiles/cache-config.js';
+import { webMercatorCache } from '../../lib/tiles/cache-definition.js';
+import { tileExtension } from '../../lib/tiles/exploded-paths.js';
+import { defaultLevelRange } from '../../lib/tiles/level-range.js';
+import { lodOf } from '../../lib/tiles/web-mercator.js';
+import { withFailureMapping } from '../publish/activity-errors.js';
+import { drawableLayers, featuresIn } from './layer-features.js';
+import { decodePictures } from './picture-symbols.js';
+import {
+  bundleCollector,
+  bundleTileRange,
+  type RenderedTile,
+  rangeBounds,
+  renderRange,
+} from './render-bundle.js';
+import type { TileDeps } from './tile-deps.js';
+
+export interface TileCachePlan {
+  generation: number;
+  /** Web Mercator extent of the data; null when there is nothing to draw. */
+  extent: Bounds | null;
+  minLevel: number;
+  maxLevel: number;
+  /** Largest symbol reach of the layers in pixels: bundles this close to the extent are built too. */
+  reachPx: number;
+}
+
+export interface BundleTask {
+  serviceItemId: string;
+  generation: number;
+  level: number;
+  row0: number;
+  col0: number;
+  jobId?: string;
+}
+
+export interface BundleOutcome {
+  tileCount: number;
+  bytes: number;
+  /** True when the bundle was already finished by an earlier attempt and nothing was redone. */
+  reused: boolean;
+}
+
+export interface CacheTotals {
+  bundles: number;
+  tiles: number;
+  bytes: number;
+}
+
+export function createTileActivities(deps: TileDeps) {
+  const { database, store } = deps;
+  const db = database.db;
+
+  async function cacheOf(serviceItemId: string): Promise<TileCacheRow> {
+    const row = await findTileCache(db, serviceItemId);
+    if (!row)
+      throw internalError('Unable to complete operation.', [`Tile cache ${serviceItemId} does not exist.`]);
+    return row;
+  }
+
+  async function writeProgress(jobId: string | undefined, serviceItemId: string, generation: number) {
+    if (!jobId || !(await findJob(db, jobId))) return;
+    const totals = await bundleTotals(db, serviceItemId, generation);
+    await updateJobProgress(db, jobId, { bundlesDone: totals.bundles, tilesDone: totals.tiles }, deps.now());
+  }
+
+  return withFailureMapping({
+    /** Decides levels and extent (once; kept on the cache) and writes conf.xml and conf.cdi. */
+    async prepareTileCache(serviceItemId: string): Promise<TileCachePlan> {
+      const cache = await cacheOf(serviceItemId);
+      let definition = cache.definition;
+      let reachPx = 0;
+      if (cache.sourceServiceItemId) {
+        const source = await drawableLayers(database, cache.sourceServiceItemId);
+        const extent = unionBounds(source.layers.map((l) => l.extent));
+        const count = source.layers.reduce((n, l) => n + l.featureCount, 0);
+        reachPx = Math.max(0, ...source.layers.map((l) => maxSymbolReach(l.drawingInfo)));
+        const levels =
+          definition.lods.length > 0
+            ? {
+                minLevel: definition.lods[0].level,
+                maxLevel: definition.lods[definition.lods.length - 1].level,
+              }
+            : extent
+              ? defaultLevelRange(extent, count)
+              : { minLevel: 0, maxLevel: 0 };
+        definition = webMercatorCache({
+          ...levels,
+          extent: extent ?? undefined,
+          storage: definition.storage,
+          format: definition.format,
+        });
+        await updateTileCache(db, serviceItemId, { definition, modified: deps.now() });
+      }
+      await store.put(confXmlKey(serviceItemId), confXml(definition), undefined, 'application/xml');
+      if (definition.extent)
+        await store.put(
+          confCdiKey(serviceItemId),
+          confCdi(definition.extent, definition),
+          undefined,
+          'application/xml',
+        );
+      const lods = definition.lods;
+      return {
+        generation: cache.generation,
+        extent: definition.extent ?? null,
+        minLevel: lods[0]?.level ?? 0,
+        maxLevel: lods[lods.length - 1]?.level ?? -1,
+        reachPx,
+      };
+    },
+
+    /** Renders and stores one bundle, unless an earlier attempt finished it. */
+    async buildBundle(task: BundleTask): Promise<BundleOutcome> {
+      const { serviceItemId, generation, level, row0, col0 } = task;
+      const done = await findBundle(db, serviceItemId, generation, level, row0, col0);
+      if (done) return { tileCount: done.tileCount, bytes: done.bytes, reused: true };
+      const cache = await cacheOf(serviceItemId);
+      if (cache.generation !== generation)
+        throw internalError('Unable to complete operation.', [
+          'The cache was reset while this bundle was built.',
+        ]);
+      const definition = cache.definition;
+      const source = cache.sourceServiceItemId
+        ? await drawableLayers(database, cache.sourceServiceItemId)
+        : undefined;
+      const layers = source?.layers ?? [];
+      const reachPx = Math.max(0, ...layers.map((l) => maxSymbolReach(l.drawingInfo)));
+      const range = definition.extent && bundleTileRange({ level, row0, col0 }, definition.extent, reachPx);
+      let tileCount = 0;
+      let bytes = 0;
+      if (range && source) {
+        const area = rangeBounds(range);
+        const resolution = lodOf(level).resolution;
+        const withFeatures = [];
+        for (const layer of layers) {
+          const reach = maxSymbolReach(layer.drawingInfo);
+          const features = await featuresIn(
+            database,
+            layer,
+            source.storageSR,
+            queryBounds(area, reach, resolution),
+          );
+          if (features.length > 0) withFeatures.push({ layer, features, sprites: new MarkerSpriteCache(96) });
+        }
+        Context.current().heartbeat({ level, row0, col0, metatiles: 0 });
+        const pictures = await decodePictures(layers.map((l) => l.drawingInfo));
+        const exploded = definition.storage === 'exploded';
+        const { builder, onTile: collect } = bundleCollector();
+        const extension = tileExtension(definition.format);
+        const onTile = exploded
+          ? async (t: RenderedTile) => {
+              await store.put(
+                explodedKey(serviceItemId, t, extension),
+                Buffer.from(t.png),
+                t.png.length,
+                'image/png',
+              );
+              bytes += t.png.length;
+            }
+          : collect;
+        const result = await renderRange(range, withFeatures, pictures, onTile, (metatiles) =>
+          Context.current().heartbeat({ level, row0, col0, metatiles }),
+        );
+        tileCount = result.tiles;
+        if (!exploded && builder.tileCount > 0) {
+          const { head, records, byteLength } = builder.finish();
+          await store.put(
+            bundleKey(serviceItemId, level, row0, col0),
+            Buffer.concat([head, ...records]),
+            byteLength,
+          );
+          bytes = byteLength;
+        }
+      }
+      await recordBundle(db, serviceItemId, generation, { level, row0, col0, tileCount, bytes });
+      await writeProgress(task.jobId, serviceItemId, generation);
+      return { tileCount, bytes, reused: false };
+    },
+
+    /** Marks the cache ready with its totals and completes the job that asked for it. */
+    async finishTileCache(serviceItemId: string, generation: number, jobId?: string): Promise<CacheTotals> {
+      const totals = await bundleTotals(db, serviceItemId, generation);
+      await updateTileCache(db, serviceItemId, {
+        status: 'ready',
+        tileCount: totals.tiles,
+        modified: deps.now(),
+      });
+      if (jobId && (await findJob(db, jobId))) {
+        await updateJobProgress(
+          db,
+          jobId,
+          { bundlesDone: totals.bundles, tilesDone: totals.tiles },
+          deps.now(),
+        );
+        await finishJob(db, jobId, 'completed', 'completed', deps.now());
+      }
+      return totals;
+    },
+
+    async failTileCache(serviceItemId: string, jobId: string | undefined, code: number, message: string) {
+      await updateTileCache(db, serviceItemId, { status: 'failed', modified: deps.now() });
+      if (jobId) await finishJob(db, jobId, 'failed', JSON.stringify({ code, message }), deps.now());
+    },
+
+    /** Drops every object and bundle record of the cache and starts a new generation. */
+    async resetTileCache(serviceItemId: string, expectedGeneration: number): Promise<number> {
+      const cache = await cacheOf(serviceItemId);
+      // A retried reset must not bump twice: the caller says which generation it saw.
+      if (cache.generation > expectedGeneration) return cache.generation;
+      await store.removePrefix(`${cachePrefix(serviceItemId)}_alllayers/`);
+      await dropBundleRecords(db, serviceItemId);
+      const generation = cache.generation + 1;
+      await updateTileCache(db, serviceItemId, { generation, status: 'building', modified: deps.now() });
+      return generation;
+    },
+
+    async tileCacheGeneration(serviceItemId: string): Promise<number> {
+      return (await cacheOf(serviceItemId)).generation;
+    },
+  });
+}
+
+export type TileActivities = ReturnType<typeof createTileActivities>;

@@ -1,0 +1,76 @@
+/** The MapServer resource JSON of a cached (tiled) hosted map service, from its cache definition. */
+import type { TileCacheRow } from '../../db/repositories/tile-caches.js';
+import type { Bounds } from '../../lib/geometry/types.js';
+import { restScaleRange, restStorageInfo, restTileInfo } from '../../lib/tiles/tile-info.js';
+import { WORLD_HALF } from '../../lib/tiles/web-mercator.js';
+
+export interface MapServiceLayer {
+  id: number;
+  name: string;
+  geometryType?: string;
+  drawingInfo?: unknown;
+}
+
+const SR = { wkid: 102100, latestWkid: 3857 };
+
+const envelope = (b: Bounds | undefined) => {
+  const [xmin, ymin, xmax, ymax] = b ?? [-WORLD_HALF, -WORLD_HALF, WORLD_HALF, WORLD_HALF];
+  return { xmin, ymin, xmax, ymax, spatialReference: SR };
+};
+
+export const mapServiceLayers = (cache: TileCacheRow): MapServiceLayer[] =>
+  (cache.service.layers as MapServiceLayer[] | undefined) ?? [];
+
+export function mapServerJson(cache: TileCacheRow): Record<string, unknown> {
+  const def = cache.definition;
+  const { minScale, maxScale } = restScaleRange(def);
+  const service = cache.service;
+  return {
+    currentVersion: 11.1,
+    serviceDescription: String(service.serviceDescription ?? ''),
+    mapName: 'Layers',
+    description: String(service.description ?? ''),
+    copyrightText: String(service.copyrightText ?? ''),
+    supportsDynamicLayers: false,
+    layers: mapServiceLayers(cache).map((l) => ({
+      id: l.id,
+      name: l.name,
+      parentLayerId: -1,
+      defaultVisibility: true,
+      subLayerIds: null,
+      minScale,
+      maxScale,
+      type: 'Feature Layer',
+      geometryType: l.geometryType,
+    })),
+    tables: [],
+    spatialReference: SR,
+    singleFusedMapCache: true,
+    tileInfo: restTileInfo(def),
+    storageInfo: restStorageInfo(def),
+    initialExtent: envelope(def.extent),
+    fullExtent: envelope(def.extent),
+    minScale,
+    maxScale,
+    minLOD: def.lods[0]?.level ?? 0,
+    maxLOD: def.lods[def.lods.length - 1]?.level ?? 0,
+    units: 'esriMeters',
+    supportedImageFormatTypes: 'PNG32,PNG24,PNG,JPG,DIB,TIFF,EMF,PS,PDF,GIF,SVG,SVGZ,BMP',
+    documentInfo: {
+      Title: cache.name,
+      Author: cache.owner,
+      Comments: '',
+      Subject: '',
+      Category: '',
+      Keywords: '',
+    },
+    capabilities: 'Map,TilesOnly,Tilemap',
+    supportedQueryFormats: 'JSON, geoJSON, PBF',
+    exportTilesAllowed: false,
+    maxRecordCount: 2000,
+    maxImageHeight: 4096,
+    maxImageWidth: 4096,
+    cacheType: 'Map',
+    serviceItemId: cache.serviceItemId,
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * rest/services/Hosted/{name}/MapServer: the cached map service, its layers and legend, and its tiles
+ * read out of the object store (bundle index fetched once per bundle, then one range read per tile).
+ */
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { findTileCacheByName, type TileCacheRow } from '../../db/repositories/tile-caches.js';
+import { createTileCacheReader, type TileCacheReader } from '../../infra/tile-cache-store.js';
+import { GeoError } from '../../lib/errors.js';
+import { tileExtension } from '../../lib/tiles/exploded-paths.js';
+import type { AppEnv } from '../env.js';
+import { errorEnvelope, sendJson } from '../render.js';
+import { mapServerJson, mapServiceLayers } from './map-server-json.js';
+import { mapServerLegend } from './map-server-legend.js';
+
+const methods = ['GET', 'POST'];
+
+const serviceNotFound = () =>
+  new GeoError({ code: 400, message: 'Invalid URL', details: ['Service not found or not started.'] });
+
+export const TILE_CACHE_CONTROL = 'public, max-age=3600, must-revalidate';
+
+async function cacheNamed(c: Context<AppEnv>, serviceType: 'MapServer' | 'VectorTileServer') {
+  const cache = await findTileCacheByName(c.get('deps').database.db, serviceType, c.req.param('name') ?? '');
+  if (!cache || cache.status === 'failed') throw serviceNotFound();
+  return cache;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  pbf: 'application/x-protobuf',
+};
+
+/**
+ * Answers one tile request: 304 when the client holds this generation's tile, the bytes with an ETag
+ * otherwise, and a 404 with an error body when the cache has no such tile.
+ */
+export async function sendTile(
+  c: Context<AppEnv>,
+  reader: TileCacheReader,
+  cache: TileCacheRow,
+  headers: Record<string, string> = {},
+) {
+  const [level, row, col] = ['level', 'row', 'col'].map((k) =>
+    Number((c.req.param(k) ?? '').replace(/\.pbf$/, '')),
+  );
+  const lods = cache.definition.lods;
+  const known = lods.some((l) => l.level === level);
+  const valid =
+    [level, row, col].every((n) => Number.isInteger(n) && n >= 0) && row < 2 ** level && col < 2 ** level;
+  const extension = tileExtension(cache.definition.format);
+  const etag = `"${cache.serviceItemId}-${cache.generation}-${level}-${row}-${col}"`;
+  if (valid && known && c.req.header('if-none-match') === etag) {
+    return c.body(null, 304, { ETag: etag, 'Cache-Control': TILE_CACHE_CONTROL });
+  }
+  const bytes =
+    valid && known
+      ? await reader.readTile(
+          {
+            serviceItemId: cache.serviceItemId,
+            generation: cache.generation,
+            storage: cache.definition.storage,
+            extension,
+          },
+          { level, row, col },
+        )
+      : undefined;
+  if (!bytes) {
+    const e = new GeoError({
+      code: 404,
+      message: 'Tile not found',
+      details: [
+        `The cache has no tile at level ${c.req.param('level')}, row ${c.req.param('row')}, column ${c.req.param('col')}.`,
+      ],
+    });
+    return c.json(errorEnvelope(e), 404);
+  }
+  return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+    'Content-Type': CONTENT_TYPES[extension] ?? 'application/octet-stream',
+    'Content-Length': String(bytes.length),
+    ETag: etag,
+    'Cache-Control': TILE_CACHE_CONTROL,
+    ...headers,
+  });
+}
+
+export function createMapServerRouter(): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+  const base = '/services/Hosted/:name/MapServer';
+  // One reader per router: its LRUs live as long as the app, not the module.
+  let reader: TileCacheReader | undefined;
+  const readerOf = (c: Context<AppEnv>) => {
+    reader ??= createTileCacheReader(c.get('deps').store);
+    return reader;
+  };
+
+  router.on(methods, base, async (c) => sendJson(c, mapServerJson(await cacheNamed(c, 'MapServer'))));
+
+  router.on(methods, `${base}/layers`, async (c) => {
+    const json = mapServerJson(await cacheNamed(c, 'MapServer'));
+    return sendJson(c, { layers: json.layers, tables: [] });
+  });
+
+  router.on(methods, `${base}/legend`, async (c) =>
+    sendJson(c, await mapServerLegend(mapServiceLayers(await cacheNamed(c, 'MapServer')))),
+  );
+
+  router.get(`${base}/tile/:level/:row/:col`, async (c) =>
+    sendTile(c, readerOf(c), await cacheNamed(c, 'MapServer')),
+  );
+
+  return router;
+}

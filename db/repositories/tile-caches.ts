@@ -1,0 +1,121 @@
+/** Tile cache services and the finished bundles of their builds. */
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database } from '../client.js';
+import { tileCacheBundles, tileCaches } from '../schema/tile-caches.js';
+
+export type TileCacheRow = typeof tileCaches.$inferSelect;
+export type NewTileCache = typeof tileCaches.$inferInsert;
+export type TileServiceType = 'MapServer' | 'VectorTileServer';
+
+export async function insertTileCache(db: Database, row: NewTileCache): Promise<void> {
+  await db.insert(tileCaches).values(row);
+}
+
+export async function findTileCache(db: Database, serviceItemId: string): Promise<TileCacheRow | undefined> {
+  const rows = await db.select().from(tileCaches).where(eq(tileCaches.serviceItemId, serviceItemId)).limit(1);
+  return rows[0];
+}
+
+/** Names are unique per service type regardless of case, as on ArcGIS Server. */
+export async function findTileCacheByName(
+  db: Database,
+  serviceType: TileServiceType,
+  name: string,
+): Promise<TileCacheRow | undefined> {
+  const rows = await db
+    .select()
+    .from(tileCaches)
+    .where(
+      and(eq(tileCaches.serviceType, serviceType), sql`lower(${tileCaches.name}) = ${name.toLowerCase()}`),
+    )
+    .limit(1);
+  return rows[0];
+}
+
+/** The caches drawn from a feature service: what an edit of its data invalidates. */
+export async function tileCachesOfSource(db: Database, sourceServiceItemId: string): Promise<TileCacheRow[]> {
+  return db.select().from(tileCaches).where(eq(tileCaches.sourceServiceItemId, sourceServiceItemId));
+}
+
+export async function updateTileCache(
+  db: Database,
+  serviceItemId: string,
+  changes: Partial<NewTileCache>,
+): Promise<void> {
+  await db.update(tileCaches).set(changes).where(eq(tileCaches.serviceItemId, serviceItemId));
+}
+
+export async function deleteTileCache(db: Database, serviceItemId: string): Promise<void> {
+  await db.delete(tileCaches).where(eq(tileCaches.serviceItemId, serviceItemId));
+}
+
+export interface BundleRecord {
+  level: number;
+  row0: number;
+  col0: number;
+  tileCount: number;
+  bytes: number;
+}
+
+/** Records a finished bundle; recording it again (a retried activity) keeps the first record. */
+export async function recordBundle(
+  db: Database,
+  serviceItemId: string,
+  generation: number,
+  b: BundleRecord,
+): Promise<void> {
+  await db
+    .insert(tileCacheBundles)
+    .values({ serviceItemId, generation, ...b })
+    .onConflictDoNothing();
+}
+
+export async function findBundle(
+  db: Database,
+  serviceItemId: string,
+  generation: number,
+  level: number,
+  row0: number,
+  col0: number,
+): Promise<BundleRecord | undefined> {
+  const rows = await db
+    .select()
+    .from(tileCacheBundles)
+    .where(
+      and(
+        eq(tileCacheBundles.serviceItemId, serviceItemId),
+        eq(tileCacheBundles.generation, generation),
+        eq(tileCacheBundles.level, level),
+        eq(tileCacheBundles.row0, row0),
+        eq(tileCacheBundles.col0, col0),
+      ),
+    )
+    .limit(1);
+  const r = rows[0];
+  return r && { level: r.level, row0: r.row0, col0: r.col0, tileCount: r.tileCount, bytes: r.bytes };
+}
+
+/** Finished bundles and tiles of one build generation. */
+export async function bundleTotals(
+  db: Database,
+  serviceItemId: string,
+  generation: number,
+): Promise<{ bundles: number; tiles: number; bytes: number }> {
+  const rows = await db
+    .select({
+      bundles: sql<number>`count(*)::int`,
+      tiles: sql<number>`coalesce(sum(${tileCacheBundles.tileCount}), 0)::bigint`,
+      bytes: sql<number>`coalesce(sum(${tileCacheBundles.bytes}), 0)::bigint`,
+    })
+    .from(tileCacheBundles)
+    .where(
+      and(eq(tileCacheBundles.serviceItemId, serviceItemId), eq(tileCacheBundles.generation, generation)),
+    );
+  const r = rows[0];
+  return { bundles: Number(r?.bundles ?? 0), tiles: Number(r?.tiles ?? 0), bytes: Number(r?.bytes ?? 0) };
+}
+
+/** Forgets the finished bundles of older generations (their objects are gone with the prefix). */
+export async function dropBundleRecords(db: Database, serviceItemId: string): Promise<void> {
+  await db.delete(tileCacheBundles).where(eq(tileCacheBundles.serviceItemId, serviceItemId));
+}

@@ -1,0 +1,184 @@
+/**
+ * Where tile caches live in the object store, and a reader that serves tiles out of them: a compact
+ * bundle's 128 KiB index is fetched once by range request and kept in an LRU, then each tile is one
+ * more range request (and kept in a byte-bounded LRU of its own, since map clients ask again and again).
+ */
+import type { CacheStorage } from '../lib/tiles/cache-definition.js';
+import {
+  BUNDLE_INDEX_RANGE,
+  BUNDLE_INDEX_SIZE,
+  type BundleIndex,
+  bundlePath,
+  parseBundleIndex,
+  tileEntry,
+} from '../lib/tiles/compact-bundle.js';
+import { explodedTilePath } from '../lib/tiles/exploded-paths.js';
+import type { TileAddress } from '../lib/tiles/web-mercator.js';
+import type { ObjectStore } from './object-store.js';
+
+export const cachePrefix = (serviceItemId: string): string => `caches/${serviceItemId}/`;
+export const confXmlKey = (serviceItemId: string): string => `${cachePrefix(serviceItemId)}conf.xml`;
+export const confCdiKey = (serviceItemId: string): string => `${cachePrefix(serviceItemId)}conf.cdi`;
+/** Vector tile services keep their styles, sprites and fonts here (paths as in the .vtpk's p12/). */
+export const resourceKey = (serviceItemId: string, path: string): string =>
+  `${cachePrefix(serviceItemId)}${path.replace(/^\/+/, '')}`;
+
+export function bundleKey(serviceItemId: string, level: number, row: number, col: number): string {
+  return `${cachePrefix(serviceItemId)}_alllayers/${bundlePath(level, row, col)}`;
+}
+
+export function explodedKey(serviceItemId: string, tile: TileAddress, extension = 'png'): string {
+  return `${cachePrefix(serviceItemId)}_alllayers/${explodedTilePath(tile, extension)}`;
+}
+
+/** Least-recently-used map bounded by a total weight (entries count 1 unless a weight is given). */
+export class LruMap<V> {
+  private readonly entries = new Map<string, { value: V; weight: number }>();
+  private weight = 0;
+
+  constructor(private readonly maxWeight: number) {}
+
+  get(key: string): V | undefined {
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    return hit.value;
+  }
+
+  set(key: string, value: V, weight = 1): void {
+    if (weight > this.maxWeight) return;
+    this.delete(key);
+    this.entries.set(key, { value, weight });
+    this.weight += weight;
+    for (const [k, e] of this.entries) {
+      if (this.weight <= this.maxWeight) break;
+      this.entries.delete(k);
+      this.weight -= e.weight;
+    }
+  }
+
+  delete(key: string): void {
+    const e = this.entries.get(key);
+    if (!e) return;
+    this.entries.delete(key);
+    this.weight -= e.weight;
+  }
+
+  deletePrefix(prefix: string): void {
+    for (const k of [...this.entries.keys()]) if (k.startsWith(prefix)) this.delete(k);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+export interface TileLocation {
+  serviceItemId: string;
+  /** Build generation: part of every cache key, so a rebuilt cache is never served from stale entries. */
+  generation?: number;
+  storage: CacheStorage;
+  /** Exploded caches: the file extension (png, jpg, pbf). */
+  extension?: string;
+}
+
+export interface TileCacheReader {
+  /** The tile's bytes, or undefined when the cache has no such tile. */
+  readTile(at: TileLocation, tile: TileAddress): Promise<Uint8Array | undefined>;
+  /** Forgets everything cached for a service (after a rebuild or delete). */
+  forget(serviceItemId: string): void;
+  /** Range requests made for bundle indexes so far (lets tests see the index is fetched once). */
+  readonly indexFetches: number;
+}
+
+export interface TileCacheReaderOptions {
+  /** Bundle indexes kept (each about 192 KiB decoded); default 128. */
+  maxIndexes?: number;
+  /** Bytes of tiles kept; default 64 MiB. */
+  maxTileBytes?: number;
+  /** How long a missing bundle is remembered, so a building cache shows new bundles soon (ms). */
+  missingTtlMs?: number;
+  now?: () => number;
+}
+
+export function createTileCacheReader(
+  store: ObjectStore,
+  options: TileCacheReaderOptions = {},
+): TileCacheReader {
+  const indexes = new LruMap<BundleIndex | { missingUntil: number }>(options.maxIndexes ?? 128);
+  const tiles = new LruMap<Uint8Array>(options.maxTileBytes ?? 64 * 1024 ** 2);
+  const missingTtl = options.missingTtlMs ?? 5_000;
+  const now = options.now ?? Date.now;
+  let indexFetches = 0;
+
+  async function bundleIndex(cacheKey: string, key: string): Promise<BundleIndex | undefined> {
+    const cached = indexes.get(cacheKey);
+    if (cached && 'sizes' in cached) return cached;
+    if (cached && cached.missingUntil > now()) return undefined;
+    indexFetches++;
+    const bytes = await rangeOrMissing(store, key, BUNDLE_INDEX_RANGE.start, BUNDLE_INDEX_SIZE);
+    if (!bytes) {
+      indexes.set(cacheKey, { missingUntil: now() + missingTtl });
+      return undefined;
+    }
+    const index = parseBundleIndex(bytes);
+    indexes.set(cacheKey, index);
+    return index;
+  }
+
+  return {
+    get indexFetches() {
+      return indexFetches;
+    },
+    async readTile(at, tile) {
+      const prefix = `${at.serviceItemId}/${at.generation ?? 0}/`;
+      const tileCacheKey = `${prefix}${tile.level}/${tile.row}/${tile.col}`;
+      const hit = tiles.get(tileCacheKey);
+      if (hit) return hit;
+      let bytes: Uint8Array | undefined;
+      if (at.storage === 'exploded') {
+        bytes = await getOrMissing(store, explodedKey(at.serviceItemId, tile, at.extension ?? 'png'));
+      } else {
+        const key = bundleKey(at.serviceItemId, tile.level, tile.row, tile.col);
+        const index = await bundleIndex(`${prefix}${key}`, key);
+        const entry = index && tileEntry(index, tile.row, tile.col);
+        bytes = entry ? await store.getRange(key, entry.offset, entry.size) : undefined;
+      }
+      if (bytes) tiles.set(tileCacheKey, bytes, bytes.length + 64);
+      return bytes;
+    },
+    forget(serviceItemId) {
+      indexes.deletePrefix(`${serviceItemId}/`);
+      tiles.deletePrefix(`${serviceItemId}/`);
+    },
+  };
+}
+
+async function rangeOrMissing(
+  store: ObjectStore,
+  key: string,
+  offset: number,
+  length: number,
+): Promise<Buffer | undefined> {
+  try {
+    return await store.getRange(key, offset, length);
+  } catch (e) {
+    if (isMissing(e)) return undefined;
+    throw e;
+  }
+}
+
+async function getOrMissing(store: ObjectStore, key: string): Promise<Buffer | undefined> {
+  try {
+    return await store.getBuffer(key);
+  } catch (e) {
+    if (isMissing(e)) return undefined;
+    throw e;
+  }
+}
+
+function isMissing(e: unknown): boolean {
+  const code = (e as { code?: string }).code;
+  return code === 'NoSuchKey' || code === 'NotFound' || code === 'InvalidRange';
+}

@@ -1,0 +1,111 @@
+/**
+ * Builds a tile cache: prepare (levels, extent, conf files), then one activity per bundle with a
+ * bounded number in flight, then finish. Runs on its own (a rebuild after an edit) or as the child of
+ * a tile publish. Finished bundles are recorded by the activity, so a retried or resumed build skips
+ * them; a long build continues as new with its place in the bundle list.
+ */
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  ContinueAsNew,
+  continueAsNew,
+  proxyActivities,
+  setHandler,
+  upsertMemo,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { TileActivities } from '../activities/tiles/tile-activities.js';
+import { cacheBundles } from './tile-cache-bundles.js';
+import {
+  type TileCacheBuildInput,
+  type TileCacheBuildResult,
+  type TileCacheProgress,
+  tileCacheProgressQuery,
+} from './tile-cache-messages.js';
+
+const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' };
+
+const { prepareTileCache, finishTileCache, failTileCache, resetTileCache, tileCacheGeneration } =
+  proxyActivities<TileActivities>({
+    startToCloseTimeout: '10 minutes',
+    retry: { ...retry, maximumAttempts: 8 },
+  });
+
+const { buildBundle } = proxyActivities<TileActivities>({
+  startToCloseTimeout: '2 hours',
+  heartbeatTimeout: '1 minute',
+  retry: { ...retry, maximumAttempts: 20 },
+});
+
+export async function tileCacheBuildWorkflow(input: TileCacheBuildInput): Promise<TileCacheBuildResult> {
+  const { serviceItemId, jobId } = input;
+  const progress: TileCacheProgress = {
+    phase: 'preparing',
+    minLevel: 0,
+    maxLevel: -1,
+    bundlesTotal: 0,
+    bundlesDone: input.resume?.nextBundle ?? 0,
+    bundlesReused: input.resume?.bundlesReused ?? 0,
+    tilesDone: input.resume?.tiles ?? 0,
+  };
+  setHandler(tileCacheProgressQuery, () => progress);
+  try {
+    if (input.reset && !input.resume) {
+      await resetTileCache(serviceItemId, await tileCacheGeneration(serviceItemId));
+    }
+    const plan = await prepareTileCache(serviceItemId);
+    if (input.resume && input.resume.generation !== plan.generation) {
+      throw ApplicationFailure.nonRetryable('The cache was reset by another build.', 'CacheReset');
+    }
+    const bundles = cacheBundles(plan.extent, plan.minLevel, plan.maxLevel, plan.reachPx);
+    Object.assign(progress, { phase: 'building', minLevel: plan.minLevel, maxLevel: plan.maxLevel });
+    progress.bundlesTotal = bundles.length;
+    const concurrency = Math.max(1, input.concurrency ?? 3);
+
+    let next = input.resume?.nextBundle ?? 0;
+    const inFlight = new Set<Promise<void>>();
+    const startOne = (i: number) => {
+      const b = bundles[i];
+      const p: Promise<void> = buildBundle({ serviceItemId, generation: plan.generation, jobId, ...b }).then(
+        (out) => {
+          progress.bundlesDone++;
+          progress.tilesDone += out.tileCount;
+          if (out.reused) progress.bundlesReused++;
+          inFlight.delete(p);
+        },
+      );
+      inFlight.add(p);
+    };
+    while (next < bundles.length) {
+      while (inFlight.size < concurrency && next < bundles.length) startOne(next++);
+      await Promise.race(inFlight);
+      if (workflowInfo().continueAsNewSuggested && next < bundles.length) {
+        // Bundles are recorded when done, so only the ones in flight are waited for, not redone.
+        await Promise.all(inFlight);
+        await upsertMemo({ bundlesDone: progress.bundlesDone, tilesDone: progress.tilesDone });
+        await continueAsNew<typeof tileCacheBuildWorkflow>({
+          ...input,
+          resume: {
+            generation: plan.generation,
+            nextBundle: next,
+            tiles: progress.tilesDone,
+            bundlesReused: progress.bundlesReused,
+          },
+        });
+      }
+    }
+    await Promise.all(inFlight);
+    progress.phase = 'finishing';
+    const totals = await finishTileCache(serviceItemId, plan.generation, jobId);
+    progress.phase = 'completed';
+    await upsertMemo({ bundlesDone: totals.bundles, tilesDone: totals.tiles });
+    return { serviceItemId, ...totals };
+  } catch (err) {
+    if (err instanceof ContinueAsNew) throw err;
+    progress.phase = 'failed';
+    const cause = err instanceof ActivityFailure ? err.cause : err;
+    const message = cause instanceof Error ? cause.message : 'The tile cache could not be built.';
+    await failTileCache(serviceItemId, jobId, 500, message);
+    throw err;
+  }
+}
