@@ -48,10 +48,16 @@ export const notFound = (message: string, details: string[] = [], messageCode?: 
   new GeoError({ code: 404, message, details, messageCode });
 
 /** The messages of 498 and 499 stay verbatim: real clients match on them to refresh credentials. */
-export const invalidToken = (): GeoError => new GeoError({ code: 498, message: 'Invalid token.', details: [] });
+export const invalidToken = (): GeoError =>
+  new GeoError({ code: 498, message: 'Invalid token.', details: [] });
 
 export const tokenRequired = (): GeoError =>
-  new GeoError({ code: 499, message: 'Token Required', details: ['Token Required'], messageCode: 'GWM_0003' });
+  new GeoError({
+    code: 499,
+    message: 'Token Required',
+    details: ['Token Required'],
+    messageCode: 'GWM_0003',
+  });
 
 export const itemNotFound = (): GeoError =>
   badRequest('Item does not exist or is inaccessible.', [], 'CONT_0001');
