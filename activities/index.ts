@@ -1,15 +1,18 @@
 // Every activity group, built from real dependencies passed in by the worker.
+import type { LocatorSource } from '../infra/locator-service.js';
 import { createGazetteerGeocoder } from './publish/gazetteer-geocoder.js';
 import { createPublishActivities } from './publish/publish-activities.js';
 import type { PublishDeps } from './publish/publish-deps.js';
 import { createSelfCheckActivities, type SelfCheckDeps } from './self-check.js';
 
-export type ActivityDeps = SelfCheckDeps & Partial<Pick<PublishDeps, 'geocoder'>>;
+/** `locator`: the process's shared locator (the runtime's); the publish geocoder runs on it. */
+export type ActivityDeps = SelfCheckDeps &
+  Partial<Pick<PublishDeps, 'geocoder'>> & { locator?: LocatorSource };
 
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createSelfCheckActivities(deps),
-    ...createPublishActivities({ ...deps, geocoder: deps.geocoder ?? createGazetteerGeocoder() }),
+    ...createPublishActivities({ ...deps, geocoder: deps.geocoder ?? createGazetteerGeocoder(deps.locator) }),
   };
 }
 

@@ -5,6 +5,7 @@ import { cors } from 'hono/cors';
 import { GeoError, isGeoError, toGeoError } from '../lib/errors.js';
 import { authenticate } from './auth.js';
 import type { AppDeps, AppEnv } from './env.js';
+import { createGeocodeServices } from './geocode/geocode-services.js';
 import { parseParams } from './params.js';
 import { createPortalBasicsRouter } from './portal/basics.js';
 import { createPortalRouter } from './portal/router.js';
@@ -38,6 +39,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   root.route('/sharing/rest', createPublishRouter());
   root.route('/sharing/rest', createPortalBasicsRouter());
   root.route('/', createPortalRouter());
+  root.route('/rest/services', createGeocodeServices(deps));
   root.route('/rest', createFeatureServerRouter());
   root.route('/rest', createRestInfoRouter());
   app.route(deps.config.basePath || '/', root);

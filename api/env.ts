@@ -2,6 +2,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import type { DatabaseHandle } from '../db/client.js';
 import type { UserRow } from '../db/repositories/users.js';
 import type { Config } from '../infra/config.js';
+import type { LocatorSource } from '../infra/locator-service.js';
 import type { Logger } from '../infra/logger.js';
 import type { ObjectStore } from '../infra/object-store.js';
 import type { RequestParams } from './params.js';
@@ -16,6 +17,8 @@ export interface AppDeps {
   now: () => number;
   portalId: string;
   portalName: string;
+  /** The process's shared embedded locator (GeocodeServer and publish geocoding). */
+  locator: LocatorSource;
 }
 
 export interface AppEnv {

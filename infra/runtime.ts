@@ -4,6 +4,7 @@ import type { AppDeps } from '../api/env.js';
 import { type DatabaseHandle, openDatabase } from '../db/client.js';
 import { bootstrap, type PortalIdentity } from './bootstrap.js';
 import type { Config } from './config.js';
+import { createLocatorService, type LocatorSource } from './locator-service.js';
 import type { Logger } from './logger.js';
 import { createObjectStore, ensureBucket, type ObjectStore } from './object-store.js';
 import { connectClient } from './temporal.js';
@@ -15,6 +16,8 @@ export interface Runtime {
   store: ObjectStore;
   identity: PortalIdentity;
   now: () => number;
+  /** The embedded locator, built on first use and shared by the API and the activities of this process. */
+  locator: LocatorSource;
   close(): Promise<void>;
 }
 
@@ -25,7 +28,8 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     const identity = await bootstrap(database, config, log, now);
     const store = createObjectStore(config.minio);
     await ensureBucket(store);
-    return { config, log, database, store, identity, now, close: () => database.close() };
+    const locator = createLocatorService({ database, log, now });
+    return { config, log, database, store, identity, now, locator, close: () => database.close() };
   } catch (e) {
     await database.close();
     throw e;
@@ -43,6 +47,7 @@ export function appDeps(runtime: Runtime): AppDeps {
     now: runtime.now,
     portalId: runtime.identity.portalId,
     portalName: runtime.identity.portalName,
+    locator: runtime.locator,
     temporal: () => {
       client ??= connectClient(runtime.config.temporal).catch((e) => {
         client = undefined;

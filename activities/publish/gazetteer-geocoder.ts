@@ -1,18 +1,16 @@
-/** The default Geocoder: the embedded gazetteer locator of the geocoding service, loaded once. */
-import { loadPackageGazetteer } from '../../infra/gazetteer/package-gazetteer.js';
-import { GazetteerIndex } from '../../lib/geocode/gazetteer-index.js';
-import { createLocator, type Locator } from '../../lib/geocode/locator.js';
+/** The default Geocoder: the process's shared embedded locator (infra/locator-service.ts). */
+import { createPackageLocator } from '../../infra/gazetteer/package-locator.js';
+import type { Locator } from '../../lib/geocode/locator.js';
 import type { Geocoder } from './geocoder.js';
 
-export function createGazetteerGeocoder(load: () => Promise<Locator> = defaultLocator): Geocoder {
-  let locator: Promise<Locator> | undefined;
+/**
+ * `load` is called for every batch so the shared locator can catch up with address points stored since;
+ * without one, the shipped-package locator is built once for this geocoder.
+ */
+export function createGazetteerGeocoder(load: () => Promise<Locator> = packageLocatorOnce()): Geocoder {
   return {
     async geocodeBatch(records, options = {}) {
-      locator ??= load().catch((e) => {
-        locator = undefined;
-        throw e;
-      });
-      const l = await locator;
+      const l = await load();
       const out = [];
       // The locator takes at most maxBatchSize records per call, as ArcGIS does.
       for (let i = 0; i < records.length; i += l.info.maxBatchSize) {
@@ -33,6 +31,13 @@ export function createGazetteerGeocoder(load: () => Promise<Locator> = defaultLo
   };
 }
 
-async function defaultLocator(): Promise<Locator> {
-  return createLocator(new GazetteerIndex(await loadPackageGazetteer()));
+function packageLocatorOnce(): () => Promise<Locator> {
+  let locator: Promise<Locator> | undefined;
+  return () => {
+    locator ??= createPackageLocator().catch((e) => {
+      locator = undefined;
+      throw e;
+    });
+    return locator;
+  };
 }

@@ -2,12 +2,19 @@ import type { Context } from 'hono';
 import { badRequest } from '../../lib/errors.js';
 import type { AddressInput } from '../../lib/geocode/gazetteer-types.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
+import type { AppEnv } from '../env.js';
+import type { RequestParams } from '../params.js';
 
 /** Request parameters by lower-cased name: clients differ in spelling (singleLine, SingleLine). */
 export type GeocodeParams = Map<string, string>;
 
-/** Query-string and form parameters together (the form wins), keys lower-cased. */
-export async function readGeocodeParams(c: Context): Promise<GeocodeParams> {
+/**
+ * The request's parameters, keys lower-cased: the app's parsed parameters when the router runs inside the
+ * API (which has already read the body), otherwise the query string and a form body read here.
+ */
+export async function readGeocodeParams(c: Context<AppEnv>): Promise<GeocodeParams> {
+  const parsed = c.get('params');
+  if (parsed) return new Map(Object.entries(parsed.all()));
   const params: GeocodeParams = new Map();
   for (const [key, value] of Object.entries(c.req.query())) params.set(key.toLowerCase(), value);
   if (c.req.method === 'POST') {
@@ -20,6 +27,17 @@ export async function readGeocodeParams(c: Context): Promise<GeocodeParams> {
     }
   }
   return params;
+}
+
+/** The same parameters in the shape the shared renderer (api/render.ts) reads f and callback from. */
+export function asRequestParams(params: GeocodeParams): RequestParams {
+  return {
+    get: (name) => params.get(name.toLowerCase()),
+    has: (name) => params.has(name.toLowerCase()),
+    all: () => Object.fromEntries(params),
+    file: () => undefined,
+    files: () => [],
+  };
 }
 
 export const isPretty = (params: GeocodeParams): boolean => params.get('f')?.toLowerCase() === 'pjson';

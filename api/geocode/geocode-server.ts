@@ -1,15 +1,16 @@
 import { type Context, Hono } from 'hono';
-import { badRequest, notFound } from '../../lib/errors.js';
+import { badRequest, notFound, toGeoError } from '../../lib/errors.js';
 import type { BatchRecord, Locator } from '../../lib/geocode/locator.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
 import { createTransformer, normalizeSpatialReference } from '../../lib/projection/index.js';
+import type { AppEnv } from '../env.js';
+import { sendError, sendJson } from '../render.js';
 import { candidateJson, type PointProjector, projectedFields, selectFields } from './candidate-json.js';
-import { renderGeocodeError, renderGeocodeJson } from './geocode-error-renderer.js';
 import {
   addressInput,
+  asRequestParams,
   batchAddresses,
   hasAddress,
-  isPretty,
   maxLocations,
   outFields,
   outSpatialReference,
@@ -19,7 +20,7 @@ import { geocodeServiceJson } from './geocode-service-json.js';
 
 export interface GeocodeRouterDeps {
   /** One locator answering at its own service name, or a lookup of locators by service name. */
-  locator: Locator | ((serviceName: string) => Locator | undefined);
+  locator: Locator | ((serviceName: string) => Locator | undefined | Promise<Locator | undefined>);
   /** WGS84 → outSR; defaults to lib/projection (plain maths for Web Mercator, proj4 for the rest). */
   projectorFor?: (outSR: SpatialReference) => PointProjector;
 }
@@ -38,14 +39,14 @@ const BATCH_FIELDS = ['ResultID', 'Loc_name', 'Status', 'Score', 'Match_addr', '
  * `/:name/GeocodeServer` and its findAddressCandidates and geocodeAddresses operations, mounted by the
  * API at `{prefix}/rest/services`. GET and form POST alike; parameter names in any case.
  */
-export function createGeocodeRouter(deps: GeocodeRouterDeps): Hono {
-  const app = new Hono();
+export function createGeocodeRouter(deps: GeocodeRouterDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
   const projectorFor = deps.projectorFor ?? defaultProjectorFor;
 
-  const locatorFor = (name: string): Locator => {
+  const locatorFor = async (name: string): Promise<Locator> => {
     const found =
       typeof deps.locator === 'function'
-        ? deps.locator(name)
+        ? await deps.locator(name)
         : deps.locator.info.serviceName.toLowerCase() === name.toLowerCase()
           ? deps.locator
           : undefined;
@@ -53,19 +54,23 @@ export function createGeocodeRouter(deps: GeocodeRouterDeps): Hono {
     return found;
   };
 
-  const handle = (operation: (c: Context, params: Map<string, string>) => unknown) => async (c: Context) => {
-    const params = await readGeocodeParams(c).catch(() => new Map<string, string>());
-    try {
-      return renderGeocodeJson(c, await operation(c, params), isPretty(params));
-    } catch (error) {
-      return renderGeocodeError(c, error, isPretty(params));
-    }
-  };
+  const handle =
+    (operation: (c: Context<AppEnv>, params: Map<string, string>) => unknown) =>
+    async (c: Context<AppEnv>) => {
+      const params = await readGeocodeParams(c).catch(() => new Map<string, string>());
+      // Standalone (unit tests, another host app) nothing has parsed the parameters for the renderer.
+      if (!c.get('params')) c.set('params', asRequestParams(params));
+      try {
+        return sendJson(c, await operation(c, params));
+      } catch (error) {
+        return sendError(c, toGeoError(error));
+      }
+    };
 
-  const service = handle((c) => geocodeServiceJson(locatorFor(c.req.param('name') ?? '').info));
+  const service = handle(async (c) => geocodeServiceJson((await locatorFor(c.req.param('name') ?? '')).info));
 
-  const findAddressCandidates = handle((c, params) => {
-    const locator = locatorFor(c.req.param('name') ?? '');
+  const findAddressCandidates = handle(async (c, params) => {
+    const locator = await locatorFor(c.req.param('name') ?? '');
     const input = addressInput((name) => params.get(name));
     if (!hasAddress(input)) {
       throw badRequest('Cannot perform query. Invalid query parameters.', [
@@ -85,8 +90,8 @@ export function createGeocodeRouter(deps: GeocodeRouterDeps): Hono {
     };
   });
 
-  const geocodeAddresses = handle((c, params) => {
-    const locator = locatorFor(c.req.param('name') ?? '');
+  const geocodeAddresses = handle(async (c, params) => {
+    const locator = await locatorFor(c.req.param('name') ?? '');
     const outSR = outSpatialReference(params);
     const project = projectorFor(outSR);
     const wanted = outFields(params);
