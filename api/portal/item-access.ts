@@ -1,5 +1,7 @@
 /** Who may read and who may change an item. Items the caller may not read look like missing ones. */
 import type { Context } from 'hono';
+import type { Database } from '../../db/client.js';
+import { sharedWithUser } from '../../db/repositories/item-sharing.js';
 import { findItem, type ItemRow } from '../../db/repositories/items.js';
 import type { UserRow } from '../../db/repositories/users.js';
 import { forbidden, itemNotFound } from '../../lib/errors.js';
@@ -22,9 +24,20 @@ export function itemControl(item: ItemRow, viewer: UserRow | undefined): 'admin'
   return item.owner === viewer.username ? 'update' : undefined;
 }
 
+/** canRead, plus items shared with a group the viewer belongs to. */
+export async function canReadShared(
+  db: Database,
+  item: ItemRow,
+  viewer: UserRow | undefined,
+): Promise<boolean> {
+  if (canRead(item, viewer)) return true;
+  return viewer ? sharedWithUser(db, item.id, viewer.username) : false;
+}
+
 export async function readableItem(c: Context<AppEnv>, id: string): Promise<ItemRow> {
-  const item = await findItem(c.get('deps').database.db, id);
-  if (!item || !canRead(item, c.get('user'))) throw itemNotFound();
+  const { db } = c.get('deps').database;
+  const item = await findItem(db, id);
+  if (!item || !(await canReadShared(db, item, c.get('user')))) throw itemNotFound();
   return item;
 }
 

@@ -12,7 +12,7 @@ import { badRequest, forbidden, GeoError } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
-import { canRead, itemControl, readableItem } from './item-access.js';
+import { canReadShared, itemControl, readableItem } from './item-access.js';
 import { itemJson } from './item-json.js';
 import { pageInfo, readPage } from './paging.js';
 import {
@@ -107,7 +107,8 @@ export function createRelationshipsRouter(): Hono<AppEnv> {
     const related = [];
     for (const direction of directions)
       related.push(...(await relatedItemRows(database.db, item.id, direction, types)));
-    const visible = related.filter((r) => canRead(r, viewer));
+    const visible = [];
+    for (const r of related) if (await canReadShared(database.db, r, viewer)) visible.push(r);
     const page = readPage(params, 100, 100);
     const shown = visible.slice(page.start - 1, page.start - 1 + page.num);
     return sendJson(c, {

@@ -11,6 +11,7 @@ import { createItemsRouter } from './items-router.js';
 import { createOrgAdminRouter } from './org-admin-router.js';
 import { createRelationshipsRouter } from './relationships-router.js';
 import { createSearchRouter } from './search-router.js';
+import { createSharingRouter } from './sharing-router.js';
 import { createUserContentRouter } from './user-content-router.js';
 import { createUsersRouter } from './users-router.js';
 
@@ -19,6 +20,7 @@ export function createPortalRouter(): Hono<AppEnv> {
   // Routes with fixed words come before the folder-id patterns they could be mistaken for.
   sharing.route('/', createItemsRouter());
   sharing.route('/', createRelationshipsRouter());
+  sharing.route('/', createSharingRouter());
   sharing.route('/', createUserContentRouter());
   sharing.route('/', createSearchRouter());
   sharing.route('/', createUsersRouter());

@@ -155,7 +155,11 @@ function itemConditions(f: ItemFilter): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
   if (f.visibleTo === 'anonymous') conditions.push(eq(items.access, 'public'));
   else if (f.visibleTo !== 'everyone' && !f.visibleTo.admin) {
-    conditions.push(or(eq(items.owner, f.visibleTo.username), inArray(items.access, ['org', 'public'])));
+    const viaGroup = sql`exists (select 1 from item_groups ig join group_members gm on gm.group_id = ig.group_id
+      where ig.item_id = ${items.id} and gm.username = ${f.visibleTo.username})`;
+    conditions.push(
+      or(eq(items.owner, f.visibleTo.username), inArray(items.access, ['org', 'public']), viaGroup),
+    );
   }
   for (const word of f.words ?? []) {
     const like = `%${escapeLike(word)}%`;

@@ -1,0 +1,75 @@
+/**
+ * Item sharing: share with everyone (public), the organization, and groups the caller belongs to;
+ * unshare from groups. Absent everyone/org leave that level unchanged.
+ */
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { findGroup, membership } from '../../db/repositories/groups.js';
+import { itemGroupIds, shareWithGroup, unshareFromGroups } from '../../db/repositories/item-sharing.js';
+import { type ItemRow, updateItem } from '../../db/repositories/items.js';
+import type { UserRow } from '../../db/repositories/users.js';
+import type { AppEnv } from '../env.js';
+import { sendJson } from '../render.js';
+import { isAdmin } from './access.js';
+import { commaList } from './group-params.js';
+import { changeableItem } from './item-access.js';
+
+const FOLDER = '{[0-9a-f]{32}}';
+
+const flag = (raw: string | undefined) =>
+  raw === undefined || raw === '' ? undefined : raw.toLowerCase() === 'true';
+
+/** The access level that follows from the public and org flags and whether any group share remains. */
+function accessAfter(item: ItemRow, everyone: boolean | undefined, org: boolean | undefined, groups: number) {
+  const wasPublic = item.access === 'public';
+  const wasOrg = item.access === 'org' || wasPublic;
+  if (everyone ?? wasPublic) return 'public';
+  if (org ?? wasOrg) return 'org';
+  return groups > 0 ? 'shared' : 'private';
+}
+
+async function mayShareTo(c: Context<AppEnv>, caller: UserRow, groupId: string): Promise<boolean> {
+  const { db } = c.get('deps').database;
+  const group = await findGroup(db, groupId);
+  if (!group) return false;
+  return isAdmin(caller) || (await membership(db, group.id, caller.username)) !== undefined;
+}
+
+async function share(c: Context<AppEnv>) {
+  const { item, caller } = await changeableItem(c);
+  const { database, now } = c.get('deps');
+  const params = c.get('params');
+  const notSharedWith: string[] = [];
+  for (const groupId of commaList(params.get('groups'))) {
+    if (await mayShareTo(c, caller, groupId))
+      await shareWithGroup(database.db, item.id, groupId, caller.username, now());
+    else notSharedWith.push(groupId);
+  }
+  const groups = await itemGroupIds(database.db, item.id);
+  const access = accessAfter(item, flag(params.get('everyone')), flag(params.get('org')), groups.length);
+  await updateItem(database.db, item.id, { access, modified: now() });
+  return sendJson(c, { notSharedWith, itemId: item.id });
+}
+
+async function unshare(c: Context<AppEnv>) {
+  const { item } = await changeableItem(c);
+  const { database, now } = c.get('deps');
+  const requested = commaList(c.get('params').get('groups'));
+  const current = await itemGroupIds(database.db, item.id);
+  const notUnsharedFrom = requested.filter((g) => !current.includes(g));
+  await unshareFromGroups(database.db, item.id, requested);
+  const remaining = current.filter((g) => !requested.includes(g)).length;
+  if (item.access === 'shared' && remaining === 0) {
+    await updateItem(database.db, item.id, { access: 'private', modified: now() });
+  }
+  return sendJson(c, { notUnsharedFrom, itemId: item.id });
+}
+
+export function createSharingRouter(): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+  router.post('/content/users/:username/items/:itemId/share', share);
+  router.post(`/content/users/:username/:folderId${FOLDER}/items/:itemId/share`, share);
+  router.post('/content/users/:username/items/:itemId/unshare', unshare);
+  router.post(`/content/users/:username/:folderId${FOLDER}/items/:itemId/unshare`, unshare);
+  return router;
+}
