@@ -4,6 +4,8 @@ import { createGazetteerGeocoder } from './publish/gazetteer-geocoder.js';
 import { createPublishActivities } from './publish/publish-activities.js';
 import type { PublishDeps } from './publish/publish-deps.js';
 import { createSelfCheckActivities, type SelfCheckDeps } from './self-check.js';
+import { createTileActivities } from './tiles/tile-activities.js';
+import { createTilePackageActivities } from './tiles/tile-package-activities.js';
 
 /** `locator`: the process's shared locator (the runtime's); the publish geocoder runs on it. */
 export type ActivityDeps = SelfCheckDeps &
@@ -13,6 +15,8 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createSelfCheckActivities(deps),
     ...createPublishActivities({ ...deps, geocoder: deps.geocoder ?? createGazetteerGeocoder(deps.locator) }),
+    ...createTileActivities(deps),
+    ...createTilePackageActivities(deps),
   };
 }
 

@@ -12,7 +12,9 @@ import { createPortalRouter } from './portal/router.js';
 import { createPublishRouter } from './publish/publish-router.js';
 import { errorEnvelope, sendError } from './render.js';
 import { createRestInfoRouter } from './rest-info.js';
+import { createSoapRouter } from './soap-router.js';
 import { createFeatureServerRouter } from './services/feature-server.js';
+import { createMapServerRouter } from './services/map-server.js';
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -41,7 +43,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   root.route('/', createPortalRouter());
   root.route('/rest/services', createGeocodeServices(deps));
   root.route('/rest', createFeatureServerRouter());
+  root.route('/rest', createMapServerRouter());
   root.route('/rest', createRestInfoRouter());
+  root.route('/services', createSoapRouter());
   app.route(deps.config.basePath || '/', root);
 
   app.notFound((c) => {

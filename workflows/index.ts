@@ -2,3 +2,5 @@
 
 export { publishWorkflow } from './publish.js';
 export { selfCheckWorkflow } from './self-check.js';
+export { tileCacheBuildWorkflow } from './tile-cache-build.js';
+export { tilePublishWorkflow } from './tile-cache-publish.js';

@@ -1,0 +1,129 @@
+/**
+ * Publishing a tile package (.tpk, .tpkx) as a tiled Map Service, or a vector tile package (.vtpk) as
+ * a Vector Tile Service: the upload (or the package item's file) is stored under the job's key, and the
+ * tile publish workflow copies its tiles into the cache.
+ */
+
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import type { Context } from 'hono';
+import { packageSourceKey } from '../../activities/tiles/tile-package-activities.js';
+import { findItem, insertItem, insertRelationship } from '../../db/repositories/items.js';
+import { insertJob } from '../../db/repositories/jobs.js';
+import { findTileCacheByName, insertTileCache } from '../../db/repositories/tile-caches.js';
+import type { PublishRequest } from '../../db/schema/publish-request.js';
+import { badRequest, forbidden, itemNotFound } from '../../lib/errors.js';
+import { webMercatorCache } from '../../lib/tiles/cache-definition.js';
+import type { TilePublishKind } from '../../workflows/tile-cache-messages.js';
+import { tilePublishWorkflowId } from '../../workflows/tile-cache-messages.js';
+import { requireUser } from '../auth.js';
+import type { AppEnv } from '../env.js';
+import { servicesUrl } from '../urls.js';
+import { parseTileParameters } from './map-server-parameters.js';
+import {
+  publishTilesFromFeatureService,
+  startTilePublish,
+  type TilePublishResponse,
+} from './map-server-publish.js';
+
+/** The publish route's entry for every tiled output. */
+export async function publishTiles(c: Context<AppEnv>, kind: TilePublishKind): Promise<TilePublishResponse> {
+  if (kind === 'featureService') return publishTilesFromFeatureService(c);
+  return publishTilesFromPackage(c, kind);
+}
+
+async function publishTilesFromPackage(
+  c: Context<AppEnv>,
+  kind: 'tilePackage' | 'vectorTilePackage',
+): Promise<TilePublishResponse> {
+  const user = requireUser(c);
+  const deps = c.get('deps');
+  const db = deps.database.db;
+  const params = c.get('params');
+  const parameters = parseTileParameters(params.get('publishParameters'));
+  const serviceType = kind === 'vectorTilePackage' ? 'VectorTileServer' : 'MapServer';
+  if (await findTileCacheByName(db, serviceType, parameters.name)) {
+    throw badRequest(`Service name '${parameters.name}' already exists.`, [
+      'Choose another name, or delete the service that has it.',
+    ]);
+  }
+  const jobId = randomUUID();
+  const key = packageSourceKey(jobId);
+  const itemId = params.get('itemid');
+  const file = params.file('file');
+  let sourceItemId: string | null = null;
+  if (itemId) {
+    const item = await findItem(db, itemId);
+    if (!item) throw itemNotFound();
+    if (item.owner !== user.username && item.access === 'private') throw forbidden();
+    if (!item.dataKey)
+      throw badRequest('Unable to publish the item.', [`Item ${itemId} has no file to publish.`]);
+    await deps.store.client.copyObject(deps.store.bucket, key, `/${deps.store.bucket}/${item.dataKey}`);
+    sourceItemId = item.id;
+  } else if (file) {
+    await deps.store.put(key, createReadStream(file.path), file.size);
+  } else {
+    throw badRequest('Invalid or missing input parameters.', ["One of 'itemid' or 'file' is required."]);
+  }
+
+  const now = deps.now();
+  const serviceItemId = randomBytes(16).toString('hex');
+  const url = `${servicesUrl(c)}/Hosted/${parameters.name}/${serviceType}`;
+  const type = kind === 'vectorTilePackage' ? 'Vector Tile Service' : 'Map Service';
+  await insertTileCache(db, {
+    serviceItemId,
+    name: parameters.name,
+    owner: user.username,
+    serviceType,
+    sourceServiceItemId: null,
+    status: 'building',
+    // Replaced by the package's own definition when the workflow reads it.
+    definition: { ...webMercatorCache({ minLevel: 0, maxLevel: 0 }), lods: [] },
+    service: { layers: [], description: parameters.description, copyrightText: parameters.copyrightText },
+    created: now,
+    modified: now,
+  });
+  await insertItem(db, {
+    id: serviceItemId,
+    owner: user.username,
+    title: parameters.name.replaceAll('_', ' '),
+    name: parameters.name,
+    type,
+    typeKeywords:
+      kind === 'vectorTilePackage'
+        ? ['ArcGIS Server', 'Data', 'Vector Tile Service', 'Service', 'Hosted Service']
+        : ['ArcGIS Server', 'Data', 'Map Service', 'Service', 'Tiled', 'Hosted Service'],
+    description: parameters.description,
+    licenseInfo: '',
+    accessInformation: parameters.copyrightText,
+    url,
+    created: now,
+    modified: now,
+  });
+  if (sourceItemId) {
+    await insertRelationship(db, {
+      originItemId: serviceItemId,
+      destinationItemId: sourceItemId,
+      relationshipType: 'Service2Data',
+      createdBy: user.username,
+      created: now,
+    });
+  }
+  const job = await insertJob(db, {
+    id: jobId,
+    serviceItemId,
+    sourceItemId,
+    owner: user.username,
+    fileType: kind,
+    jobType: 'publish',
+    workflowId: tilePublishWorkflowId(jobId),
+    status: 'processing',
+    statusMessage: 'processing',
+    // See map-server-publish.ts: tile jobs keep their request on the tile cache row.
+    request: { serviceName: parameters.name, sourceSize: file?.size ?? 0 } as unknown as PublishRequest,
+    created: now,
+    modified: now,
+  });
+  await startTilePublish(c, job, kind, true);
+  return { services: [{ type, serviceurl: url, jobId, serviceItemId }] };
+}
