@@ -12,6 +12,8 @@ import type { PublishRequest } from '../../db/schema/publish-request.js';
 import { badRequest, forbidden, GeoError, internalError } from '../../lib/errors.js';
 import { PUBLISH_WORKFLOW, type PublishWorkflowInput, publishWorkflowId } from '../../workflows/messages.js';
 import { requireUser } from '../auth.js';
+import { publishTiles } from '../services/map-server-package-publish.js';
+import { tilePublishKind } from '../services/map-server-publish.js';
 import type { AppEnv } from '../env.js';
 import { servicesUrl } from '../urls.js';
 import { parseFileType, parseJsonParameter, parsePublishParameters } from './publish-parameters.js';
@@ -57,6 +59,9 @@ export async function publish(c: Context<AppEnv>) {
   const params = c.get('params');
   const owner = c.req.param('user') ?? user.username;
   if (owner.toLowerCase() !== user.username.toLowerCase() && !isAdmin(user)) throw forbidden();
+  // Tiled outputs (Map and Vector Tile Services) are published by the tile cache module.
+  const tileKind = tilePublishKind(params.get('filetype'), params.get('outputType'));
+  if (tileKind) return publishTiles(c, tileKind);
 
   const itemIdToCreate = params.get('itemIdToCreate') || undefined;
   if (itemIdToCreate !== undefined && !ITEM_ID.test(itemIdToCreate)) {
