@@ -6,6 +6,7 @@
 
 import type { Database, DatabaseHandle } from '../../db/client.js';
 import { runFeatureQuery } from '../../db/repositories/feature-query.js';
+import { GeoError } from '../../lib/errors.js';
 import {
   esriToGeoJSON,
   geometryBounds,
@@ -50,6 +51,15 @@ export async function queryLayer(
 ): Promise<QueryOutput> {
   const db: Database = database.db;
   const { service, layer } = await readyLayer(db, serviceName, layerId);
+  const capabilities = String(layer.definition.capabilities ?? 'Query');
+  if (!capabilities.split(',').some((c) => c.trim().toLowerCase() === 'query')) {
+    // A layer published without Query (capabilities in publishParameters) does not answer queries.
+    throw new GeoError({
+      code: 400,
+      message: 'Requested operation is not supported by this service.',
+      details: [`The layer's capabilities are '${capabilities}'.`],
+    });
+  }
   const catalog = layerCatalog(layer);
   const q = normalizeQuery(params, catalog);
   const storage = storageSpatialReference(service);

@@ -63,6 +63,17 @@ describe('publish request rules', () => {
     expect(count.json.count).toBe(11);
   });
 
+  it('a layer published without the Query capability refuses queries', async () => {
+    const name = uniqueName('noquery');
+    await publishFile(token, 'chicago-libraries.csv', 'csv', {
+      name,
+      locationType: 'coordinates',
+      layerInfo: { capabilities: 'Create,Update' },
+    });
+    const res = await call(`${featureServer(name)}/0/query`, { where: '1=1' });
+    expect(res.json.error.message).toBe('Requested operation is not supported by this service.');
+  });
+
   it('a file with no usable row fails with a message a person can act on and leaves no service', async () => {
     const name = uniqueName('unusable');
     const { service, status } = await publishFile(token, 'no-usable-coordinates.csv', 'csv', {
