@@ -1,0 +1,117 @@
+/**
+ * The map-server SOAP endpoint of each hosted service: `POST {prefix}/services/Hosted/{name}/MapServer`
+ * with a SOAP 1.1 envelope, `GET …/MapServer?wsdl` for the WSDL, and `GET …/MapServer/output/{file}`
+ * for images and results a client asked to receive as a URL. Every failure is a SOAP fault.
+ */
+import { type Context, Hono } from 'hono';
+import { SOAP_CONTENT_TYPE } from '../soap/dispatcher.js';
+import { clientFault, faultFromError, renderFault, SoapFault } from '../soap/fault.js';
+import { createMapServerSoap, type MapServerSoap } from '../soap/service.js';
+import type { AppDeps, AppEnv } from './env.js';
+import { publicRoot } from './urls.js';
+
+/** SOAP requests are small XML documents; anything larger is refused before it is read whole. */
+export const MAX_SOAP_BODY_BYTES = 8 * 1024 ** 2;
+
+const services = new WeakMap<AppDeps, MapServerSoap>();
+
+function soapOf(deps: AppDeps): MapServerSoap {
+  let soap = services.get(deps);
+  if (!soap) {
+    soap = createMapServerSoap(
+      { database: deps.database, store: deps.store, now: deps.now },
+      {
+        onServerFault: (fault, cause, operation) =>
+          deps.log.error('soap fault', { fault: fault.message, cause, operation }),
+      },
+    );
+    services.set(deps, soap);
+  }
+  return soap;
+}
+
+const faultResponse = (c: Context<AppEnv>, fault: SoapFault) =>
+  c.body(renderFault(fault), 500, { 'content-type': SOAP_CONTENT_TYPE });
+
+const endpointOf = (c: Context<AppEnv>, name: string) => `${publicRoot(c)}/services/Hosted/${name}/MapServer`;
+
+async function readCapped(c: Context<AppEnv>): Promise<string> {
+  const declared = Number(c.req.header('content-length') ?? 0);
+  if (declared > MAX_SOAP_BODY_BYTES) throw tooLarge();
+  const reader = c.req.raw.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_SOAP_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const tooLarge = () =>
+  new SoapFault('Client', {
+    code: 413,
+    message: `The request is larger than ${MAX_SOAP_BODY_BYTES} bytes.`,
+    details: [],
+  });
+
+export function createSoapRouter(): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+
+  router.post('/Hosted/:name/MapServer', async (c) => {
+    const deps = c.get('deps');
+    const name = c.req.param('name');
+    let body: string;
+    try {
+      body = await readCapped(c);
+    } catch (error) {
+      return faultResponse(
+        c,
+        error instanceof SoapFault ? error : clientFault('The request body could not be read.'),
+      );
+    }
+    const res = await soapOf(deps).service.handle({
+      body,
+      soapAction: c.req.header('soapaction'),
+      serviceName: name,
+      endpointUrl: endpointOf(c, name),
+      locals: { user: c.get('user') },
+    });
+    return c.body(res.body, res.status as 200 | 500, { 'content-type': res.contentType });
+  });
+
+  router.get('/Hosted/:name/MapServer', async (c) => {
+    const deps = c.get('deps');
+    const name = c.req.param('name');
+    if (!new URL(c.req.url).searchParams.has('wsdl')) {
+      return faultResponse(c, clientFault('Send SOAP requests with POST; GET answers only ?wsdl.'));
+    }
+    const soap = soapOf(deps);
+    let mapName: string;
+    try {
+      mapName = await soap.mapName(name);
+    } catch (error) {
+      return faultResponse(c, faultFromError(error));
+    }
+    const res = soap.service.wsdl({ serviceName: mapName, endpointUrl: endpointOf(c, name) });
+    return c.body(res.body, 200, { 'content-type': res.contentType });
+  });
+
+  router.get('/Hosted/:name/MapServer/output/:file', async (c) => {
+    const found = await soapOf(c.get('deps')).images.read(c.req.param('file'));
+    if (!found) return c.body('Not Found', 404, { 'content-type': 'text/plain' });
+    return c.body(new Uint8Array(found.bytes), 200, {
+      'content-type': found.contentType,
+      'cache-control': 'private, max-age=600',
+    });
+  });
+
+  return router;
+}

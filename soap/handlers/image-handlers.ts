@@ -1,0 +1,97 @@
+/**
+ * ExportMapImage and ExportScaleBar: images drawn with lib/render, encoded with sharp, returned as
+ * MIME data or published for a URL, as the ImageType asks.
+ */
+import { clientFault } from '../fault.js';
+import type { Color, ImageResult, ImageType, MapImage } from '../schema/generated-types.js';
+import type { SoapContext, SoapHandlerGroup } from '../service-types.js';
+import { type MapServiceDeps, openMap } from './map-context.js';
+import { checkDisplay, mapView, metersPerUnit } from './map-display.js';
+import { type EncodedImage, encodeRgba, renderMap, visibleLayers } from './render-map.js';
+import { drawScaleBar } from './scale-bar.js';
+import { envelopeN } from './wire-geometry.js';
+
+export type ImageOperations = 'ExportMapImage' | 'ExportScaleBar';
+
+/** ImageData for MIME requests, ImageURL (and no data) for URL requests. */
+export async function deliverImage(
+  deps: MapServiceDeps,
+  ctx: SoapContext<unknown>,
+  image: EncodedImage,
+  type: ImageType | undefined,
+): Promise<{ ImageData?: Uint8Array; ImageURL: string }> {
+  if ((type?.ImageReturnType ?? 'geoImageReturnMimeData') === 'geoImageReturnMimeData') {
+    return { ImageData: image.bytes, ImageURL: '' };
+  }
+  return { ImageURL: await deps.images.publish(image.bytes, image.extension, ctx.endpointUrl) };
+}
+
+export function rgbOf(color: Color | undefined): [number, number, number] | undefined {
+  if (!color) return undefined;
+  switch (color.$type) {
+    case 'RgbColor':
+      return [color.Red, color.Green, color.Blue];
+    case 'GrayColor':
+      return [color.GrayLevel, color.GrayLevel, color.GrayLevel];
+    default:
+      throw clientFault(`Color type ${color.$type} is not supported; send RgbColor or GrayColor.`);
+  }
+}
+
+export function createImageHandlers(deps: MapServiceDeps): SoapHandlerGroup<ImageOperations, unknown> {
+  return {
+    async ExportMapImage(q, ctx): Promise<MapImage> {
+      const md = q.MapDescription;
+      const map = await openMap(deps, ctx.serviceName, md.Name);
+      const view = mapView(md, q.ImageDescription?.ImageDisplay, map);
+      const layers = visibleLayers(map, md.LayerDescriptions, view.scale);
+      const rgba = await renderMap(deps, map, view, layers);
+      const image = await encodeRgba(
+        rgba,
+        view.width,
+        view.height,
+        q.ImageDescription?.ImageType?.ImageFormat,
+      );
+      return {
+        ...(await deliverImage(deps, ctx, image, q.ImageDescription?.ImageType)),
+        Extent: envelopeN(view.extent, view.sr),
+        VisibleLayerIDs: layers.map((l) => l.id),
+        MapScale: view.scale,
+        ImageHeight: view.height,
+        ImageWidth: view.width,
+        ImageDPI: view.dpi,
+        ImageType: image.mimeType,
+      };
+    },
+    async ExportScaleBar(q, ctx): Promise<ImageResult> {
+      const map = await openMap(deps, ctx.serviceName, q.MapDescription.Name);
+      const view = mapView(q.MapDescription, q.MapDisplay, map);
+      const display = checkDisplay(q.ImageDescription?.ImageDisplay);
+      const bar = q.ScaleBar;
+      const fill = bar?.$type === 'AlternatingScaleBar' ? bar.FillSymbol1 : bar?.FillSymbol;
+      const barColor = (fill?.$type === 'SimpleFillSymbol' ? rgbOf(fill.Color) : undefined) ?? [0, 0, 0];
+      const { rgba } = drawScaleBar({
+        width: display.width,
+        height: display.height,
+        metersPerPixel: view.resolution * metersPerUnit(view.sr),
+        units: bar?.Units && bar.Units !== 'geoUnknownUnits' ? bar.Units : 'geoMeters',
+        divisions: bar?.$type === 'SingleDivisionScaleBar' ? 1 : (bar?.Divisions ?? 4),
+        barColor,
+        background: rgbOf(q.BackGroundColor),
+      });
+      const image = await encodeRgba(
+        rgba,
+        display.width,
+        display.height,
+        q.ImageDescription?.ImageType?.ImageFormat,
+      );
+      return {
+        ...(await deliverImage(deps, ctx, image, q.ImageDescription?.ImageType)),
+        ImageHeight: display.height,
+        ImageWidth: display.width,
+        ImageDPI: display.dpi,
+        ImageType: image.mimeType,
+      };
+    },
+  };
+}

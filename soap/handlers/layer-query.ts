@@ -1,0 +1,186 @@
+/**
+ * SOAP query filters on the FeatureServer query engine: a QueryFilter (or SpatialFilter) and a
+ * layer's DefinitionExpression become the REST parameters lib/query normalizes, so SOAP and REST
+ * answer the same question with the same SQL. Results come back as feature rows in the output
+ * spatial reference.
+ */
+import { runFeatureQuery } from '../../db/repositories/feature-query.js';
+import { isGeoError } from '../../lib/errors.js';
+import { geometryBounds, spatialRelationHolds } from '../../lib/geometry/index.js';
+import type {
+  Bounds,
+  EsriGeometry,
+  SpatialReference as EsriSpatialReference,
+} from '../../lib/geometry/types.js';
+import { createTransformer, sameSpatialReference } from '../../lib/projection/index.js';
+import { normalizeQuery } from '../../lib/query/normalize/normalize-query.js';
+import { dataExceptionError } from '../../lib/query/query-errors.js';
+import { planFeatureQuery, type QueryPlan } from '../../lib/query/query-plan.js';
+import { type FeatureRow, featureRowOf, takePage } from '../../lib/query/row-mapping.js';
+import { clientFault } from '../fault.js';
+import type { AnyQueryFilter } from '../schema/generated-types.js';
+import type { HostedMap, MapLayer, MapServiceDeps } from './map-context.js';
+import { fromSoapSpatialReference, geometrySpatialReference, toEsriGeometry } from './wire-geometry.js';
+
+export interface GeometryCondition {
+  geometry: EsriGeometry;
+  /** The geometry's spatial reference; null means the map's own. */
+  sr: EsriSpatialReference | null;
+  /** An esriSpatialRel… name. */
+  spatialRel: string;
+}
+
+export interface LayerQuery {
+  filter?: AnyQueryFilter | null;
+  /** The LayerDescription's DefinitionExpression, ANDed with the filter's where clause. */
+  definitionExpression?: string;
+  /** An extra condition (Find's text match), ANDed as well. */
+  where?: string;
+  objectIds?: readonly number[];
+  geometry?: GeometryCondition;
+  mode: 'count' | 'ids' | 'features' | 'statistics';
+  returnGeometry?: boolean;
+  /** Field list; defaults to the filter's SubFields, then `*`. */
+  outFields?: string;
+  outSR?: EsriSpatialReference | null;
+  outStatistics?: unknown[];
+  groupBy?: string;
+  orderBy?: string;
+  /** Rows wanted at most; the layer's maxRecordCount caps it anyway. */
+  recordCount?: number;
+  /** Replaces the layer's maxRecordCount (drawing a map needs every feature in view). */
+  maxRecords?: number;
+}
+
+export interface LayerQueryResult {
+  plan: QueryPlan;
+  count: number;
+  ids: number[];
+  rows: FeatureRow[];
+  /** Raw database rows, for statistics. */
+  records: Record<string, unknown>[];
+  exceededTransferLimit: boolean;
+  /** The spatial reference of the shapes in `rows`. */
+  outSR: EsriSpatialReference;
+}
+
+const and = (parts: (string | undefined)[]): string | undefined => {
+  const kept = parts.map((p) => p?.trim()).filter((p): p is string => Boolean(p));
+  if (kept.length === 0) return undefined;
+  return kept.length === 1 ? kept[0] : kept.map((p) => `(${p})`).join(' AND ');
+};
+
+const geometryType = (g: EsriGeometry): string =>
+  'x' in g
+    ? 'esriGeometryPoint'
+    : 'xmin' in g
+      ? 'esriGeometryEnvelope'
+      : 'points' in g
+        ? 'esriGeometryMultipoint'
+        : 'paths' in g
+          ? 'esriGeometryPolyline'
+          : 'esriGeometryPolygon';
+
+/** The spatial part of a SOAP filter, if it is a SpatialFilter with a geometry. */
+export function filterGeometry(filter: AnyQueryFilter | null | undefined): GeometryCondition | undefined {
+  if (!filter || !('FilterGeometry' in filter) || !filter.FilterGeometry) return undefined;
+  const g = filter.FilterGeometry;
+  return {
+    geometry: toEsriGeometry(g),
+    sr: geometrySpatialReference(g),
+    spatialRel: (filter.SpatialRel ?? 'geoSpatialRelIntersects').replace(/^geo/, 'esri'),
+  };
+}
+
+/** Query errors name a REST parameter; a SOAP client is told what was wrong in its own terms. */
+function translateError(error: unknown): unknown {
+  const sqlState = (error as { code?: unknown }).code;
+  const dataError = typeof sqlState === 'string' ? dataExceptionError(sqlState) : null;
+  const e = dataError ?? error;
+  if (!isGeoError(e) || e.code >= 500) return error;
+  const [what = '', problem = e.message] = e.details;
+  const param = /'([^']+)' parameter/.exec(what)?.[1];
+  if (param === 'where') return clientFault(`Invalid where clause: ${problem}`, e.details);
+  if (param) return clientFault(`Invalid ${param}: ${problem}`, e.details);
+  return clientFault(e.message, e.details);
+}
+
+export async function queryLayer(
+  deps: MapServiceDeps,
+  map: HostedMap,
+  layer: MapLayer,
+  q: LayerQuery,
+): Promise<LayerQueryResult> {
+  const storage = map.spatialReference;
+  const filter = q.filter ?? undefined;
+  const geometry = q.geometry ?? filterGeometry(filter);
+  const fids = filter?.FIDSet?.FIDArray;
+  const objectIds = q.objectIds ?? (fids && fids.length > 0 ? fids : undefined);
+  const outSR = q.outSR ?? fromSoapSpatialReference(filter?.OutputSpatialReference) ?? storage;
+  const params: Record<string, string | undefined> = {
+    f: 'json',
+    where: and([filter?.WhereClause, q.definitionExpression, q.where]),
+    objectids: objectIds?.join(','),
+    outfields: q.outFields ?? (filter?.SubFields?.trim() || '*'),
+    returngeometry: String(q.returnGeometry ?? true),
+    returncountonly: String(q.mode === 'count'),
+    returnidsonly: String(q.mode === 'ids'),
+    outstatistics: q.outStatistics ? JSON.stringify(q.outStatistics) : undefined,
+    groupbyfieldsforstatistics: q.groupBy,
+    orderbyfields: q.orderBy,
+    resultrecordcount: q.recordCount !== undefined ? String(q.recordCount) : undefined,
+  };
+  let exactGeometry: EsriGeometry | null = null;
+  let filterBounds: Bounds | undefined;
+  if (geometry) {
+    exactGeometry = geometry.geometry;
+    if (geometry.sr && !sameSpatialReference(geometry.sr, storage)) {
+      exactGeometry = createTransformer(geometry.sr, storage).projectGeometry(exactGeometry);
+      delete exactGeometry.spatialReference;
+    }
+    filterBounds = geometryBounds(exactGeometry) ?? undefined;
+    params.geometry = JSON.stringify(exactGeometry);
+    params.geometrytype = geometryType(exactGeometry);
+    params.spatialrel = geometry.spatialRel;
+  }
+  try {
+    const catalog = q.maxRecords ? { ...layer.catalog, maxRecordCount: q.maxRecords } : layer.catalog;
+    const normalized = normalizeQuery(params, catalog);
+    const plan = planFeatureQuery(normalized, catalog, filterBounds ? { filterBounds } : {});
+    const rel = normalized.geometry?.spatialRel;
+    const exact =
+      rel && exactGeometry
+        ? (shape: EsriGeometry) => spatialRelationHolds(rel, exactGeometry as EsriGeometry, shape)
+        : undefined;
+    const records = await runFeatureQuery(deps.database, plan, exact);
+    return shapeResult(plan, records, storage, outSR);
+  } catch (error) {
+    throw translateError(error);
+  }
+}
+
+function shapeResult(
+  plan: QueryPlan,
+  records: Record<string, unknown>[],
+  storage: EsriSpatialReference,
+  outSR: EsriSpatialReference,
+): LayerQueryResult {
+  const base = { plan, count: 0, ids: [], rows: [], records, exceededTransferLimit: false, outSR };
+  if (plan.mode === 'count' || plan.mode === 'countDistinct')
+    return { ...base, count: Number(records[0]?.count ?? 0) };
+  if (plan.mode === 'ids') {
+    const ids = records.map((r) => Number(r.objectid));
+    return { ...base, ids, count: ids.length };
+  }
+  const page = takePage(records, plan.pageSize);
+  if (plan.mode === 'statistics')
+    return { ...base, records: page.rows, exceededTransferLimit: page.exceededTransferLimit };
+  const toOut = sameSpatialReference(outSR, storage) ? null : createTransformer(storage, outSR);
+  const rows = page.rows.map((r) => {
+    const row = featureRowOf(plan, r);
+    if (row.shape && toOut) row.shape = toOut.projectGeometry(row.shape);
+    if (row.shape) delete row.shape.spatialReference;
+    return row;
+  });
+  return { ...base, rows, count: rows.length, exceededTransferLimit: page.exceededTransferLimit };
+}

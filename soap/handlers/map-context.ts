@@ -1,0 +1,180 @@
+/**
+ * One hosted service seen as a SOAP map: its single data frame ("Layers"), its layers and tables
+ * with the query engine's catalog of each, and the dependencies every handler group is built over.
+ */
+import { layerCatalog, storageSpatialReference } from '../../api/services/hosted-layer.js';
+import type { DatabaseHandle } from '../../db/client.js';
+import {
+  findService,
+  findServiceByName,
+  type HostedLayerRow,
+  type HostedServiceRow,
+  listLayers,
+} from '../../db/repositories/services.js';
+import {
+  findTileCacheByName,
+  type TileCacheRow,
+  tileCachesOfSource,
+} from '../../db/repositories/tile-caches.js';
+import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
+import type { LayerCatalog } from '../../lib/query/layer-catalog.js';
+import type { DrawingInfo } from '../../lib/render/types.js';
+import { clientFault } from '../fault.js';
+import type { ImageOutput } from './image-output.js';
+import type { MapCache, TileCacheReader } from './tile-cache-reader.js';
+
+/** A hosted service has one data frame; the real server names it "Layers" too. */
+export const MAP_NAME = 'Layers';
+
+export interface MapServiceDeps {
+  database: DatabaseHandle;
+  tiles: TileCacheReader;
+  images: ImageOutput;
+  now: () => number;
+}
+
+export interface LayerField {
+  name: string;
+  type: string;
+  alias?: string;
+  length?: number;
+}
+
+export interface MapLayer {
+  id: number;
+  name: string;
+  isTable: boolean;
+  row: HostedLayerRow;
+  catalog: LayerCatalog;
+  fields: LayerField[];
+  displayField: string;
+  geometryType: string | null;
+  extent: Bounds | null;
+  drawingInfo: DrawingInfo | null;
+  definition: Record<string, unknown>;
+}
+
+export interface HostedMap {
+  /** The feature service whose layers the map draws and queries; null for a cache imported from a package. */
+  service: HostedServiceRow | null;
+  name: string;
+  owner: string;
+  units: string;
+  /** The map's tile cache (a MapServer tile service drawn from the feature service), if any. */
+  cache: MapCache | null;
+  description: string;
+  copyrightText: string;
+  spatialReference: SpatialReference;
+  extent: Bounds | null;
+  maxRecordCount: number;
+  /** Feature layers first, then tables, each in id order. */
+  layers: MapLayer[];
+}
+
+const boundsOf = (e: unknown): Bounds | null => {
+  const env = e as { xmin?: unknown; ymin?: unknown; xmax?: unknown; ymax?: unknown } | undefined;
+  const b = [env?.xmin, env?.ymin, env?.xmax, env?.ymax].map(Number);
+  return b.every(Number.isFinite) ? (b as Bounds) : null;
+};
+
+function mapLayerOf(row: HostedLayerRow): MapLayer {
+  const def = row.definition;
+  const geometryType = typeof def.geometryType === 'string' ? def.geometryType : null;
+  return {
+    id: row.layerId,
+    name: String(def.name ?? `Layer ${row.layerId}`),
+    isTable: !geometryType,
+    row,
+    catalog: layerCatalog(row),
+    fields: (def.fields as LayerField[] | undefined) ?? [],
+    displayField: String(def.displayField ?? 'OBJECTID'),
+    geometryType,
+    extent: boundsOf(def.extent),
+    drawingInfo: (def.drawingInfo as DrawingInfo | undefined) ?? null,
+    definition: def,
+  };
+}
+
+const usableCache = (row: TileCacheRow | undefined): row is TileCacheRow =>
+  row?.serviceType === 'MapServer' && row.status !== 'failed';
+
+const mapCacheOf = (row: TileCacheRow): MapCache => ({
+  serviceItemId: row.serviceItemId,
+  name: row.name,
+  generation: row.generation,
+  definition: row.definition,
+});
+
+/**
+ * The map a request is addressed to: a cached map service (tile service) by name, with the feature
+ * service it is drawn from, or else a ready feature service by name, with its tile cache if one was
+ * built from it. Anything else is a fault naming the service.
+ */
+export async function loadMap(deps: MapServiceDeps, serviceName: string): Promise<HostedMap> {
+  const db = deps.database.db;
+  const cacheRow = await findTileCacheByName(db, 'MapServer', serviceName);
+  let service: HostedServiceRow | undefined;
+  let cache: TileCacheRow | undefined;
+  if (usableCache(cacheRow)) {
+    cache = cacheRow;
+    service = cacheRow.sourceServiceItemId ? await findService(db, cacheRow.sourceServiceItemId) : undefined;
+  } else {
+    service = await findServiceByName(db, serviceName);
+    if (service?.status !== 'ready') throw clientFault(`Service not found: Hosted/${serviceName}.`);
+    cache = (await tileCachesOfSource(db, service.serviceItemId)).find(
+      (c) => usableCache(c) && c.status === 'ready',
+    );
+  }
+  const rows = service?.status === 'ready' ? await listLayers(db, service.serviceItemId) : [];
+  const layers = rows.map(mapLayerOf).sort((a, b) => Number(a.isTable) - Number(b.isTable) || a.id - b.id);
+  const def = service?.definition ?? cache?.service ?? {};
+  const cacheExtent = cache?.definition.extent ?? null;
+  return {
+    service: service ?? null,
+    name: cache?.name ?? service?.name ?? serviceName,
+    owner: service?.owner ?? cache?.owner ?? '',
+    units: String(def.units ?? 'esriMeters'),
+    cache: cache ? mapCacheOf(cache) : null,
+    description: String(def.serviceDescription ?? def.description ?? ''),
+    copyrightText: String(def.copyrightText ?? ''),
+    spatialReference: service
+      ? storageSpatialReference(service)
+      : { wkid: cache?.definition.wkid ?? 102100, latestWkid: cache?.definition.latestWkid ?? 3857 },
+    extent: boundsOf(def.fullExtent) ?? boundsOf(def.initialExtent) ?? cacheExtent,
+    maxRecordCount: Number(def.maxRecordCount) > 0 ? Number(def.maxRecordCount) : 2000,
+    layers,
+  };
+}
+
+/** Clients pass the name GetDefaultMapName gave them; an empty name means the default map. */
+export function checkMapName(name: string | undefined): void {
+  if (name && name.toLowerCase() !== MAP_NAME.toLowerCase()) throw clientFault(`Invalid map name: ${name}.`);
+}
+
+export function layerOf(map: HostedMap, id: number): MapLayer {
+  const layer = map.layers.find((l) => l.id === id);
+  if (!layer) throw clientFault(`Invalid layer ID: ${id}.`);
+  return layer;
+}
+
+export function featureLayerOf(map: HostedMap, id: number): MapLayer {
+  const layer = layerOf(map, id);
+  if (layer.isTable) throw clientFault(`Layer ${id} is a standalone table, not a feature layer.`);
+  return layer;
+}
+
+/** The layers an operation addresses: the given ids (each checked), or every layer when none are given. */
+export function layersOf(map: HostedMap, ids: readonly number[] | undefined, tables = false): MapLayer[] {
+  if (!ids || ids.length === 0) return map.layers.filter((l) => tables || !l.isTable);
+  return ids.map((id) => layerOf(map, id));
+}
+
+/** Loads the map after checking the map name the request carries. */
+export async function openMap(
+  deps: MapServiceDeps,
+  serviceName: string,
+  mapName?: string,
+): Promise<HostedMap> {
+  checkMapName(mapName);
+  return loadMap(deps, serviceName);
+}

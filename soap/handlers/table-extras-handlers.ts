@@ -1,0 +1,167 @@
+/**
+ * The operations over what hosted layers have little or none of: relationships, raster fields,
+ * attachments and subtypes (empty answers after checking the map, table and ids, as the real
+ * server gives for a layer without them), and HTML popups, built from each row's attributes.
+ */
+import { clientFault } from '../fault.js';
+import type { geoRelateResultFormat, MapTableDescription, QueryResult } from '../schema/generated-types.js';
+import type { SoapContext, SoapHandlerGroup } from '../service-types.js';
+import { htmlPopup } from './html-popup.js';
+import { queryLayer } from './layer-query.js';
+import { type HostedMap, layerOf, type MapLayer, type MapServiceDeps, openMap } from './map-context.js';
+import { describedTable } from './table-description.js';
+
+export type TableExtraOperations =
+  | 'QueryRelatedRecords'
+  | 'QueryRelatedRecords2'
+  | 'QueryRasterValue'
+  | 'QueryRasterValue2'
+  | 'QueryAttachmentInfos'
+  | 'QueryAttachmentInfos2'
+  | 'QueryAttachmentData'
+  | 'QueryAttachmentData2'
+  | 'QueryHTMLPopups'
+  | 'QueryHTMLPopups2'
+  | 'GetMapTableSubtypeInfos'
+  | 'GetMapTableSubtypeInfos2';
+
+async function emptyRelated(
+  deps: MapServiceDeps,
+  ctx: SoapContext<unknown>,
+  layer: MapLayer,
+  relationshipId: number,
+  format: geoRelateResultFormat | undefined,
+): Promise<QueryResult> {
+  const related = (layer.definition.relationships as { id?: number }[] | undefined) ?? [];
+  if (related.length > 0 && !related.some((r) => r.id === relationshipId)) {
+    throw clientFault(`Invalid relationship ID: ${relationshipId}.`);
+  }
+  switch (format ?? 'geoRelateResultRelatedRecordSetAsObject') {
+    case 'geoRelateResultRelatedRecordSetAsObject':
+      return {
+        URL: '',
+        Object: {
+          $type: 'RelatedRecordSet',
+          RelatedRecordFields: { FieldArray: [] },
+          RelatedRecordGroups: [],
+        },
+      };
+    case 'geoRelateResultJsonAsMime':
+    case 'geoRelateResultJsonAsURL': {
+      const bytes = new TextEncoder().encode(JSON.stringify({ fields: [], relatedRecordGroups: [] }));
+      if (format === 'geoRelateResultJsonAsMime') return { MimeData: bytes, URL: '', Object: null };
+      return { URL: await deps.images.publish(bytes, 'json', ctx.endpointUrl), Object: null };
+    }
+    default:
+      throw clientFault(
+        `Related records format ${format} is not supported; use RelatedRecordSetAsObject or JSON.`,
+      );
+  }
+}
+
+function checkRasterField(layer: MapLayer, fieldName: string | undefined): void {
+  if (!fieldName) return;
+  const field = layer.catalog.fields.lookup(fieldName);
+  if (!field) throw clientFault(`Invalid field: ${fieldName} is not a field of layer ${layer.id}.`);
+  throw clientFault(`Field ${field.name} is not a raster field; layer ${layer.id} has no raster fields.`);
+}
+
+async function popups(
+  deps: MapServiceDeps,
+  map: HostedMap,
+  layer: MapLayer,
+  rowIds: number[],
+  definitionExpression?: string,
+) {
+  if (!rowIds?.length) return [];
+  const found = await queryLayer(deps, map, layer, {
+    mode: 'features',
+    objectIds: rowIds,
+    definitionExpression,
+    returnGeometry: false,
+  });
+  const byId = new Map(found.rows.map((r) => [r.objectid, r]));
+  return rowIds.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [htmlPopup(layer.name, found.plan.columns, row)] : [];
+  });
+}
+
+function attachmentsOf(layer: MapLayer, ids: number[] | undefined) {
+  // Hosted layers here are published without attachment tables: every attachment id is unknown.
+  if (ids?.length) throw clientFault(`Attachment ${ids[0]} does not exist in layer ${layer.id}.`);
+  return [];
+}
+
+export function createTableExtraHandlers(
+  deps: MapServiceDeps,
+): SoapHandlerGroup<TableExtraOperations, unknown> {
+  const byId = async (ctx: SoapContext<unknown>, mapName: string, id: number) => {
+    const map = await openMap(deps, ctx.serviceName, mapName);
+    return { map, layer: layerOf(map, id) };
+  };
+  const byDescription = async (ctx: SoapContext<unknown>, mapName: string, d: MapTableDescription) => {
+    const map = await openMap(deps, ctx.serviceName, mapName);
+    return { map, ...describedTable(map, d) };
+  };
+  return {
+    async QueryRelatedRecords(q, ctx) {
+      const { layer } = await byId(ctx, q.MapName, q.SourceTableID);
+      return emptyRelated(
+        deps,
+        ctx,
+        layer,
+        q.RelateDescription.RelationshipID,
+        q.RelateDescription.ResultFormat,
+      );
+    },
+    async QueryRelatedRecords2(q, ctx) {
+      const { layer } = await byDescription(ctx, q.MapName, q.MapTableDescription);
+      return emptyRelated(
+        deps,
+        ctx,
+        layer,
+        q.RelateDescription.RelationshipID,
+        q.RelateDescription.ResultFormat,
+      );
+    },
+    async QueryRasterValue(q, ctx) {
+      checkRasterField((await byId(ctx, q.MapName, q.SourceTableID)).layer, q.FieldName);
+      return [];
+    },
+    async QueryRasterValue2(q, ctx) {
+      checkRasterField((await byDescription(ctx, q.MapName, q.MapTableDescription)).layer, q.FieldName);
+      return [];
+    },
+    QueryAttachmentInfos: async (q, ctx) => {
+      await byId(ctx, q.MapName, q.TableID);
+      return [];
+    },
+    QueryAttachmentInfos2: async (q, ctx) => {
+      await byDescription(ctx, q.MapName, q.MapTableDescription);
+      return [];
+    },
+    QueryAttachmentData: async (q, ctx) =>
+      attachmentsOf((await byId(ctx, q.MapName, q.TableID)).layer, q.AttachmentIDs),
+    QueryAttachmentData2: async (q, ctx) =>
+      attachmentsOf((await byDescription(ctx, q.MapName, q.MapTableDescription)).layer, q.AttachmentIDs),
+    async QueryHTMLPopups(q, ctx) {
+      const { map, layer } = await byId(ctx, q.MapName, q.TableID);
+      return popups(deps, map, layer, q.RowIDs);
+    },
+    async QueryHTMLPopups2(q, ctx) {
+      const { map, layer, definitionExpression } = await byDescription(ctx, q.MapName, q.MapTableDescription);
+      return popups(deps, map, layer, q.RowIDs, definitionExpression);
+    },
+    async GetMapTableSubtypeInfos(q, ctx) {
+      const map = await openMap(deps, ctx.serviceName, q.MapName);
+      for (const id of q.TableIDs ?? []) layerOf(map, id);
+      return [];
+    },
+    async GetMapTableSubtypeInfos2(q, ctx) {
+      const map = await openMap(deps, ctx.serviceName, q.MapName);
+      for (const d of q.LayerDescriptions ?? []) layerOf(map, d.LayerID);
+      return [];
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * The map-server SOAP service over hosted services: every operation's handler, grouped by kind,
+ * each group a factory over the same dependencies, composed and handed to the dispatcher.
+ */
+import type { DatabaseHandle } from '../db/client.js';
+import type { ObjectStore } from '../infra/object-store.js';
+import { createSoapService, type SoapService, type SoapServiceOptions } from './dispatcher.js';
+import { createCacheHandlers } from './handlers/cache-handlers.js';
+import { createGeometryHandlers } from './handlers/geometry-handlers.js';
+import { createImageHandlers } from './handlers/image-handlers.js';
+import { createImageOutput, type ImageOutput } from './handlers/image-output.js';
+import { createInfoHandlers } from './handlers/info-handlers.js';
+import { createLegendHandlers } from './handlers/legend-handlers.js';
+import { loadMap, type MapServiceDeps } from './handlers/map-context.js';
+import { createQueryHandlers } from './handlers/query-handlers.js';
+import { createSearchHandlers } from './handlers/search-handlers.js';
+import { createTableExtraHandlers } from './handlers/table-extras-handlers.js';
+import { createObjectStoreTileReader, type TileCacheReader } from './handlers/tile-cache-reader.js';
+import type { SoapHandlers } from './service-types.js';
+
+export function createMapServerHandlers(deps: MapServiceDeps): SoapHandlers<unknown> {
+  return {
+    ...createInfoHandlers(deps),
+    ...createQueryHandlers(deps),
+    ...createImageHandlers(deps),
+    ...createSearchHandlers(deps),
+    ...createGeometryHandlers(deps),
+    ...createLegendHandlers(deps),
+    ...createCacheHandlers(deps),
+    ...createTableExtraHandlers(deps),
+  };
+}
+
+export interface MapServerSoapDeps {
+  database: DatabaseHandle;
+  store: ObjectStore;
+  now: () => number;
+  /** Defaults to range reads of the caches in the object store. */
+  tiles?: TileCacheReader;
+  /** Defaults to short-lived objects in the store. */
+  images?: ImageOutput;
+}
+
+export interface MapServerSoap {
+  service: SoapService<unknown>;
+  images: ImageOutput;
+  /** The map's name as published, or a fault when no map service answers to `name`. */
+  mapName(name: string): Promise<string>;
+}
+
+export function createMapServerSoap(
+  deps: MapServerSoapDeps,
+  options: SoapServiceOptions = {},
+): MapServerSoap {
+  const images = deps.images ?? createImageOutput({ store: deps.store, now: deps.now });
+  const mapDeps: MapServiceDeps = {
+    database: deps.database,
+    now: deps.now,
+    tiles: deps.tiles ?? createObjectStoreTileReader(deps.store, deps.now),
+    images,
+  };
+  return {
+    service: createSoapService(createMapServerHandlers(mapDeps), options),
+    images,
+    mapName: async (name) => (await loadMap(mapDeps, name)).name,
+  };
+}
