@@ -13,7 +13,6 @@ import { createPublishRouter } from './publish/publish-router.js';
 import { errorEnvelope, sendError } from './render.js';
 import { createRestInfoRouter } from './rest-info.js';
 import { createSoapRouter } from './soap-router.js';
-import { createSoapRouter } from './soap-router.js';
 import { createFeatureServerRouter } from './services/feature-server.js';
 import { createMapServerRouter } from './services/map-server.js';
 
@@ -46,7 +45,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   root.route('/rest', createFeatureServerRouter());
   root.route('/rest', createMapServerRouter());
   root.route('/rest', createRestInfoRouter());
-  root.route('/services', createSoapRouter());
   root.route('/services', createSoapRouter());
   app.route(deps.config.basePath || '/', root);
 
