@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/portal-client.js';
-import { addTextItem, newUser, type TestUser, withDatabase } from './portal-helpers.js';
+import { addTextItem, newUser, type TestUser } from './portal-helpers.js';
 
 const add = (user: TestUser, params: Record<string, string>, as = user.username) =>
   call(`/sharing/rest/content/users/${as}/addRelationship`, { token: user.token, ...params });
@@ -86,7 +86,7 @@ describe('addRelationship', () => {
     const [a, b] = [await newUser(), await newUser()];
     const map = await addTextItem(a);
     const service = await addTextItem(b, { type: 'Feature Service' });
-    await withOrgAccess(service);
+    await withOrgAccess(b, service);
     const res = await add(a, {
       originItemId: map,
       destinationItemId: service,
@@ -99,7 +99,7 @@ describe('addRelationship', () => {
     const [a, b] = [await newUser(), await newUser()];
     const service = await addTextItem(a, { type: 'Feature Service' });
     const csv = await addTextItem(b, { type: 'CSV', text: 'x,y\n1,2' });
-    await withOrgAccess(csv);
+    await withOrgAccess(b, csv);
     const res = await add(a, {
       originItemId: service,
       destinationItemId: csv,
@@ -139,8 +139,8 @@ describe('deleteRelationship and item deletion', () => {
     const [a, b] = [await newUser(), await newUser()];
     const map = await addTextItem(a);
     const service = await addTextItem(b, { type: 'Feature Service' });
-    await withOrgAccess(service);
-    await withOrgAccess(map);
+    await withOrgAccess(b, service);
+    await withOrgAccess(a, map);
     const params = { originItemId: map, destinationItemId: service, relationshipType: 'Map2Service' };
     await add(a, params);
     const res = await call(`/sharing/rest/content/users/${b.username}/deleteRelationship`, {
@@ -184,6 +184,10 @@ describe('deleteRelationship and item deletion', () => {
 });
 
 /** Items are private by default; the tests that cross owners make one visible to the organization. */
-async function withOrgAccess(itemId: string) {
-  await withDatabase((sql) => sql`update items set access = 'org' where id = ${itemId}`);
+async function withOrgAccess(owner: TestUser, itemId: string) {
+  const res = await call(`/sharing/rest/content/users/${owner.username}/items/${itemId}/share`, {
+    token: owner.token,
+    org: 'true',
+  });
+  expect(res.json.notSharedWith).toEqual([]);
 }

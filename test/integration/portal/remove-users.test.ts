@@ -50,7 +50,12 @@ describe('removeUsers', () => {
     const [owner, linker] = [await newUser(), await newUser()];
     const map = await addTextItem(owner);
     const service = await addTextItem(owner, { type: 'Feature Service' });
-    await withDatabase((sql) => sql`update items set access = 'org' where id in (${map}, ${service})`);
+    for (const id of [map, service]) {
+      await call(`/sharing/rest/content/users/${owner.username}/items/${id}/share`, {
+        token: owner.token,
+        org: 'true',
+      });
+    }
     const params = { originItemId: map, destinationItemId: service, relationshipType: 'Map2Service' };
     const added = await call(`/sharing/rest/content/users/${linker.username}/addRelationship`, {
       token: linker.token,
