@@ -57,7 +57,7 @@ export function createRowEncoder(
       let ymin = Number.POSITIVE_INFINITY;
       let xmax = Number.NEGATIVE_INFINITY;
       let ymax = Number.NEGATIVE_INFINITY;
-      rows: for (let i = 0; i < rows.length; i++) {
+      nextRow: for (let i = 0; i < rows.length; i++) {
         const row = rows[i];
         const objectId = firstRowNumber + i + 1;
         let line = String(objectId);
@@ -66,7 +66,7 @@ export function createRowEncoder(
           const out = raw === null || raw === undefined || raw === '' ? '\\N' : encoders[f](raw);
           if (typeof out !== 'string') {
             rejectRow(rejected, plan.id, objectId, row, out.reason);
-            continue rows;
+            continue nextRow;
           }
           line += `\t${out}`;
         }
