@@ -1,0 +1,115 @@
+/**
+ * A build whose bundle activity fails after the bundle was written (as a crash between writing and
+ * reporting would): the retry finds the bundle recorded and does not render it again, and the cache
+ * ends complete. The workflow runs on a task queue only this test's in-process worker polls, so the
+ * test decides which attempt fails. Also: a bundle object read back matches, tile for tile and byte
+ * for byte, what the REST tile endpoint serves.
+ */
+
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTileActivities } from '../../../activities/tiles/tile-activities.js';
+import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
+import { findTileCache, insertTileCache } from '../../../db/repositories/tile-caches.js';
+import { createObjectStore } from '../../../infra/object-store.js';
+import { workflowsPath } from '../../../infra/temporal.js';
+import { bundleKey } from '../../../infra/tile-cache-store.js';
+import { webMercatorCache } from '../../../lib/tiles/cache-definition.js';
+import { BUNDLE_DIM, decodeBundle } from '../../../lib/tiles/compact-bundle.js';
+import {
+  TILE_CACHE_BUILD_WORKFLOW,
+  type TileCacheBuildResult,
+} from '../../../workflows/tile-cache-messages.js';
+import { uniqueName } from '../publish/publish-client.js';
+import { signIn, stack } from '../support/portal-client.js';
+import { fetchTile, pixelOf, publishFeatures } from './tile-client.js';
+
+describe('a tile cache build that fails after writing a bundle', () => {
+  const taskQueue = `tiles-resume-${Date.now()}`;
+  const serviceItemId = `${Date.now().toString(16)}`.padEnd(32, 'c');
+  const name = uniqueName('resumed');
+  let database: DatabaseHandle;
+  let store: ReturnType<typeof createObjectStore>;
+  const rendered: string[] = [];
+  const reused: string[] = [];
+  let calls = 0;
+  let result: TileCacheBuildResult;
+
+  beforeAll(async () => {
+    const s = stack();
+    database = await openDatabase({ databaseUrl: s.databaseUrl, poolSize: 2 });
+    store = createObjectStore({ ...s.minio, endpoint: new URL(s.minio.endpoint), consolePort: 0 } as never);
+    const token = await signIn();
+    const features = await publishFeatures(token, 'points.geojson', 'geojson', uniqueName('resume_src'));
+    const now = Date.now();
+    await insertTileCache(database.db, {
+      serviceItemId,
+      name,
+      owner: s.admin.username,
+      serviceType: 'MapServer',
+      sourceServiceItemId: features.serviceItemId,
+      status: 'building',
+      definition: webMercatorCache({ minLevel: 8, maxLevel: 13 }),
+      service: { layers: [] },
+      created: now,
+      modified: now,
+    });
+    const real = createTileActivities({ database, store, now: Date.now });
+    const activities = {
+      ...real,
+      async buildBundle(task: Parameters<typeof real.buildBundle>[0]) {
+        calls++;
+        const out = await real.buildBundle(task);
+        (out.reused ? reused : rendered).push(`${task.level}/${task.row0}/${task.col0}`);
+        if (calls === 3) throw new Error('worker lost after writing the bundle');
+        return out;
+      },
+    };
+    const connection = await NativeConnection.connect({ address: s.temporalAddress });
+    const worker = await Worker.create({ connection, taskQueue, workflowsPath, activities });
+    const client = new Client({ connection: await Connection.connect({ address: s.temporalAddress }) });
+    result = await worker.runUntil(
+      client.workflow.execute(TILE_CACHE_BUILD_WORKFLOW, {
+        taskQueue,
+        workflowId: `tiles-resume-${serviceItemId}`,
+        args: [{ serviceItemId, concurrency: 1 }],
+      }),
+    );
+    await connection.close();
+    await client.connection.close();
+  }, 300_000);
+
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('renders every bundle exactly once: the retried one is found finished and reused', () => {
+    expect(rendered).toHaveLength(6);
+    expect(new Set(rendered).size).toBe(6);
+    expect(reused).toEqual([rendered[2]]);
+    expect(calls).toBe(7);
+  });
+
+  it('ends ready with the tiles of every level', async () => {
+    expect(result.bundles).toBe(6);
+    // Every level holds at least the tile of its one bundle.
+    expect(result.tiles).toBeGreaterThanOrEqual(6);
+    const cache = await findTileCache(database.db, serviceItemId);
+    expect(cache?.status).toBe('ready');
+    expect(cache?.tileCount).toBe(result.tiles);
+  });
+
+  it('serves each tile of a bundle with exactly the bytes stored in the bundle object', async () => {
+    const { tile } = pixelOf(-87.65, 41.85, 13);
+    const bundle = await store.getBuffer(bundleKey(serviceItemId, 13, tile.row, tile.col));
+    const tiles = decodeBundle(bundle);
+    expect(tiles.size).toBeGreaterThan(0);
+    const row0 = tile.row - (tile.row % BUNDLE_DIM);
+    const col0 = tile.col - (tile.col % BUNDLE_DIM);
+    for (const [slot, bytes] of tiles) {
+      const res = await fetchTile(name, 13, row0 + Math.floor(slot / BUNDLE_DIM), col0 + (slot % BUNDLE_DIM));
+      expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
+    }
+  });
+});
