@@ -55,6 +55,7 @@ export async function publishWorkflow(input: PublishWorkflowInput): Promise<Publ
     );
     let featureCount = 0;
     let rowsRejected = 0;
+    let geocoded: { matched: number; tied: number; unmatched: number } | undefined;
     const reasons: string[] = [];
     for (const layer of progress.layers) {
       progress.phase = 'loading';
@@ -65,6 +66,13 @@ export async function publishWorkflow(input: PublishWorkflowInput): Promise<Publ
         rowsRejected: loaded.rowsRejected,
       });
       reasons.push(...loaded.reasons);
+      if (loaded.geocoded) {
+        geocoded = {
+          matched: (geocoded?.matched ?? 0) + loaded.geocoded.matched,
+          tied: (geocoded?.tied ?? 0) + loaded.geocoded.tied,
+          unmatched: (geocoded?.unmatched ?? 0) + loaded.geocoded.unmatched,
+        };
+      }
       progress.phase = 'finishing';
       const finished = await finishLayer(input.jobId, layer.layerId);
       layer.featureCount = finished.featureCount;
@@ -83,7 +91,7 @@ export async function publishWorkflow(input: PublishWorkflowInput): Promise<Publ
     }
     const rowsRead = progress.layers.reduce((n, l) => n + l.rowsRead, 0);
     const rowsLoaded = progress.layers.reduce((n, l) => n + l.rowsLoaded, 0);
-    await markServiceReady(input.jobId, { rowsRead, rowsLoaded, rowsRejected, featureCount });
+    await markServiceReady(input.jobId, { rowsRead, rowsLoaded, rowsRejected, featureCount, ...geocoded });
     progress.phase = 'completed';
     return { serviceItemId: input.serviceItemId, featureCount, rowsRejected };
   } catch (err) {

@@ -23,6 +23,7 @@ export function createGazetteerGeocoder(load: () => Promise<Locator> = packageLo
           out.push({
             objectId: r.resultId,
             location: r.status === 'U' || !r.match ? null : { x: r.match.lon, y: r.match.lat },
+            status: r.status,
           });
         }
       }

@@ -22,6 +22,15 @@ export interface GeocodeResult {
   objectId: number;
   /** WGS84 longitude/latitude; null when unmatched. */
   location: { x: number; y: number } | null;
+  /** M matched, T tied (placed at the best of equally good candidates), U unmatched. */
+  status?: 'M' | 'T' | 'U';
+}
+
+/** How the rows of a layer geocoded, reported in the publish status. */
+export interface GeocodeCounts {
+  matched: number;
+  tied: number;
+  unmatched: number;
 }
 
 export interface Geocoder {
@@ -76,12 +85,21 @@ export async function geocodeRows(
   headers: readonly string[],
   rows: readonly CellValue[][],
   firstRowNumber: number,
-): Promise<Located[]> {
+): Promise<{ geometries: Located[]; counts: GeocodeCounts }> {
   const records = geocodeRecords(location, headers, rows, firstRowNumber);
   const results = await geocoder.geocodeBatch(records, { countryCode: location.countryCode });
-  const byId = new Map(results.map((r) => [r.objectId, r.location]));
-  return records.map((r) => {
-    const at = byId.get(r.objectId);
-    return at ? { x: at.x, y: at.y } : { reason: 'The address was not found.' };
+  const byId = new Map(results.map((r) => [r.objectId, r]));
+  const counts: GeocodeCounts = { matched: 0, tied: 0, unmatched: 0 };
+  const geometries = records.map((r): Located => {
+    const result = byId.get(r.objectId);
+    const at = result?.location;
+    if (!at) {
+      counts.unmatched++;
+      return { reason: 'The address was not found.' };
+    }
+    if (result.status === 'T') counts.tied++;
+    else counts.matched++;
+    return { x: at.x, y: at.y };
   });
+  return { geometries, counts };
 }

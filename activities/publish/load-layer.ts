@@ -15,7 +15,7 @@ import {
 import { insertErrorRecords, updateJobProgress } from '../../db/repositories/jobs.js';
 import type { LayerPlan, PublishRequest } from '../../db/schema/publish-request.js';
 import { WGS84 } from '../../lib/geometry/types.js';
-import { geocodeRows } from './geocoder.js';
+import { type GeocodeCounts, geocodeRows } from './geocoder.js';
 import { layerBatches, type ResumePoint } from './layer-sources.js';
 import type { PublishDeps } from './publish-deps.js';
 import { createRowEncoder } from './row-encoder.js';
@@ -25,6 +25,8 @@ export interface LoadProgress extends ResumePoint {
   rowsRejected: number;
   /** The first few reasons rows were rejected, for the status message. */
   reasons: string[];
+  /** Address layers: rows matched, tied and unmatched so far (part of the resume point). */
+  geocoded?: GeocodeCounts;
 }
 
 export interface LoadResult {
@@ -32,6 +34,7 @@ export interface LoadResult {
   rowsLoaded: number;
   rowsRejected: number;
   reasons: string[];
+  geocoded?: GeocodeCounts;
 }
 
 const PROGRESS_EVERY_MS = 1000;
@@ -92,10 +95,24 @@ export async function loadLayer(
   };
   for await (const batch of layerBatches(store, request, plan, progress)) {
     if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
-    const geometries =
-      plan.location.type === 'address'
-        ? await geocodeRows(deps.geocoder, plan.location, plan.headers, batch.rows, batch.firstRowNumber)
-        : batch.geometries;
+    let geometries = batch.geometries;
+    let geocoded = progress.geocoded;
+    if (plan.location.type === 'address') {
+      const result = await geocodeRows(
+        deps.geocoder,
+        plan.location,
+        plan.headers,
+        batch.rows,
+        batch.firstRowNumber,
+      );
+      geometries = result.geometries;
+      const before = geocoded ?? { matched: 0, tied: 0, unmatched: 0 };
+      geocoded = {
+        matched: before.matched + result.counts.matched,
+        tied: before.tied + result.counts.tied,
+        unmatched: before.unmatched + result.counts.unmatched,
+      };
+    }
     const encoded = encoder.encode(batch.rows, batch.firstRowNumber, geometries);
     await settle();
     const reasons =
@@ -112,6 +129,7 @@ export async function loadLayer(
       rowsLoaded: progress.rowsLoaded + encoded.loaded,
       rowsRejected: progress.rowsRejected + encoded.rejected.length,
       reasons,
+      ...(geocoded ? { geocoded } : {}),
     };
     afterInFlight = progress;
     // The failure is caught at once (and rethrown by settle) so it is never an unhandled rejection.
@@ -129,5 +147,6 @@ export async function loadLayer(
     rowsLoaded: progress.rowsLoaded,
     rowsRejected: progress.rowsRejected,
     reasons: progress.reasons,
+    ...(progress.geocoded ? { geocoded: progress.geocoded } : {}),
   };
 }

@@ -42,6 +42,10 @@ export interface JobTotals {
   rowsLoaded: number;
   rowsRejected: number;
   featureCount: number;
+  /** Address layers: rows matched, tied and unmatched by the geocoder, summed over the layers. */
+  matched?: number;
+  tied?: number;
+  unmatched?: number;
 }
 
 export interface FinishedLayer {

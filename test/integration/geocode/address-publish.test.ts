@@ -46,10 +46,23 @@ describe('publishing a CSV of addresses geocodes it with the embedded locator', 
     });
   });
 
-  it('the job completes with the matched rows loaded and the unmatched one rejected', () => {
+  it('the job completes with the matched and tied rows loaded and the unmatched one rejected', () => {
     expect(published.status.status).toBe('completed');
-    expect(published.status.rowsLoaded).toBe(3);
+    expect(published.status.rowsLoaded).toBe(4);
     expect(published.status.rowsRejected).toBe(1);
+  });
+
+  it('the status reports the matched, tied and unmatched counts', () => {
+    expect(published.status).toMatchObject({ matched: 3, tied: 1, unmatched: 1 });
+  });
+
+  it('a tied address (the same street address in two cities of the state) is placed at one of them', () => {
+    const at = features.get('Tied office') as { x: number; y: number };
+    const nearest = Math.min(
+      metresBetween(at, { x: -89.412, y: 43.069 }),
+      metresBetween(at, { x: -89.43, y: 43.025 }),
+    );
+    expect(nearest).toBeLessThan(30);
   });
 
   it('a street address lands on its address point', () => {
