@@ -95,6 +95,9 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 export function parseRecords(bytes: Uint8Array, dialect: CsvDialect): string[][] {
   if (bytes.length === 0) return [];
   const text = decode(bytes, dialect.encoding);
+  // Most batches of machine-written files hold no qualifier at all: plain splitting reads them the same
+  // way as the full parser, at a fraction of the cost.
+  if (!text.includes(dialect.qualifier)) return splitPlain(text, dialect);
   const result = Papa.parse<string[]>(text, {
     delimiter: dialect.delimiter,
     quoteChar: dialect.qualifier,
@@ -103,6 +106,18 @@ export function parseRecords(bytes: Uint8Array, dialect: CsvDialect): string[][]
     skipEmptyLines: 'greedy',
   });
   return result.data;
+}
+
+/** Unquoted records, skipping lines whose fields are all blank (papaparse's 'greedy' rule). */
+function splitPlain(text: string, dialect: CsvDialect): string[][] {
+  const rows: string[][] = [];
+  for (const line of text.split(dialect.newline)) {
+    if (line === '') continue;
+    const fields = line.split(dialect.delimiter);
+    if (fields.every((f) => f.trim() === '')) continue;
+    rows.push(fields);
+  }
+  return rows;
 }
 
 export interface DialectOverrides {

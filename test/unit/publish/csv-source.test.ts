@@ -54,3 +54,23 @@ describe('sampleFromBytes', () => {
     expect(() => sampleFromBytes(new Uint8Array([0xff, 0xfe, 0x61, 0x00]), true)).toThrow(/Unable to read/);
   });
 });
+
+describe('parseRecords', () => {
+  it('reads unquoted and quoted batches alike, skipping blank lines', () => {
+    const plain = parseRecords(bytes('a,b\n\n1,2\n , \n3,4\n'), dialect);
+    const quoted = parseRecords(bytes('"a",b\n\n1,2\n , \n3,4\n'), dialect);
+    expect(plain).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+      ['3', '4'],
+    ]);
+    expect(quoted).toEqual(plain);
+  });
+
+  it('splits CRLF records without leaving carriage returns in the last field', () => {
+    expect(parseRecords(bytes('a;b\r\n1;2\r\n'), { ...dialect, delimiter: ';', newline: '\r\n' })).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
+  });
+});
