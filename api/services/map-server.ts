@@ -6,12 +6,14 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { findTileCacheByName, type TileCacheRow } from '../../db/repositories/tile-caches.js';
 import { createTileCacheReader, type TileCacheReader } from '../../infra/tile-cache-store.js';
-import { GeoError } from '../../lib/errors.js';
+import { badRequest, forbidden, GeoError } from '../../lib/errors.js';
 import { tileExtension } from '../../lib/tiles/exploded-paths.js';
+import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { errorEnvelope, sendJson } from '../render.js';
 import { mapServerJson, mapServiceLayers } from './map-server-json.js';
 import { mapServerLegend } from './map-server-legend.js';
+import { rebuildTileCache } from './map-server-rebuild.js';
 
 const methods = ['GET', 'POST'];
 
@@ -105,6 +107,22 @@ export function createMapServerRouter(): Hono<AppEnv> {
   router.on(methods, `${base}/legend`, async (c) =>
     sendJson(c, await mapServerLegend(mapServiceLayers(await cacheNamed(c, 'MapServer')))),
   );
+
+  // Owners rebuild the cache from the current data (a new generation: clients see new ETags).
+  router.post(`${base}/updateTiles`, async (c) => {
+    const user = requireUser(c);
+    const cache = await cacheNamed(c, 'MapServer');
+    if (cache.owner !== user.username && user.role !== 'org_admin') throw forbidden();
+    if (!cache.sourceServiceItemId)
+      throw badRequest('Unable to update tiles.', ['The cache was published from a tile package.']);
+    const deps = c.get('deps');
+    const workflowId = await rebuildTileCache(
+      { db: deps.database.db, temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue },
+      cache,
+    );
+    readerOf(c).forget(cache.serviceItemId);
+    return sendJson(c, { success: true, jobId: workflowId });
+  });
 
   router.get(`${base}/tile/:level/:row/:col`, async (c) =>
     sendTile(c, readerOf(c), await cacheNamed(c, 'MapServer')),
