@@ -12,9 +12,9 @@ import { createPortalRouter } from './portal/router.js';
 import { createPublishRouter } from './publish/publish-router.js';
 import { errorEnvelope, sendError } from './render.js';
 import { createRestInfoRouter } from './rest-info.js';
-import { createSoapRouter } from './soap-router.js';
 import { createFeatureServerRouter } from './services/feature-server.js';
 import { createMapServerRouter } from './services/map-server.js';
+import { createSoapRouter } from './soap-router.js';
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

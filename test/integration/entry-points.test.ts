@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SelfCheckResult } from '../../workflows/self-check.js';
-import { freePort } from './support/ports.js';
 import { stack } from './support/portal-client.js';
+import { freePort } from './support/ports.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const children: ChildProcess[] = [];
@@ -28,7 +28,11 @@ function productEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 function start(entry: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let text = '';
   child.stdout?.on('data', (d) => {
     text += d;
