@@ -115,12 +115,15 @@ export async function loadMap(deps: MapServiceDeps, serviceName: string): Promis
   const cacheRow = await findTileCacheByName(db, 'MapServer', serviceName);
   let service: HostedServiceRow | undefined;
   let cache: TileCacheRow | undefined;
+  let name = serviceName;
   if (usableCache(cacheRow)) {
+    name = cacheRow.name;
     cache = cacheRow;
     service = cacheRow.sourceServiceItemId ? await findService(db, cacheRow.sourceServiceItemId) : undefined;
   } else {
     service = await findServiceByName(db, serviceName);
     if (service?.status !== 'ready') throw clientFault(`Service not found: Hosted/${serviceName}.`);
+    name = service.name;
     cache = (await tileCachesOfSource(db, service.serviceItemId)).find(
       (c) => usableCache(c) && c.status === 'ready',
     );
@@ -131,7 +134,7 @@ export async function loadMap(deps: MapServiceDeps, serviceName: string): Promis
   const cacheExtent = cache?.definition.extent ?? null;
   return {
     service: service ?? null,
-    name: cache?.name ?? service?.name ?? serviceName,
+    name,
     owner: service?.owner ?? cache?.owner ?? '',
     units: String(def.units ?? 'esriMeters'),
     cache: cache ? mapCacheOf(cache) : null,
