@@ -11,6 +11,8 @@ export interface RelationshipType {
   origin: readonly string[] | '*';
   destination: readonly string[] | '*';
   ownership?: OwnershipRule;
+  /** Deleting the origin deletes the destination too (attachments, app configurations, code). */
+  compositeDelete?: true;
 }
 
 const DOCUMENTS = [
@@ -46,9 +48,19 @@ const TYPES: RelationshipType[] = [
     origin: ['Web Map'],
     destination: ['Map Service', 'Feature Service', 'Image Service'],
   },
-  { name: 'WMA2Code', origin: ['Web Mapping Application'], destination: ['Code Attachment'] },
+  {
+    name: 'WMA2Code',
+    origin: ['Web Mapping Application'],
+    destination: ['Code Attachment'],
+    compositeDelete: true,
+  },
   { name: 'Map2FeatureCollection', origin: ['Web Map'], destination: ['Feature Collection'] },
-  { name: 'MobileApp2Code', origin: ['Mobile Application'], destination: ['Code Attachment'] },
+  {
+    name: 'MobileApp2Code',
+    origin: ['Mobile Application'],
+    destination: ['Code Attachment'],
+    compositeDelete: true,
+  },
   {
     name: 'Service2Data',
     origin: ['Feature Service', 'Map Service', 'Vector Tile Service'],
@@ -63,19 +75,33 @@ const TYPES: RelationshipType[] = [
   },
   {
     name: 'Map2AppConfig',
+    compositeDelete: true,
     origin: ['Web Map'],
     destination: ['Application Configuration'],
     ownership: 'mustOwnAllItems',
   },
   {
     name: 'Map2IndoorsConfig',
+    compositeDelete: true,
     origin: ['Web Map'],
     destination: ['Indoors Map Configuration'],
     ownership: 'mustOwnAllItems',
   },
-  { name: 'Item2Attachment', origin: '*', destination: DOCUMENTS, ownership: 'mustOwnAllItems' },
+  {
+    name: 'Item2Attachment',
+    origin: '*',
+    destination: DOCUMENTS,
+    ownership: 'mustOwnAllItems',
+    compositeDelete: true,
+  },
   { name: 'Item2Report', origin: '*', destination: DOCUMENTS },
-  { name: 'Listed2Provisioned', origin: '*', destination: '*', ownership: 'mustOwnAllItems' },
+  {
+    name: 'Listed2Provisioned',
+    origin: '*',
+    destination: '*',
+    ownership: 'mustOwnAllItems',
+    compositeDelete: true,
+  },
   {
     name: 'Style2Style',
     origin: ['Vector Tile Service'],
@@ -132,6 +158,11 @@ const TYPES: RelationshipType[] = [
 ];
 
 const BY_NAME = new Map(TYPES.map((t) => [t.name.toLowerCase(), t]));
+
+/** Names of the types whose destination goes with its origin when the origin is deleted. */
+export const COMPOSITE_DELETE_TYPES: ReadonlySet<string> = new Set(
+  TYPES.filter((t) => t.compositeDelete).map((t) => t.name),
+);
 
 export const RELATIONSHIP_TYPE_NAMES: readonly string[] = TYPES.map((t) => t.name);
 

@@ -191,3 +191,26 @@ async function withOrgAccess(owner: TestUser, itemId: string) {
   });
   expect(res.json.notSharedWith).toEqual([]);
 }
+
+describe('composite relationships', () => {
+  it('deletes an attachment with the item it is attached to, and nothing else', async () => {
+    const u = await newUser();
+    const map = await addTextItem(u);
+    const pdf = await addTextItem(u, { type: 'PDF' });
+    const service = await addTextItem(u, { type: 'Feature Service' });
+    await add(u, { originItemId: map, destinationItemId: pdf, relationshipType: 'Item2Attachment' });
+    await add(u, { originItemId: map, destinationItemId: service, relationshipType: 'Map2Service' });
+    const del = await call(`/sharing/rest/content/users/${u.username}/items/${map}/delete`, {
+      token: u.token,
+    });
+    expect(del.json.success).toBe(true);
+    const attachment = await call(
+      `/sharing/rest/content/items/${pdf}`,
+      { token: u.token },
+      { method: 'GET' },
+    );
+    expect(attachment.json.error.messageCode).toBe('CONT_0001');
+    const kept = await call(`/sharing/rest/content/items/${service}`, { token: u.token }, { method: 'GET' });
+    expect(kept.json.id).toBe(service);
+  });
+});
