@@ -14,6 +14,7 @@ import { errorEnvelope, sendError } from './render.js';
 import { createRestInfoRouter } from './rest-info.js';
 import { createFeatureServerRouter } from './services/feature-server.js';
 import { createMapServerRouter } from './services/map-server.js';
+import { createVectorTileServerRouter } from './services/vector-tile-server.js';
 import { createSoapRouter } from './soap-router.js';
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
@@ -44,6 +45,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   root.route('/rest/services', createGeocodeServices(deps));
   root.route('/rest', createFeatureServerRouter());
   root.route('/rest', createMapServerRouter());
+  root.route('/rest', createVectorTileServerRouter());
   root.route('/rest', createRestInfoRouter());
   root.route('/services', createSoapRouter());
   app.route(deps.config.basePath || '/', root);

@@ -1,0 +1,90 @@
+/**
+ * rest/services/Hosted/{name}/VectorTileServer: a vector tile service published from a .vtpk. The
+ * service JSON is the package's root.json; tiles are the package's gzip PBFs, served with
+ * Content-Encoding gzip; styles, sprites and fonts come from the package's resources.
+ */
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { findTileCacheByName } from '../../db/repositories/tile-caches.js';
+import { createTileCacheReader, resourceKey, type TileCacheReader } from '../../infra/tile-cache-store.js';
+import { GeoError } from '../../lib/errors.js';
+import type { AppEnv } from '../env.js';
+import { errorEnvelope, sendJson } from '../render.js';
+import { sendTile, TILE_CACHE_CONTROL } from './map-server.js';
+
+const methods = ['GET', 'POST'];
+
+const RESOURCE_TYPES: Record<string, string> = {
+  json: 'application/json; charset=utf-8',
+  png: 'image/png',
+  pbf: 'application/x-protobuf',
+};
+
+async function vectorCache(c: Context<AppEnv>) {
+  const cache = await findTileCacheByName(
+    c.get('deps').database.db,
+    'VectorTileServer',
+    c.req.param('name') ?? '',
+  );
+  if (!cache || cache.status === 'failed')
+    throw new GeoError({ code: 400, message: 'Invalid URL', details: ['Service not found or not started.'] });
+  return cache;
+}
+
+export function createVectorTileServerRouter(): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+  const base = '/services/Hosted/:name/VectorTileServer';
+  let reader: TileCacheReader | undefined;
+
+  router.on(methods, base, async (c) => {
+    const cache = await vectorCache(c);
+    const root = (cache.service.root as Record<string, unknown> | undefined) ?? {};
+    return sendJson(c, {
+      currentVersion: 11.1,
+      name: cache.name,
+      ...root,
+      serviceItemId: cache.serviceItemId,
+    });
+  });
+
+  router.get(`${base}/tile/:level/:row/:col`, async (c) => {
+    const cache = await vectorCache(c);
+    reader ??= createTileCacheReader(c.get('deps').store);
+    const res = await sendTile(c, reader, cache);
+    // Package tiles are stored gzip-compressed; say so instead of inflating them on every request.
+    if (res.status === 200 && res.body) {
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
+      const headers = new Headers(res.headers);
+      if (gzip) headers.set('Content-Encoding', 'gzip');
+      return new Response(bytes, { status: 200, headers });
+    }
+    return res;
+  });
+
+  router.get(`${base}/resources/*`, async (c) => {
+    const cache = await vectorCache(c);
+    const path = new URL(c.req.url).pathname.split('/VectorTileServer/')[1] ?? '';
+    const resource = decodeURIComponent(path.endsWith('/styles') ? `${path}/root.json` : path);
+    if (resource.includes('..')) return notFound(c, resource);
+    try {
+      const bytes = await c.get('deps').store.getBuffer(resourceKey(cache.serviceItemId, resource));
+      const ext = resource.slice(resource.lastIndexOf('.') + 1).toLowerCase();
+      return c.body(new Uint8Array(bytes), 200, {
+        'Content-Type': RESOURCE_TYPES[ext] ?? 'application/octet-stream',
+        'Cache-Control': TILE_CACHE_CONTROL,
+      });
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code === 'NoSuchKey' || code === 'NotFound') return notFound(c, resource);
+      throw e;
+    }
+  });
+
+  return router;
+}
+
+function notFound(c: Context<AppEnv>, resource: string) {
+  const e = new GeoError({ code: 404, message: 'Resource not found', details: [`No resource ${resource}.`] });
+  return c.json(errorEnvelope(e), 404);
+}

@@ -1,0 +1,84 @@
+/** Tile packages published as they are: a .tpkx into a Map Service, a .vtpk into a Vector Tile Service. */
+import { readFileSync } from 'node:fs';
+import { unzipSync } from 'fflate';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueName, upload, waitForJob } from '../publish/publish-client.js';
+import { call, signIn, stack } from '../support/portal-client.js';
+import { fetchTile, tilesFixture } from './tile-client.js';
+
+async function publishPackage(file: string, filetype: string, name: string) {
+  const token = await signIn();
+  const owner = stack().admin.username;
+  const res = await upload(
+    `/sharing/rest/content/users/${owner}/publish`,
+    { token, filetype, publishParameters: JSON.stringify({ name }) },
+    { name: file, path: tilesFixture(file) },
+  );
+  const service = res.services?.[0];
+  if (!service) throw new Error(`publish failed: ${JSON.stringify(res)}`);
+  return { service, status: await waitForJob(token, owner, service.serviceItemId, service.jobId) };
+}
+
+describe('a .tpkx published as a Map Service', () => {
+  const name = uniqueName('red_tiles');
+  let service: Record<string, any>;
+  let status: Record<string, any>;
+
+  beforeAll(async () => {
+    ({ service, status } = await publishPackage('red.tpkx', 'tilePackage', name));
+  });
+
+  it('completes as a Map Service item', () => {
+    expect(status.status).toBe('completed');
+    expect(service.type).toBe('Map Service');
+    expect(service.serviceurl).toMatch(new RegExp(`/Hosted/${name}/MapServer$`));
+  });
+
+  it("serves the package's tiles byte for byte", async () => {
+    const bundle = unzipSync(readFileSync(tilesFixture('red.tpkx')))['tile/L01/R0000C0000.bundle'];
+    const res = await fetchTile(name, 1, 1, 1);
+    expect(res.status).toBe(200);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(Buffer.from(bundle).indexOf(Buffer.from(bytes))).toBeGreaterThan(0);
+    expect((await fetchTile(name, 1, 0, 1)).status).toBe(404);
+  });
+
+  it("describes the package's levels in tileInfo", async () => {
+    const res = await call(`/rest/services/Hosted/${name}/MapServer`, {}, { method: 'GET' });
+    expect(res.json.tileInfo.lods.map((l: { level: number }) => l.level)).toEqual([0, 1, 2]);
+  });
+});
+
+describe('a .vtpk published as a Vector Tile Service', () => {
+  const name = uniqueName('roads');
+  const base = () => `${stack().baseUrl}/rest/services/Hosted/${name}/VectorTileServer`;
+  let status: Record<string, any>;
+
+  beforeAll(async () => {
+    ({ status } = await publishPackage('roads.vtpk', 'vectorTilePackage', name));
+  });
+
+  it('completes, and the service JSON is the package root.json', async () => {
+    expect(status.status).toBe('completed');
+    const res = await call(`/rest/services/Hosted/${name}/VectorTileServer`, {}, { method: 'GET' });
+    expect(res.json.type).toBe('indexedVector');
+    expect(res.json.tiles).toEqual(['tile/{z}/{y}/{x}.pbf']);
+  });
+
+  it('serves the gzip PBF tile with Content-Encoding gzip', async () => {
+    const res = await fetch(`${base()}/tile/0/0/0.pbf`, { headers: { 'Accept-Encoding': 'identity' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/x-protobuf');
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+  });
+
+  it('answers a missing tile with a 404', async () => {
+    expect((await fetch(`${base()}/tile/0/0/1.pbf`)).status).toBe(404);
+  });
+
+  it('serves resources/styles/root.json from the package', async () => {
+    const res = await fetch(`${base()}/resources/styles/root.json`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { version: number }).version).toBe(8);
+  });
+});
