@@ -25,6 +25,8 @@ const POSTAL_PATTERNS = [
   /\b\d{5}(?:-\d{4})?\b/, // US ZIP(+4), France, Germany...
   /\b\d{4}\b/, // Switzerland, Austria, Australia...
 ];
+/** A Canadian forward sortation area on its own ("H2X"), only where no house number precedes it ("1 A1A"). */
+const BARE_FSA = /^[A-Z]\d[A-Z]\b/i;
 const HOUSE_NUMBER = /^\d+[a-z]?(?:[-/]\d+[a-z]?)?$/i;
 
 /** Readings of an address, most likely first; the locator tries each and keeps the best matches. */
@@ -59,8 +61,11 @@ export function splitStreet(text: string): Pick<ParsedAddress, 'number' | 'stree
   return { street: tokens.join(' '), unit };
 }
 
-function takePostal(segment: string): { postal?: string; rest: string } {
-  for (const pattern of POSTAL_PATTERNS) {
+function takePostal(segment: string, allowBareFsa: boolean): { postal?: string; rest: string } {
+  const patterns = allowBareFsa
+    ? [...POSTAL_PATTERNS.slice(0, 1), BARE_FSA, ...POSTAL_PATTERNS.slice(1)]
+    : POSTAL_PATTERNS;
+  for (const pattern of patterns) {
     const m = segment.match(pattern);
     if (m && m.index !== undefined) {
       const rest = `${segment.slice(0, m.index)} ${segment.slice(m.index + m[0].length)}`
@@ -108,7 +113,7 @@ function parseSegmentsAfterCountry(
   const lead = segments[0].match(/^\d+[a-z]?\s+/i)?.[0] ?? '';
   segments[0] = segments[0].slice(lead.length);
   for (let i = segments.length - 1; i >= 0 && !base.postal; i--) {
-    const { postal, rest } = takePostal(segments[i]);
+    const { postal, rest } = takePostal(segments[i], i > 0 || lead === '');
     if (postal) {
       base.postal = postal;
       segments[i] = rest;
@@ -132,8 +137,23 @@ function readSegments(segments: string[], base: ParsedAddress, vocabulary: Admin
 function parseSegments(parts: string[], base: ParsedAddress, vocabulary: AdminVocabulary): ParsedAddress[] {
   const last = parts[parts.length - 1];
   // A last segment that names a region is read as the region only: "Chicago, IL" has no street "Chicago".
-  const reading = vocabulary.isRegion(last) ? { ...base, region: last } : base;
-  const rest = reading.region ? parts.slice(0, -1) : parts;
+  if (vocabulary.isRegion(last)) return segmentReadings(parts.slice(0, -1), { ...base, region: last });
+  // "…, Chicago IL": city and region in one segment; the reading with the whole segment as city stays second.
+  const words = last.split(/\s+/);
+  const trailing = words.length > 1 ? takeTrailing(words, (t) => vocabulary.isRegion(t)) : { rest: words };
+  if (!base.region && trailing.found && trailing.rest.length > 0) {
+    return [
+      ...segmentReadings([...parts.slice(0, -1), trailing.rest.join(' ')], {
+        ...base,
+        region: trailing.found,
+      }),
+      ...segmentReadings(parts, base),
+    ];
+  }
+  return segmentReadings(parts, base);
+}
+
+function segmentReadings(rest: string[], reading: ParsedAddress): ParsedAddress[] {
   if (rest.length === 0) return [reading];
   if (rest.length === 1) {
     const street = splitStreet(rest[0]);

@@ -36,6 +36,36 @@ describe('address parsing', () => {
     expect(parse('10115 Berlin')).toContainEqual({ postal: '10115', city: 'Berlin' });
   });
 
+  it('reads "Street, City Region" with city and region in one segment', () => {
+    expect(parse('141 W Madison Street, Chicago IL')[0]).toEqual({
+      number: '141',
+      street: 'W Madison Street',
+      city: 'Chicago',
+      region: 'IL',
+    });
+  });
+
+  it('keeps the whole last segment as the city as a second reading', () => {
+    expect(parse('141 W Madison Street, Chicago IL')).toContainEqual({
+      number: '141',
+      street: 'W Madison Street',
+      city: 'Chicago IL',
+    });
+  });
+
+  it('reads a Canadian FSA on its own or before its city as a postal code', () => {
+    expect(parse('H2X')).toEqual([{ postal: 'H2X' }]);
+    expect(parse('H2X Montreal')[0]).toEqual({ postal: 'H2X', city: 'Montreal' });
+  });
+
+  it('does not take a highway named like an FSA after a house number for a postal code', () => {
+    expect(parse('1234 A1A, Fort Lauderdale')[0]).toEqual({
+      number: '1234',
+      street: 'A1A',
+      city: 'Fort Lauderdale',
+    });
+  });
+
   it('reads a lone postal code', () => {
     expect(parse('60601')).toEqual([{ postal: '60601' }]);
   });
