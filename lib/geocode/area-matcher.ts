@@ -54,7 +54,8 @@ export function localityMatches(context: MatchContext): GeocodeMatch[] {
           Math.abs(p.lon - places.lon[id]) < POSTAL_NEAR_CITY_DEGREES &&
           Math.abs(p.lat - places.lat[id]) < POSTAL_NEAR_CITY_DEGREES,
       );
-      if (!near) penalty += 10;
+      // A postal code that agrees with the city says more about where: the postal candidate goes first.
+      penalty += near ? 5 : 10;
     } else if (parsed.postal) penalty += 5;
     return placeMatch(index, id, 100 - penalty);
   });

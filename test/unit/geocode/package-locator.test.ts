@@ -37,6 +37,12 @@ describe('the locator over the shipped gazetteers', () => {
     expect(m.lat).toBeCloseTo(41.886, 2);
   });
 
+  it('puts a forward sortation area before the city it lies in when both are given', () => {
+    const m = best('M5V, Toronto');
+    expect(m.addrType).toBe('PostalLoc');
+    expect(m.lat).toBeCloseTo(43.64, 1);
+  });
+
   it('finds a full Canadian postal code through its forward sortation area', () => {
     const m = best('M5V 3L9');
     expect(m.addrType).toBe('PostalLoc');
