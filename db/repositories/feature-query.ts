@@ -4,6 +4,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { EsriGeometry } from '../../lib/geometry/types.js';
+import { dataExceptionError } from '../../lib/query/query-errors.js';
 import type { QueryPlan } from '../../lib/query/query-plan.js';
 import { parseShape } from '../../lib/query/row-mapping.js';
 import type { SqlFragment } from '../../lib/query/sql-chunks.js';
@@ -22,6 +23,20 @@ export type Row = Record<string, unknown>;
  * filter; it is required when the plan has a spatialFilter.
  */
 export async function runFeatureQuery(
+  db: DatabaseHandle,
+  plan: QueryPlan,
+  exact?: (shape: EsriGeometry) => boolean,
+): Promise<Row[]> {
+  try {
+    return await runPlan(db, plan, exact);
+  } catch (e) {
+    // A data exception (class 22: overflow, bad cast) comes from the client's where clause: a 400, not a 500.
+    const sqlstate = (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code;
+    throw dataExceptionError(sqlstate) ?? e;
+  }
+}
+
+async function runPlan(
   db: DatabaseHandle,
   plan: QueryPlan,
   exact?: (shape: EsriGeometry) => boolean,

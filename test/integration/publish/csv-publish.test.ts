@@ -102,4 +102,9 @@ describe('publishing a CSV of library branches through analyze, publish, status 
     expect(res.json.features[0].geometry.coordinates[1]).toBeCloseTo(41.87626, 5);
     expect(res.json.features[0].properties.Opened).toBe(Date.UTC(1991, 9, 7));
   });
+
+  it('a where clause that overflows on the stored values is a 400, not a server error', async () => {
+    const res = await call(`${featureServer(name)}/0/query`, { where: 'POWER(Visitors_2023, 400) > 1' });
+    expect(res.json.error.code).toBe(400);
+  });
 });
