@@ -73,7 +73,11 @@ describe('ArcGIS REST JS geocoding against the running product', () => {
 
   it('geocode() finds a city and returns it as GeoJSON too', async () => {
     const response = await geocode({ endpoint: geocodeEndpoint(), singleLine: 'Nairobi, Kenya' });
-    const [lon, lat] = (response.geoJson?.features[0].geometry as { coordinates: number[] }).coordinates;
+    const geometry = response.geoJson?.features[0]?.geometry as
+      | { type: string; coordinates: number[] }
+      | undefined;
+    expect(geometry?.type).toBe('Point');
+    const [lon, lat] = geometry?.coordinates ?? [Number.NaN, Number.NaN];
     expect(metresBetween({ x: lon, y: lat }, { x: 36.8167, y: -1.2833 })).toBeLessThan(20_000);
   });
 
