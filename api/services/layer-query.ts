@@ -13,7 +13,7 @@ import {
   simplifyGeometry,
   spatialRelationHolds,
 } from '../../lib/geometry/index.js';
-import type { Bounds, EsriGeometry, SpatialReference } from '../../lib/geometry/types.js';
+import type { Bounds, EsriEnvelope, EsriGeometry, SpatialReference } from '../../lib/geometry/types.js';
 import {
   createTransformer,
   sameSpatialReference,
@@ -85,9 +85,9 @@ export async function queryLayer(
   const outRef = spatialReferenceForWkid(wkidOf(outSR) ?? 3857);
   const projectBounds = (b: Bounds | null): Bounds | null => {
     if (!b || !toOut) return b;
-    const [x0, y0] = toOut.project(b[0], b[1]);
-    const [x1, y1] = toOut.project(b[2], b[3]);
-    return [Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1)];
+    // Projecting the envelope samples its edges, so curved projected edges stay inside the result.
+    const e = toOut.projectGeometry<EsriEnvelope>({ xmin: b[0], ymin: b[1], xmax: b[2], ymax: b[3] });
+    return [e.xmin, e.ymin, e.xmax, e.ymax];
   };
 
   switch (plan.mode) {
