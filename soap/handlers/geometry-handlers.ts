@@ -3,8 +3,9 @@ import type { SpatialReference as EsriSpatialReference } from '../../lib/geometr
 import { clientFault } from '../fault.js';
 import type { geoUnits, Point } from '../schema/generated-types.js';
 import type { SoapHandlerGroup } from '../service-types.js';
+import { displayView } from './map-area.js';
 import { type MapServiceDeps, openMap } from './map-context.js';
-import { METERS_PER_DEGREE, mapView, metersPerUnit, toMap, toScreen } from './map-display.js';
+import { METERS_PER_DEGREE, metersPerUnit, toMap, toScreen } from './map-display.js';
 import { fromSoapSpatialReference, pointN, toSoapSpatialReference } from './wire-geometry.js';
 
 export type GeometryOperations = 'ComputeScale' | 'ComputeDistance' | 'ToMapPoints' | 'FromMapPoints';
@@ -53,7 +54,7 @@ export function createGeometryHandlers(deps: MapServiceDeps): SoapHandlerGroup<G
   return {
     async ComputeScale(q, ctx) {
       const map = await openMap(deps, ctx.serviceName, q.MapDescription.Name);
-      return mapView(q.MapDescription, q.MapImageDisplay, map).scale;
+      return (await displayView(deps, map, q.MapDescription, q.MapImageDisplay)).scale;
     },
     async ComputeDistance(q, ctx) {
       const map = await openMap(deps, ctx.serviceName, q.MapName);
@@ -68,7 +69,7 @@ export function createGeometryHandlers(deps: MapServiceDeps): SoapHandlerGroup<G
     },
     async ToMapPoints(q, ctx) {
       const map = await openMap(deps, ctx.serviceName, q.MapDescription.Name);
-      const view = mapView(q.MapDescription, q.MapImageDisplay, map);
+      const view = await displayView(deps, map, q.MapDescription, q.MapImageDisplay);
       const xs = q.ScreenXValues ?? [];
       const ys = q.ScreenYValues ?? [];
       if (xs.length !== ys.length) throw clientFault('ScreenXValues and ScreenYValues differ in length.');
@@ -87,7 +88,7 @@ export function createGeometryHandlers(deps: MapServiceDeps): SoapHandlerGroup<G
     },
     async FromMapPoints(q, ctx) {
       const map = await openMap(deps, ctx.serviceName, q.MapDescription.Name);
-      const view = mapView(q.MapDescription, q.MapImageDisplay, map);
+      const view = await displayView(deps, map, q.MapDescription, q.MapImageDisplay);
       if (q.MapPoints.$type !== 'MultipointN') throw clientFault('MapPoints must be a MultipointN.');
       const screen = (q.MapPoints.PointArray ?? []).map((p) => {
         const { x, y } = xy(p, 'MapPoints');

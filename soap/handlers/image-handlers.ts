@@ -5,8 +5,9 @@
 import { clientFault } from '../fault.js';
 import type { Color, ImageResult, ImageType, MapImage } from '../schema/generated-types.js';
 import type { SoapContext, SoapHandlerGroup } from '../service-types.js';
+import { displayView } from './map-area.js';
 import { type MapServiceDeps, openMap } from './map-context.js';
-import { checkDisplay, mapView, metersPerUnit } from './map-display.js';
+import { checkDisplay, metersPerUnit } from './map-display.js';
 import { type EncodedImage, encodeRgba, renderMap, visibleLayers } from './render-map.js';
 import { drawScaleBar } from './scale-bar.js';
 import { envelopeN } from './wire-geometry.js';
@@ -43,8 +44,8 @@ export function createImageHandlers(deps: MapServiceDeps): SoapHandlerGroup<Imag
     async ExportMapImage(q, ctx): Promise<MapImage> {
       const md = q.MapDescription;
       const map = await openMap(deps, ctx.serviceName, md.Name);
-      const view = mapView(md, q.ImageDescription?.ImageDisplay, map);
-      const layers = visibleLayers(map, md.LayerDescriptions, view.scale);
+      const view = await displayView(deps, map, md, q.ImageDescription?.ImageDisplay);
+      const layers = visibleLayers(map, md.LayerDescriptions, view.scale, md.SelectionColor);
       const rgba = await renderMap(deps, map, view, layers);
       const image = await encodeRgba(
         rgba,
@@ -65,7 +66,7 @@ export function createImageHandlers(deps: MapServiceDeps): SoapHandlerGroup<Imag
     },
     async ExportScaleBar(q, ctx): Promise<ImageResult> {
       const map = await openMap(deps, ctx.serviceName, q.MapDescription.Name);
-      const view = mapView(q.MapDescription, q.MapDisplay, map);
+      const view = await displayView(deps, map, q.MapDescription, q.MapDisplay);
       const display = checkDisplay(q.ImageDescription?.ImageDisplay);
       const bar = q.ScaleBar;
       const fill = bar?.$type === 'AlternatingScaleBar' ? bar.FillSymbol1 : bar?.FillSymbol;

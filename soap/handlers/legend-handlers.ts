@@ -17,8 +17,9 @@ import type {
 import type { SoapContext, SoapHandlerGroup } from '../service-types.js';
 import { generateDataClasses } from './data-classes.js';
 import { deliverImage } from './image-handlers.js';
+import { displayView } from './map-area.js';
 import { type HostedMap, layersOf, type MapLayer, type MapServiceDeps, openMap } from './map-context.js';
-import { mapView, visibleAtScale } from './map-display.js';
+import { visibleAtScale } from './map-display.js';
 import { imageEncoding } from './render-map.js';
 import { toSoapRenderer } from './renderer-wire.js';
 
@@ -145,7 +146,7 @@ export function createLegendHandlers(deps: MapServiceDeps): SoapHandlerGroup<Leg
     },
     async GetLegendInfo2(q, ctx) {
       const map = await openMap(deps, ctx.serviceName, q.MapDescription.Name);
-      const view = mapView(q.MapDescription, q.MapImageDisplay, map);
+      const view = await displayView(deps, map, q.MapDescription, q.MapImageDisplay);
       return legendInfos(
         deps,
         ctx,

@@ -6,11 +6,15 @@
 import sharp from 'sharp';
 import type { EsriGeometryType } from '../../lib/geometry/types.js';
 import { renderTile } from '../../lib/render/render-tile.js';
+import type * as Esri from '../../lib/render/types.js';
+import type { RenderFeature } from '../../lib/render/types.js';
 import { clientFault } from '../fault.js';
-import type { geoImageFormat, LayerDescription } from '../schema/generated-types.js';
+import type { Color, geoImageFormat, LayerDescription } from '../schema/generated-types.js';
 import { queryLayer } from './layer-query.js';
-import type { HostedMap, MapServiceDeps } from './map-context.js';
+import type { HostedMap, MapLayer, MapServiceDeps } from './map-context.js';
 import { type MapView, visibleAtScale } from './map-display.js';
+import { fromSoapRenderer } from './renderer-from-wire.js';
+import { fromSoapColor } from './renderer-wire.js';
 
 /** Features drawn per layer at most; beyond this an image is no longer a useful map anyway. */
 const MAX_DRAWN_FEATURES = 200_000;
@@ -51,31 +55,62 @@ export async function encodeRgba(
   return { ...encoding, bytes: new Uint8Array(bytes) };
 }
 
+export interface LayerToDraw {
+  id: number;
+  definitionExpression?: string;
+  /** The request's DrawingDescription renderer, drawn instead of the layer's own. */
+  renderer?: Esri.FeatureRenderer;
+  /** Selected feature ids, drawn on top of every layer in the selection color. */
+  selection?: number[];
+  selectionColor?: number[];
+}
+
 /** The layers a display request shows: its LayerDescriptions when given, else every layer's default. */
 export function visibleLayers(
   map: HostedMap,
   descriptions: readonly LayerDescription[] | undefined,
   scale: number,
-): { id: number; definitionExpression?: string }[] {
+  mapSelectionColor?: Color,
+): LayerToDraw[] {
   const given = new Map((descriptions ?? []).map((d) => [d.LayerID, d]));
+  const drawing = (d: LayerDescription | undefined) =>
+    d?.DrawingDescription?.$type === 'FeatureLayerDrawingDescription' && d.DrawingDescription.FeatureRenderer
+      ? { renderer: fromSoapRenderer(d.DrawingDescription.FeatureRenderer) }
+      : {};
+  const selection = (d: LayerDescription | undefined) =>
+    d?.SelectionFeatures?.length
+      ? {
+          selection: d.SelectionFeatures,
+          selectionColor: fromSoapColor(d.SelectionColor ?? mapSelectionColor) ?? [0, 255, 255, 255],
+        }
+      : {};
   return map.layers
     .filter((l) => !l.isTable)
     .filter((l) =>
       given.size ? given.get(l.id)?.Visible === true : l.definition.defaultVisibility !== false,
     )
     .filter((l) => visibleAtScale(scale, l.definition.minScale, l.definition.maxScale))
-    .map((l) => ({ id: l.id, definitionExpression: given.get(l.id)?.DefinitionExpression || undefined }));
+    .map((l) => {
+      const d = given.get(l.id);
+      return {
+        id: l.id,
+        definitionExpression: d?.DefinitionExpression || undefined,
+        ...drawing(d),
+        ...selection(d),
+      };
+    });
 }
 
 export async function renderMap(
   deps: MapServiceDeps,
   map: HostedMap,
   view: MapView,
-  layers: { id: number; definitionExpression?: string }[],
+  layers: LayerToDraw[],
 ): Promise<Uint8Array> {
   const target = new Uint8Array(view.width * view.height * 4);
+  const selected: { layer: MapLayer; rows: RenderFeature[]; color: number[] }[] = [];
   // The first layer of the list is on top, so draw from the last one up.
-  for (const { id, definitionExpression } of [...layers].reverse()) {
+  for (const { id, definitionExpression, renderer, selection, selectionColor } of [...layers].reverse()) {
     const layer = map.layers.find((l) => l.id === id);
     if (!layer) continue;
     // Symbols reach a few pixels beyond their geometry; widen the query so edge features still draw.
@@ -92,9 +127,10 @@ export async function renderMap(
       outSR: view.sr,
       maxRecords: MAX_DRAWN_FEATURES,
     });
+    const features = result.rows.map((r) => ({ geometry: r.shape, attributes: r.attrs }));
     renderTile({
-      features: result.rows.map((r) => ({ geometry: r.shape, attributes: r.attrs })),
-      drawingInfo: layer.drawingInfo,
+      features,
+      drawingInfo: renderer ? { renderer, transparency: layer.drawingInfo?.transparency } : layer.drawingInfo,
       envelope: view.extent,
       width: view.width,
       height: view.height,
@@ -102,6 +138,31 @@ export async function renderMap(
       geometryType: (layer.geometryType ?? 'esriGeometryPoint') as EsriGeometryType,
       target,
     });
+    if (selection?.length) {
+      const ids = new Set(selection);
+      const rows = features.filter((_, i) => ids.has(result.rows[i].objectid));
+      selected.push({ layer, rows, color: selectionColor ?? [0, 255, 255, 255] });
+    }
+  }
+  for (const { layer, rows, color } of selected) {
+    renderTile({
+      features: rows,
+      drawingInfo: { renderer: { type: 'simple', symbol: selectionSymbol(layer.geometryType, color) } },
+      envelope: view.extent,
+      width: view.width,
+      height: view.height,
+      dpi: view.dpi,
+      target,
+    });
   }
   return target;
+}
+
+/** Selected features are outlined (areas, lines) or ringed (points) in the selection color. */
+function selectionSymbol(geometryType: string | null, color: number[]): Esri.EsriSymbol {
+  const line: Esri.SimpleLineSymbol = { type: 'esriSLS', style: 'esriSLSSolid', color, width: 2 };
+  if (geometryType === 'esriGeometryPolygon')
+    return { type: 'esriSFS', style: 'esriSFSNull', color: null, outline: line };
+  if (geometryType === 'esriGeometryPolyline') return line;
+  return { type: 'esriSMS', style: 'esriSMSCircle', color: null, size: 10, outline: line };
 }

@@ -17,8 +17,9 @@ import type {
 import type { SoapHandlerGroup } from '../service-types.js';
 import { htmlPopup } from './html-popup.js';
 import { queryLayer } from './layer-query.js';
+import { displayView } from './map-area.js';
 import { type HostedMap, layersOf, type MapLayer, type MapServiceDeps, openMap } from './map-context.js';
-import { type MapView, mapView, visibleAtScale } from './map-display.js';
+import { type MapView, visibleAtScale } from './map-display.js';
 import { geometrySpatialReference, toEsriGeometry, toSoapGeometry } from './wire-geometry.js';
 import { featureProperties, formattedValue } from './wire-records.js';
 
@@ -83,7 +84,7 @@ export function createSearchHandlers(deps: MapServiceDeps): SoapHandlerGroup<Sea
     async Find(q, ctx) {
       const md = q.MapDescription;
       const map = await openMap(deps, ctx.serviceName, md.Name);
-      const view = mapView(md, q.MapImageDisplay, map);
+      const view = await displayView(deps, map, md, q.MapImageDisplay);
       if (!q.SearchString) throw clientFault('SearchString is empty.');
       const names = (q.SearchFields ?? '')
         .split(',')
@@ -130,7 +131,7 @@ export function createSearchHandlers(deps: MapServiceDeps): SoapHandlerGroup<Sea
     async Identify(q, ctx) {
       const md = q.MapDescription;
       const map = await openMap(deps, ctx.serviceName, md.Name);
-      const view = mapView(md, q.MapImageDisplay, map);
+      const view = await displayView(deps, map, md, q.MapImageDisplay);
       if (!q.SearchShape) throw clientFault('SearchShape is missing.');
       const shape = toEsriGeometry(q.SearchShape);
       const tolerance = Math.max(0, q.Tolerance ?? 0) * view.resolution;

@@ -241,6 +241,118 @@ describe('display operations', () => {
     expect((await sharp(Buffer.from(await res.arrayBuffer())).metadata()).width).toBe(300);
   });
 
+  const pixelsAround = async (reply: Reply[0], x: number, y: number, radius: number) => {
+    const { data } = await sharp(Buffer.from(reply.Result.ImageData, 'base64'))
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const e = reply.Result.Extent;
+    const res = (e.XMax - e.XMin) / 300;
+    const [cx, cy] = [Math.floor((x - e.XMin) / res), Math.floor((e.YMax - y) / res)];
+    const out: number[][] = [];
+    for (let py = cy - radius; py <= cy + radius; py++)
+      for (let px = cx - radius; px <= cx + radius; px++) {
+        const i = (py * 300 + px) * 4;
+        out.push([data[i], data[i + 1], data[i + 2], data[i + 3]]);
+      }
+    return out;
+  };
+  const belmontId = async () =>
+    (await restQuery({ where: "Name = 'Belmont'", returnIdsOnly: 'true' })).objectIds[0];
+
+  it('ExportMapImage centres a FeatureExtent on the named feature', async () => {
+    const [reply] = (await client.ExportMapImageAsync({
+      MapDescription: {
+        Name: 'Layers',
+        MapArea: {
+          attributes: { 'xsi:type': 'tns:FeatureExtent' },
+          DefaultScale: 50000,
+          ExpandRatio: 1,
+          FeatureIDs: { Int: [await belmontId()] },
+          LayerID: 0,
+          MapName: 'Layers',
+        },
+        Rotation: 0,
+      },
+      ImageDescription: { ImageType: PNG_MIME, ImageDisplay: DISPLAY },
+    })) as Reply;
+    const e = reply.Result.Extent;
+    expect((e.XMin + e.XMax) / 2).toBeCloseTo(BELMONT[0], 3);
+    expect(reply.Result.MapScale).toBeCloseTo(50000, 3);
+  });
+
+  it('ExportMapImage draws with the renderer of a LayerDescription DrawingDescription', async () => {
+    const red = { attributes: { 'xsi:type': 'tns:RgbColor' }, Red: 255, Green: 0, Blue: 0 };
+    const [reply] = (await client.ExportMapImageAsync({
+      MapDescription: {
+        ...extentRequest(...VIEW),
+        LayerDescriptions: {
+          LayerDescription: [
+            {
+              LayerID: 0,
+              Visible: true,
+              ShowLabels: false,
+              ScaleSymbols: false,
+              SetSelectionSymbol: false,
+              SelectionBufferDistance: 0,
+              ShowSelectionBuffer: false,
+              DefinitionExpression: '',
+              DrawingDescription: {
+                attributes: { 'xsi:type': 'tns:FeatureLayerDrawingDescription' },
+                FeatureRenderer: {
+                  attributes: { 'xsi:type': 'tns:SimpleRenderer' },
+                  Symbol: {
+                    attributes: { 'xsi:type': 'tns:SimpleMarkerSymbol' },
+                    Angle: 0,
+                    Color: red,
+                    Size: 8,
+                    XOffset: 0,
+                    YOffset: 0,
+                    Outline: false,
+                    OutlineSize: 0,
+                    OutlineColor: red,
+                    Style: 'geoSMSSquare',
+                  },
+                },
+              },
+            },
+          ],
+        },
+      },
+      ImageDescription: { ImageType: PNG_MIME, ImageDisplay: DISPLAY },
+    })) as Reply;
+    const [centre] = await pixelsAround(reply, BELMONT[0], BELMONT[1], 0);
+    expect(centre).toEqual([255, 0, 0, 255]);
+  });
+
+  it('ExportMapImage rings selected features in the selection color', async () => {
+    const [reply] = (await client.ExportMapImageAsync({
+      MapDescription: {
+        ...extentRequest(...VIEW),
+        LayerDescriptions: {
+          LayerDescription: [
+            {
+              LayerID: 0,
+              Visible: true,
+              ShowLabels: false,
+              ScaleSymbols: false,
+              SelectionFeatures: { Int: [await belmontId()] },
+              SetSelectionSymbol: false,
+              SelectionBufferDistance: 0,
+              ShowSelectionBuffer: false,
+              DefinitionExpression: '',
+            },
+          ],
+        },
+      },
+      ImageDescription: { ImageType: PNG_MIME, ImageDisplay: DISPLAY },
+    })) as Reply;
+    const around = await pixelsAround(reply, BELMONT[0], BELMONT[1], 10);
+    expect(around).toContainEqual([0, 255, 255, 255]);
+    const howard = await pixelsAround(reply, HOWARD[0], HOWARD[1], 10);
+    expect(howard).not.toContainEqual([0, 255, 255, 255]);
+  });
+
   it('GetLegendInfo draws a 20×20 swatch with the marker in the layer blue', async () => {
     const [reply] = (await client.GetLegendInfoAsync({
       MapName: 'Layers',
