@@ -12,6 +12,7 @@ import { createPortalRouter } from './portal/router.js';
 import { createPublishRouter } from './publish/publish-router.js';
 import { errorEnvelope, sendError } from './render.js';
 import { createRestInfoRouter } from './rest-info.js';
+import { createServiceCatalogRouter } from './services/catalog.js';
 import { createFeatureServerRouter } from './services/feature-server.js';
 import { createMapServerRouter } from './services/map-server.js';
 import { createVectorTileServerRouter } from './services/vector-tile-server.js';
@@ -47,6 +48,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   root.route('/rest', createMapServerRouter());
   root.route('/rest', createVectorTileServerRouter());
   root.route('/rest', createRestInfoRouter());
+  root.route('/rest', createServiceCatalogRouter());
   root.route('/services', createSoapRouter());
   app.route(deps.config.basePath || '/', root);
 
