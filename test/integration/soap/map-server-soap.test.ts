@@ -165,6 +165,30 @@ describe('queries', () => {
     expect(Number(reply.Result.Records.Record[0].Values.Value[0].$value)).toBe(64850);
   });
 
+  it('QueryFeatureData2 as JSON MIME data carries the features the REST query returns', async () => {
+    const [reply] = (await client.QueryFeatureData2Async({
+      MapName: 'Layers',
+      LayerDescription: {
+        LayerID: 0,
+        Visible: true,
+        ShowLabels: false,
+        ScaleSymbols: false,
+        SetSelectionSymbol: false,
+        SelectionBufferDistance: 0,
+        ShowSelectionBuffer: false,
+        DefinitionExpression: "Line = 'Red'",
+      },
+      QueryFilter: { WhereClause: 'Riders > 12000', Resolution: 0 },
+      QueryResultOptions: { Format: 'geoQueryResultJsonAsMime' },
+    })) as Reply;
+    const json = JSON.parse(Buffer.from(reply.Result.MimeData, 'base64').toString('utf8'));
+    const rest = await restQuery({ where: "Line = 'Red' AND Riders > 12000", outFields: '*' });
+    expect(json.features.map((f: any) => f.attributes.Name)).toEqual(
+      rest.features.map((f: any) => f.attributes.Name),
+    );
+    expect(json.features.map((f: any) => f.attributes.Name)).toEqual(['Jackson']);
+  });
+
   it('a where clause naming an unknown field is a client fault that says the where clause is invalid', async () => {
     const fault = await faultOf(
       client.QueryFeatureCountAsync({
@@ -353,6 +377,29 @@ describe('display operations', () => {
     expect(howard).not.toContainEqual([0, 255, 255, 255]);
   });
 
+  it('ExportScaleBar draws a dark bar into a PNG of the requested size', async () => {
+    const [reply] = (await client.ExportScaleBarAsync({
+      ScaleBar: {
+        attributes: { 'xsi:type': 'tns:AlternatingScaleBar' },
+        Units: 'geoKilometers',
+        Divisions: 4,
+      },
+      MapDescription: extentRequest(...VIEW),
+      MapDisplay: DISPLAY,
+      ImageDescription: {
+        ImageType: PNG_MIME,
+        ImageDisplay: { ImageWidth: 240, ImageHeight: 48, ImageDPI: 96 },
+      },
+    })) as Reply;
+    const { data, info } = await sharp(Buffer.from(reply.Result.ImageData, 'base64'))
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([240, 48]);
+    const i = (14 * 240 + 6) * 4;
+    expect([data[i], data[i + 1], data[i + 2], data[i + 3]]).toEqual([0, 0, 0, 255]);
+  });
+
   it('GetLegendInfo draws a 20×20 swatch with the marker in the layer blue', async () => {
     const [reply] = (await client.GetLegendInfoAsync({
       MapName: 'Layers',
@@ -492,6 +539,16 @@ describe('faults', () => {
     });
     expect(res.status).toBe(500);
     expect(await res.text()).toContain('<faultcode>soap:Client</faultcode>');
+  });
+
+  it('refuses a body over the size cap with a client fault before reading it all', async () => {
+    const res = await fetch(soapEndpoint(features), {
+      method: 'POST',
+      headers: { 'content-type': 'text/xml' },
+      body: `<x>${'a'.repeat(9 * 1024 * 1024)}</x>`,
+    });
+    expect(res.status).toBe(500);
+    expect(await res.text()).toContain('is larger than');
   });
 
   it('answers an unknown service with a fault naming it', async () => {
