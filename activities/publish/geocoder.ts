@@ -85,21 +85,25 @@ export async function geocodeRows(
   headers: readonly string[],
   rows: readonly CellValue[][],
   firstRowNumber: number,
-): Promise<{ geometries: Located[]; counts: GeocodeCounts }> {
+): Promise<{ geometries: Located[]; counts: GeocodeCounts; tiedRows: number[] }> {
   const records = geocodeRecords(location, headers, rows, firstRowNumber);
+  // Positions in `rows` of the tied ones, kept for review though they publish.
+  const tiedRows: number[] = [];
   const results = await geocoder.geocodeBatch(records, { countryCode: location.countryCode });
   const byId = new Map(results.map((r) => [r.objectId, r]));
   const counts: GeocodeCounts = { matched: 0, tied: 0, unmatched: 0 };
-  const geometries = records.map((r): Located => {
+  const geometries = records.map((r, i): Located => {
     const result = byId.get(r.objectId);
     const at = result?.location;
     if (!at) {
       counts.unmatched++;
       return { reason: 'The address was not found.' };
     }
-    if (result.status === 'T') counts.tied++;
-    else counts.matched++;
+    if (result.status === 'T') {
+      counts.tied++;
+      tiedRows.push(i);
+    } else counts.matched++;
     return { x: at.x, y: at.y };
   });
-  return { geometries, counts };
+  return { geometries, counts, tiedRows };
 }

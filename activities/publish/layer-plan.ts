@@ -14,9 +14,12 @@ import type {
   SourcePlan,
 } from '../../db/schema/publish-request.js';
 import { badRequest } from '../../lib/errors.js';
+import type { BoundaryLookup } from '../../lib/geocode/boundary-lookup.js';
+import { detectLookupColumn } from '../../lib/geocode/lookup-detection.js';
 import type { EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
 import { type CellValue, inferFields, sanitizeFieldName } from '../../lib/ingest/index.js';
 import { isEsriFieldType } from '../../lib/query/field-types.js';
+import { asLocationPlan, boundaryKindOf, type LookupLocation, lookupOf } from './boundary-lookup-rows.js';
 import { detectLocation } from './location-detection.js';
 
 export interface LayerSample {
@@ -35,6 +38,8 @@ export interface PlanInput {
   source: SourcePlan;
   sourceSR: SpatialReference;
   decimalComma?: boolean;
+  /** Lookup layers without lookupFields: finds the column of place names in the sample. */
+  boundaries?: BoundaryLookup;
 }
 
 const STORABLE = new Set([
@@ -86,13 +91,15 @@ export function planLayer(input: PlanInput): LayerPlan {
     });
   }
   ensureUniqueNames(fields);
-  const location = planLocation(layer, sample, records, input.decimalComma === true);
+  const location = planLocation(layer, sample, records, input.decimalComma === true, input.boundaries);
   const geometryType: EsriGeometryType | null =
     location.type === 'none'
       ? null
       : location.type === 'geometry'
         ? (sample.geometryType ?? null)
-        : 'esriGeometryPoint';
+        : lookupOf({ location })
+          ? 'esriGeometryPolygon'
+          : 'esriGeometryPoint';
   return {
     id: layer.id,
     name: layer.name,
@@ -136,26 +143,12 @@ function columnIndex(headers: string[], name: string, role: string): number {
   return i;
 }
 
-const LOOKUP_ROLES: Record<string, AddressRoleName> = {
-  country: 'CountryCode',
-  countries: 'CountryCode',
-  state: 'Region',
-  states: 'Region',
-  region: 'Region',
-  province: 'Region',
-  city: 'City',
-  cities: 'City',
-  zip: 'Postal',
-  zipcode: 'Postal',
-  postal: 'Postal',
-  postalcode: 'Postal',
-};
-
 function planLocation(
   layer: LayerRequest,
   sample: LayerSample,
   records: Record<string, CellValue>[],
   decimalComma: boolean,
+  boundaries: BoundaryLookup | undefined,
 ): LocationPlan {
   const loc = layer.location;
   const { headers } = sample;
@@ -178,15 +171,7 @@ function planLocation(
       yIndex: columnIndex(headers, lat, 'latitude'),
     };
   }
-  if (loc.type === 'lookup') {
-    const roles: Partial<Record<AddressRoleName, number>> = {};
-    for (const [key, column] of Object.entries(loc.lookupFields)) {
-      const role = LOOKUP_ROLES[key.toLowerCase()] ?? LOOKUP_ROLES[loc.lookupType.toLowerCase()];
-      if (!role) throw badRequest('Invalid publishParameters.', [`Unknown lookup field kind '${key}'.`]);
-      roles[role] = columnIndex(headers, column, 'lookup');
-    }
-    return { type: 'address', roles, ...(loc.sourceCountry ? { countryCode: loc.sourceCountry } : {}) };
-  }
+  if (loc.type === 'lookup') return asLocationPlan(planLookup(loc, headers, records, boundaries));
   const roles: Partial<Record<AddressRoleName, number>> = {};
   for (const [role, column] of Object.entries(loc.addressFields)) {
     if (column) roles[role as AddressRoleName] = columnIndex(headers, column, role);
@@ -203,5 +188,46 @@ function planLocation(
     ...(loc.sourceCountry && loc.sourceCountry.toLowerCase() !== 'world'
       ? { countryCode: loc.sourceCountry }
       : {}),
+  };
+}
+
+/**
+ * The column to look up: the most specific of the lookupFields (a postal code over a state over a
+ * country), else the column whose sampled values the boundary lookup matches best.
+ */
+function planLookup(
+  loc: Extract<LayerRequest['location'], { type: 'lookup' }>,
+  headers: string[],
+  records: Record<string, CellValue>[],
+  boundaries: BoundaryLookup | undefined,
+): LookupLocation {
+  const country = loc.sourceCountry && loc.sourceCountry.toLowerCase() !== 'world' ? loc.sourceCountry : '';
+  const typeKind = boundaryKindOf(loc.lookupType ?? '');
+  const given = Object.entries(loc.lookupFields ?? {}).map(([key, column]) => ({
+    column,
+    kind: boundaryKindOf(key) ?? typeKind,
+  }));
+  const specificity = (k: string | undefined) => (k === 'postal' ? 3 : k === 'region' ? 2 : k ? 1 : 0);
+  given.sort((a, b) => specificity(b.kind) - specificity(a.kind));
+  const chosen = given[0];
+  if (chosen) {
+    return {
+      type: 'lookup',
+      index: columnIndex(headers, chosen.column, 'lookup'),
+      ...(chosen.kind ? { kind: chosen.kind } : {}),
+      ...(country ? { countryCode: country.toUpperCase() } : {}),
+    };
+  }
+  const found = boundaries && detectLookupColumn(records, headers, boundaries);
+  if (!found) {
+    throw badRequest('Invalid publishParameters.', [
+      'locationType is lookup but no lookupFields were given and no column of country, region or postal code values was found.',
+    ]);
+  }
+  return {
+    type: 'lookup',
+    index: columnIndex(headers, found.field, 'lookup'),
+    kind: found.kind,
+    ...(country ? { countryCode: country.toUpperCase() } : {}),
   };
 }

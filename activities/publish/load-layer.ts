@@ -12,9 +12,12 @@ import {
   deleteRowsAfter,
   featureTableExists,
 } from '../../db/repositories/feature-tables.js';
-import { insertErrorRecords, updateJobProgress } from '../../db/repositories/jobs.js';
+import { type ErrorRecord, insertErrorRecords, updateJobProgress } from '../../db/repositories/jobs.js';
 import type { LayerPlan, PublishRequest } from '../../db/schema/publish-request.js';
+import { sharedBoundaryLookup } from '../../infra/boundary-service.js';
 import { WGS84 } from '../../lib/geometry/types.js';
+import type { CellValue } from '../../lib/ingest/index.js';
+import { lookupOf, lookupRows } from './boundary-lookup-rows.js';
 import { type GeocodeCounts, geocodeRows } from './geocoder.js';
 import { layerBatches, type ResumePoint } from './layer-sources.js';
 import type { PublishDeps } from './publish-deps.js';
@@ -64,7 +67,9 @@ export async function loadLayer(
     ctx.heartbeat(progress);
   }
   const columns = copyColumns(plan.fields.map((f) => ({ name: f.name, column: f.column, type: f.type })));
-  const geometrySR = plan.location.type === 'address' ? WGS84 : plan.sourceSR;
+  const lookup = lookupOf(plan);
+  const boundaries = lookup ? await (deps.boundaries ?? sharedBoundaryLookup)() : undefined;
+  const geometrySR = plan.location.type === 'address' || lookup ? WGS84 : plan.sourceSR;
   const encoder = createRowEncoder(plan, request.targetSR, geometrySR);
   let lastReport = 0;
   // One COPY in flight while the next batch is parsed: PostgreSQL and this loop use a core each.
@@ -97,15 +102,20 @@ export async function loadLayer(
     if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
     let geometries = batch.geometries;
     let geocoded = progress.geocoded;
-    if (plan.location.type === 'address') {
-      const result = await geocodeRows(
-        deps.geocoder,
-        plan.location,
-        plan.headers,
-        batch.rows,
-        batch.firstRowNumber,
-      );
+    let tied: ErrorRecord[] = [];
+    if (plan.location.type === 'address' || (lookup && boundaries)) {
+      const result =
+        lookup && boundaries
+          ? lookupRows(boundaries, lookup, batch.rows)
+          : await geocodeRows(
+              deps.geocoder,
+              plan.location as Extract<LayerPlan['location'], { type: 'address' }>,
+              plan.headers,
+              batch.rows,
+              batch.firstRowNumber,
+            );
       geometries = result.geometries;
+      tied = tiedRecords(plan.id, batch.rows, batch.firstRowNumber, result.tiedRows);
       const before = geocoded ?? { matched: 0, tied: 0, unmatched: 0 };
       geocoded = {
         matched: before.matched + result.counts.matched,
@@ -135,7 +145,7 @@ export async function loadLayer(
     // The failure is caught at once (and rethrown by settle) so it is never an unhandled rejection.
     inFlight = (async () => {
       await copyRows(database, plan.tableName, columns, encoded.text);
-      if (persistErrors) await insertErrorRecords(database.db, jobId, encoded.rejected);
+      if (persistErrors) await insertErrorRecords(database.db, jobId, [...encoded.rejected, ...tied]);
     })().then(
       () => null,
       (e: unknown) => e ?? new Error('COPY failed'),
@@ -149,4 +159,22 @@ export async function loadLayer(
     reasons: progress.reasons,
     ...(progress.geocoded ? { geocoded: progress.geocoded } : {}),
   };
+}
+
+export const TIED_REASON =
+  'The address matched more than one candidate equally well; it was published at the best of them.';
+
+/** Tied rows still publish, and are also kept for review with the reason that says so. */
+function tiedRecords(
+  layerId: number,
+  rows: readonly CellValue[][],
+  firstRowNumber: number,
+  tiedRows: readonly number[],
+): ErrorRecord[] {
+  return tiedRows.map((i) => ({
+    layerId,
+    rowNumber: firstRowNumber + i + 1,
+    reason: TIED_REASON,
+    record: rows[i].map((v) => (v instanceof Date ? v.toISOString() : (v ?? null))),
+  }));
 }

@@ -20,6 +20,7 @@ import {
 } from '../../db/repositories/services.js';
 import type { LayerPlan, PublishPlan } from '../../db/schema/publish-request.js';
 import { publishJobs } from '../../db/schema/publishing.js';
+import { sharedBoundaryLookup } from '../../infra/boundary-service.js';
 import { badRequest, internalError } from '../../lib/errors.js';
 import { unionBounds } from '../../lib/geometry/index.js';
 import type { Bounds } from '../../lib/geometry/types.js';
@@ -79,6 +80,11 @@ export function createPublishActivities(deps: PublishDeps) {
       if (row.plan) return row.plan.layers.map((l) => ({ layerId: l.id, name: l.name }));
       const request = row.request;
       const tables = await sourceTables(deps.store, request);
+      // Built only when a lookup layer must find its column of place names in the data.
+      const detecting = tables.some(
+        (t) => t.layer.location.type === 'lookup' && Object.keys(t.layer.location.lookupFields).length === 0,
+      );
+      const boundaries = detecting ? await (deps.boundaries ?? sharedBoundaryLookup)() : undefined;
       const layers = tables.map((t) =>
         planLayer({
           serviceItemId: row.serviceItemId,
@@ -96,6 +102,7 @@ export function createPublishActivities(deps: PublishDeps) {
               : { wkid: 4326 }
             : (request.sourceSR ?? { wkid: 4326 }),
           decimalComma: t.decimalComma,
+          boundaries,
         }),
       );
       for (const l of layers) {

@@ -1,5 +1,6 @@
 import type { DatabaseHandle } from '../../db/client.js';
 import type { ObjectStore } from '../../infra/object-store.js';
+import type { BoundaryLookup } from '../../lib/geocode/boundary-lookup.js';
 import type { Geocoder } from './geocoder.js';
 
 /** What the publish activities use; the worker passes the real ones in. */
@@ -8,4 +9,6 @@ export interface PublishDeps {
   store: ObjectStore;
   now: () => number;
   geocoder: Geocoder;
+  /** Lookup layers' boundaries; the process's shared lookup (infra/boundary-service.ts) by default. */
+  boundaries?: () => Promise<BoundaryLookup>;
 }

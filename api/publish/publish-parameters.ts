@@ -130,10 +130,8 @@ function location(p: Json, fileType: PublishFileType): LocationRequest {
     const lookupFields = Object.fromEntries(
       Object.entries(obj(get(p, 'lookupFields'))).filter(([, v]) => str(v)),
     ) as Record<string, string>;
-    if (!lookupType || Object.keys(lookupFields).length === 0) {
-      throw invalid('locationType lookup needs lookupType and lookupFields.');
-    }
-    return { type, lookupType, lookupFields, ...(sourceCountry ? { sourceCountry } : {}) };
+    // Both may be left out: publishing then finds the column of place names in the data.
+    return { type, lookupType: lookupType ?? '', lookupFields, ...(sourceCountry ? { sourceCountry } : {}) };
   }
   if (type === 'none') return { type };
   throw invalid(

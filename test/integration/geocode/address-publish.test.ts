@@ -1,6 +1,7 @@
+import postgres from 'postgres';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { featureServer, publishFile, uniqueName, upload } from '../publish/publish-client.js';
-import { call, signIn } from '../support/portal-client.js';
+import { call, signIn, stack } from '../support/portal-client.js';
 import { geocodeFixture, loadAddressPoints, metresBetween } from './geocode-client.js';
 
 describe('publishing a CSV of addresses geocodes it with the embedded locator', () => {
@@ -82,5 +83,16 @@ describe('publishing a CSV of addresses geocodes it with the embedded locator', 
 
   it('the unmatched address is not published as a feature', () => {
     expect(features.has('Lost office')).toBe(false);
+  });
+
+  it('the unmatched and the tied rows are kept for review, the tied one saying it was a tie', async () => {
+    const sql = postgres(stack().databaseUrl, { max: 1 });
+    const rows = await sql`select reason, record from publish_error_records
+      where job_id = ${published.service.jobId} order by row_number`;
+    await sql.end();
+    const byName = new Map(rows.map((r) => [(r.record as unknown[])[0], r.reason as string]));
+    expect([...byName.keys()].sort()).toEqual(['Lost office', 'Tied office']);
+    expect(byName.get('Tied office')).toMatch(/equally well.*published at the best/);
+    expect(byName.get('Lost office')).toBe('The address was not found.');
   });
 });
