@@ -8,7 +8,8 @@ import type { SoapContext, SoapHandlerGroup } from '../service-types.js';
 import { displayView } from './map-area.js';
 import { type MapServiceDeps, openMap } from './map-context.js';
 import { checkDisplay, metersPerUnit } from './map-display.js';
-import { type EncodedImage, encodeRgba, renderMap, visibleLayers } from './render-map.js';
+import { clearColor, type EncodedImage, encodeRgba, renderMap, visibleLayers } from './render-map.js';
+import { fromSoapColor } from './renderer-wire.js';
 import { drawScaleBar } from './scale-bar.js';
 import { envelopeN } from './wire-geometry.js';
 
@@ -46,7 +47,11 @@ export function createImageHandlers(deps: MapServiceDeps): SoapHandlerGroup<Imag
       const map = await openMap(deps, ctx.serviceName, md.Name);
       const view = await displayView(deps, map, md, q.ImageDescription?.ImageDisplay);
       const layers = visibleLayers(map, md.LayerDescriptions, view.scale, md.SelectionColor);
-      const rgba = await renderMap(deps, map, view, layers);
+      const background =
+        md.BackgroundSymbol?.$type === 'SimpleFillSymbol' ? fromSoapColor(md.BackgroundSymbol.Color) : null;
+      const rgba = await renderMap(deps, map, view, layers, background);
+      const transparent = q.ImageDescription?.ImageDisplay?.TransparentColor ?? md.TransparentColor;
+      if (transparent && background) clearColor(rgba, fromSoapColor(transparent) ?? []);
       const image = await encodeRgba(
         rgba,
         view.width,

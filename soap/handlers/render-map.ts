@@ -106,8 +106,13 @@ export async function renderMap(
   map: HostedMap,
   view: MapView,
   layers: LayerToDraw[],
+  background?: readonly number[] | null,
 ): Promise<Uint8Array> {
   const target = new Uint8Array(view.width * view.height * 4);
+  if (background && (background[3] ?? 255) > 0) {
+    const [r, g, b, a = 255] = background;
+    for (let i = 0; i < target.length; i += 4) target.set([r, g, b, a], i);
+  }
   const selected: { layer: MapLayer; rows: RenderFeature[]; color: number[] }[] = [];
   // The first layer of the list is on top, so draw from the last one up.
   for (const { id, definitionExpression, renderer, selection, selectionColor } of [...layers].reverse()) {
@@ -156,6 +161,16 @@ export async function renderMap(
     });
   }
   return target;
+}
+
+/**
+ * Makes every pixel of one color transparent, as ImageDisplay/MapDescription TransparentColor asks
+ * (clients pass the background color to get a map they can lay over another).
+ */
+export function clearColor(rgba: Uint8Array, [r, g, b]: readonly number[]): void {
+  for (let i = 0; i < rgba.length; i += 4) {
+    if (rgba[i] === r && rgba[i + 1] === g && rgba[i + 2] === b) rgba[i + 3] = 0;
+  }
 }
 
 /** Selected features are outlined (areas, lines) or ringed (points) in the selection color. */

@@ -49,6 +49,29 @@ describe('display operations', () => {
     expect(reply.Result.VisibleLayerIDs.Int).toEqual([0]);
   });
 
+  it('ExportMapImage fills the BackgroundSymbol color and clears the TransparentColor', async () => {
+    const yellow = { attributes: { 'xsi:type': 'tns:RgbColor' }, Red: 255, Green: 255, Blue: 0 };
+    const background = {
+      attributes: { 'xsi:type': 'tns:SimpleFillSymbol' },
+      Color: yellow,
+      Style: 'geoSFSSolid',
+    };
+    const md = { ...extentRequest(...VIEW), BackgroundSymbol: background };
+    const corner = async (display: Record<string, unknown>) => {
+      const [reply] = (await client.ExportMapImageAsync({
+        MapDescription: md,
+        ImageDescription: { ImageType: PNG_MIME, ImageDisplay: display },
+      })) as Reply;
+      const { data } = await sharp(Buffer.from(reply.Result.ImageData, 'base64'))
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      return [data[0], data[1], data[2], data[3]];
+    };
+    expect(await corner(DISPLAY)).toEqual([255, 255, 0, 255]);
+    expect((await corner({ ...DISPLAY, TransparentColor: yellow }))[3]).toBe(0);
+  });
+
   it('ExportMapImage in URL mode serves the image at the returned URL', async () => {
     const [reply] = (await client.ExportMapImageAsync({
       MapDescription: extentRequest(...VIEW),
