@@ -22,10 +22,29 @@ const serviceNotFound = () =>
 
 export const TILE_CACHE_CONTROL = 'public, max-age=3600, must-revalidate';
 
-async function cacheNamed(c: Context<AppEnv>, serviceType: 'MapServer' | 'VectorTileServer') {
-  const cache = await findTileCacheByName(c.get('deps').database.db, serviceType, c.req.param('name') ?? '');
-  if (!cache || cache.status === 'failed') throw serviceNotFound();
-  return cache;
+/** Rows looked up by name stay this long: a rebuild (new generation) shows within this time. */
+const ROW_TTL_MS = 2_000;
+
+export type CacheLookup = (
+  c: Context<AppEnv>,
+  serviceType: 'MapServer' | 'VectorTileServer',
+) => Promise<TileCacheRow>;
+
+/** Finds a cache by its service name; tile requests come by the hundred per map view, so rows are kept briefly. */
+export function createCacheLookup(): CacheLookup {
+  const byName = new Map<string, { row: TileCacheRow; until: number }>();
+  return async (c, serviceType) => {
+    const name = c.req.param('name') ?? '';
+    const key = `${serviceType}/${name.toLowerCase()}`;
+    const hit = byName.get(key);
+    const now = Date.now();
+    if (hit && hit.until > now) return hit.row;
+    const cache = await findTileCacheByName(c.get('deps').database.db, serviceType, name);
+    if (!cache || cache.status === 'failed') throw serviceNotFound();
+    if (byName.size > 1000) byName.clear();
+    byName.set(key, { row: cache, until: now + ROW_TTL_MS });
+    return cache;
+  };
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -90,6 +109,7 @@ export async function sendTile(
 export function createMapServerRouter(): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const base = '/services/Hosted/:name/MapServer';
+  const cacheNamed = createCacheLookup();
   // One reader per router: its LRUs live as long as the app, not the module.
   let reader: TileCacheReader | undefined;
   const readerOf = (c: Context<AppEnv>) => {

@@ -5,12 +5,11 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { findTileCacheByName } from '../../db/repositories/tile-caches.js';
 import { createTileCacheReader, resourceKey, type TileCacheReader } from '../../infra/tile-cache-store.js';
 import { GeoError } from '../../lib/errors.js';
 import type { AppEnv } from '../env.js';
 import { errorEnvelope, sendJson } from '../render.js';
-import { sendTile, TILE_CACHE_CONTROL } from './map-server.js';
+import { createCacheLookup, sendTile, TILE_CACHE_CONTROL } from './map-server.js';
 
 const methods = ['GET', 'POST'];
 
@@ -20,21 +19,12 @@ const RESOURCE_TYPES: Record<string, string> = {
   pbf: 'application/x-protobuf',
 };
 
-async function vectorCache(c: Context<AppEnv>) {
-  const cache = await findTileCacheByName(
-    c.get('deps').database.db,
-    'VectorTileServer',
-    c.req.param('name') ?? '',
-  );
-  if (!cache || cache.status === 'failed')
-    throw new GeoError({ code: 400, message: 'Invalid URL', details: ['Service not found or not started.'] });
-  return cache;
-}
-
 export function createVectorTileServerRouter(): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const base = '/services/Hosted/:name/VectorTileServer';
   let reader: TileCacheReader | undefined;
+  const lookup = createCacheLookup();
+  const vectorCache = (c: Context<AppEnv>) => lookup(c, 'VectorTileServer');
 
   router.on(methods, base, async (c) => {
     const cache = await vectorCache(c);

@@ -1,0 +1,56 @@
+/** The reference stack's files for the tile benchmark: mapfile, MapServer config, MapCache, nginx, wrk script. */
+export function tileBenchConfigs(dir: string): Record<string, string> {
+  return {
+    'pts.map': `MAP
+  EXTENT -20037508.34 -20037508.34 20037508.34 20037508.34
+  SIZE 256 256
+  UNITS METERS
+  IMAGECOLOR 255 255 255
+  PROJECTION "init=epsg:3857" END
+  WEB METADATA "wms_title" "pts" "wms_srs" "EPSG:3857" "wms_enable_request" "*" END END
+  OUTPUTFORMAT NAME "png" DRIVER AGG/PNG MIMETYPE "image/png" IMAGEMODE RGBA EXTENSION "png" TRANSPARENT ON FORMATOPTION "COMPRESSION=6" END
+  SYMBOL NAME "circle" TYPE ELLIPSE FILLED TRUE POINTS 1 1 END END
+  LAYER NAME "pts" TYPE POINT STATUS ON
+    CONNECTIONTYPE OGR CONNECTION "${dir}/pts.geojson"
+    PROJECTION "init=epsg:4326" END
+    CLASS STYLE SYMBOL "circle" SIZE 8 COLOR 0 122 194 OUTLINECOLOR 255 255 255 END END
+  END
+END
+`,
+    'mapserver.conf': `CONFIG
+  ENV
+    MS_MAP_PATTERN "^${dir}/"
+    MS_MAPFILE "${dir}/pts.map"
+  END
+END
+`,
+    'mapcache.xml': `<mapcache>
+  <cache name="disk" type="disk" layout="template"><template>${dir}/cache/{z}/{inv_y}/{x}.png</template><symlink_blank/></cache>
+  <source name="wms" type="wms"><getmap><params><FORMAT>image/png</FORMAT><LAYERS>pts</LAYERS><TRANSPARENT>true</TRANSPARENT></params></getmap>
+    <http><url>http://127.0.0.1:8089/wms?</url><connection_timeout>30</connection_timeout></http></source>
+  <tileset name="pts"><source>wms</source><cache>disk</cache><grid>GoogleMapsCompatible</grid><format>PNG</format><metatile>4 4</metatile><metabuffer>10</metabuffer></tileset>
+  <service type="gmaps" enabled="true"/>
+</mapcache>
+`,
+    'nginx.conf': `worker_processes 2;
+pid ${dir}/nginx.pid;
+error_log ${dir}/nginx-error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/ntmp; proxy_temp_path ${dir}/ntmp; fastcgi_temp_path ${dir}/ntmp;
+  uwsgi_temp_path ${dir}/ntmp; scgi_temp_path ${dir}/ntmp;
+  sendfile on; open_file_cache max=20000 inactive=60s;
+  server {
+    listen 127.0.0.1:8089;
+    location /wms { include /etc/nginx/fastcgi_params; fastcgi_pass unix:${dir}/mapserv.sock; }
+    location /tiles/ { alias ${dir}/cache/; }
+  }
+}
+`,
+    'rand.lua': `local p = {}; for l in io.lines(os.getenv("PATHS")) do p[#p+1] = l end
+math.randomseed(os.time())
+request = function() return wrk.format("GET", p[math.random(#p)]) end
+`,
+  };
+}
