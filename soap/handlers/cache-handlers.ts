@@ -91,12 +91,12 @@ export function checkTileAddress(
 }
 
 export function createCacheHandlers(deps: MapServiceDeps): SoapHandlerGroup<CacheOperations, unknown> {
-  const cacheOf = async (ctx: SoapContext<unknown>, mapName: string) => {
-    const map = await openMap(deps, ctx.serviceName, mapName);
+  const cacheOf = async (ctx: SoapContext<unknown>, mapName: string, withoutLayers = false) => {
+    const map = await openMap(deps, ctx.serviceName, mapName, { withoutLayers });
     return { map, def: map.cache?.definition ?? null };
   };
-  const requireCache = async (ctx: SoapContext<unknown>, mapName: string) => {
-    const { map } = await cacheOf(ctx, mapName);
+  const requireCache = async (ctx: SoapContext<unknown>, mapName: string, withoutLayers = false) => {
+    const { map } = await cacheOf(ctx, mapName, withoutLayers);
     if (!map.cache) throw notCached(map);
     return { map, cache: map.cache, def: map.cache.definition };
   };
@@ -105,7 +105,8 @@ export function createCacheHandlers(deps: MapServiceDeps): SoapHandlerGroup<Cach
     HasSingleFusedMapCache: async (q, ctx) => (await cacheOf(ctx, q.MapName)).def !== null,
     GetTileCacheInfo: async (q, ctx) => tileCacheInfo((await requireCache(ctx, q.MapName)).def),
     async GetMapTile(q, ctx) {
-      const { cache, def } = await requireCache(ctx, q.MapName);
+      // A tile needs the cache only: the layer rows are not read on this hot path.
+      const { cache, def } = await requireCache(ctx, q.MapName, true);
       checkTileAddress(def, q.Level, q.Row, q.Column, q.Format);
       const tile = await deps.tiles.readTile(cache, q.Level, q.Row, q.Column);
       if (!tile) {

@@ -110,7 +110,16 @@ const mapCacheOf = (row: TileCacheRow): MapCache => ({
  * service it is drawn from, or else a ready feature service by name, with its tile cache if one was
  * built from it. Anything else is a fault naming the service.
  */
-export async function loadMap(deps: MapServiceDeps, serviceName: string): Promise<HostedMap> {
+export interface LoadOptions {
+  /** Skip reading the layer rows (the tile operations need only the cache). */
+  withoutLayers?: boolean;
+}
+
+export async function loadMap(
+  deps: MapServiceDeps,
+  serviceName: string,
+  options: LoadOptions = {},
+): Promise<HostedMap> {
   const db = deps.database.db;
   const cacheRow = await findTileCacheByName(db, 'MapServer', serviceName);
   let service: HostedServiceRow | undefined;
@@ -128,7 +137,8 @@ export async function loadMap(deps: MapServiceDeps, serviceName: string): Promis
       (c) => usableCache(c) && c.status === 'ready',
     );
   }
-  const rows = service?.status === 'ready' ? await listLayers(db, service.serviceItemId) : [];
+  const rows =
+    service?.status === 'ready' && !options.withoutLayers ? await listLayers(db, service.serviceItemId) : [];
   const layers = rows.map(mapLayerOf).sort((a, b) => Number(a.isTable) - Number(b.isTable) || a.id - b.id);
   const def = service?.definition ?? cache?.service ?? {};
   const cacheExtent = cache?.definition.extent ?? null;
@@ -177,7 +187,8 @@ export async function openMap(
   deps: MapServiceDeps,
   serviceName: string,
   mapName?: string,
+  options: LoadOptions = {},
 ): Promise<HostedMap> {
   checkMapName(mapName);
-  return loadMap(deps, serviceName);
+  return loadMap(deps, serviceName, options);
 }
