@@ -72,6 +72,8 @@ export async function tileCacheBuildWorkflow(input: TileCacheBuildInput): Promis
           progress.tilesDone += out.tileCount;
           if (out.reused) progress.bundlesReused++;
           inFlight.delete(p);
+          // The Temporal UI shows memos: refresh it now and then, not per bundle (each is an event).
+          if (progress.bundlesDone % 25 === 0) upsertMemo({ ...progress });
         },
       );
       inFlight.add(p);
