@@ -111,7 +111,7 @@ const mapCacheOf = (row: TileCacheRow): MapCache => ({
  * built from it. Anything else is a fault naming the service.
  */
 export interface LoadOptions {
-  /** Skip reading the layer rows (the tile operations need only the cache). */
+  /** Skip reading the source service and its layer rows (the tile operations need only the cache). */
   withoutLayers?: boolean;
 }
 
@@ -128,7 +128,8 @@ export async function loadMap(
   if (usableCache(cacheRow)) {
     name = cacheRow.name;
     cache = cacheRow;
-    service = cacheRow.sourceServiceItemId ? await findService(db, cacheRow.sourceServiceItemId) : undefined;
+    const source = options.withoutLayers ? null : cacheRow.sourceServiceItemId;
+    service = source ? await findService(db, source) : undefined;
   } else {
     service = await findServiceByName(db, serviceName);
     if (service?.status !== 'ready') throw clientFault(`Service not found: Hosted/${serviceName}.`);
