@@ -32,7 +32,10 @@ const box = { west: -87.9, south: 41.64, east: -87.45, north: 42.02 };
 
 // Deterministic points (a linear congruential generator), written once for both sides.
 let seed = 1;
-const rand = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+const rand = () => {
+  seed = (seed * 48271) % 2147483647;
+  return seed / 2147483647;
+};
 const features = Array.from({ length: Number(values.points) }, (_, i) => ({
   type: 'Feature',
   properties: { id: i },
