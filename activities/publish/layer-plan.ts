@@ -21,6 +21,7 @@ import { type CellValue, inferFields, sanitizeFieldName } from '../../lib/ingest
 import { isEsriFieldType } from '../../lib/query/field-types.js';
 import { asLocationPlan, boundaryKindOf, type LookupLocation, lookupOf } from './boundary-lookup-rows.js';
 import { detectLocation } from './location-detection.js';
+import type { WithGeocodeService } from './remote-geocoder.js';
 
 export interface LayerSample {
   headers: string[];
@@ -181,14 +182,17 @@ function planLocation(
       'locationType is address but neither addressFields nor addressTemplate names the address columns.',
     ]);
   }
-  return {
+  const url = (loc as WithGeocodeService<typeof loc>).geocodeServiceUrl;
+  const address: WithGeocodeService<Extract<LocationPlan, { type: 'address' }>> = {
     type: 'address',
     roles,
     ...(loc.addressTemplate ? { template: loc.addressTemplate } : {}),
     ...(loc.sourceCountry && loc.sourceCountry.toLowerCase() !== 'world'
       ? { countryCode: loc.sourceCountry }
       : {}),
+    ...(url ? { geocodeServiceUrl: url } : {}),
   };
+  return address;
 }
 
 /**

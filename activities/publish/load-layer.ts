@@ -21,6 +21,7 @@ import { lookupOf, lookupRows } from './boundary-lookup-rows.js';
 import { type GeocodeCounts, geocodeRows } from './geocoder.js';
 import { layerBatches, type ResumePoint } from './layer-sources.js';
 import type { PublishDeps } from './publish-deps.js';
+import { createRemoteGeocoder, remoteGeocodeService } from './remote-geocoder.js';
 import { createRowEncoder } from './row-encoder.js';
 
 export interface LoadProgress extends ResumePoint {
@@ -70,6 +71,8 @@ export async function loadLayer(
   const lookup = lookupOf(plan);
   const boundaries = lookup ? await (deps.boundaries ?? sharedBoundaryLookup)() : undefined;
   const geometrySR = plan.location.type === 'address' || lookup ? WGS84 : plan.sourceSR;
+  const remote = remoteGeocodeService(plan.location);
+  const geocoder = remote ? createRemoteGeocoder(remote) : deps.geocoder;
   const encoder = createRowEncoder(plan, request.targetSR, geometrySR);
   let lastReport = 0;
   // One COPY in flight while the next batch is parsed: PostgreSQL and this loop use a core each.
@@ -108,7 +111,7 @@ export async function loadLayer(
         lookup && boundaries
           ? lookupRows(boundaries, lookup, batch.rows)
           : await geocodeRows(
-              deps.geocoder,
+              geocoder,
               plan.location as Extract<LayerPlan['location'], { type: 'address' }>,
               plan.headers,
               batch.rows,

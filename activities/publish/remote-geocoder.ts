@@ -8,6 +8,22 @@ import { badRequest } from '../../lib/errors.js';
 import { batchesOf } from '../../lib/geocode/address-fields.js';
 import type { GeocodeRecord, GeocodeResult, Geocoder } from './geocoder.js';
 
+/**
+ * An address location (request or plan) with the GeocodeServer publishParameters named; the schema's
+ * location types have no field for it yet, so it rides beside them in the stored JSON.
+ */
+export type WithGeocodeService<T> = T & { geocodeServiceUrl?: string };
+
+/** The other GeocodeServer an address location names, if any; undefined means the in-process locator. */
+export function remoteGeocodeService(location: object): string | undefined {
+  const url = (location as WithGeocodeService<object>).geocodeServiceUrl;
+  return url && !isOwnLocator(url) ? url : undefined;
+}
+
+/** Whether a geocodeServiceUrl can be called: our own World locator, or an http(s) GeocodeServer. */
+export const isCallableGeocodeService = (url: string): boolean =>
+  isOwnLocator(url) || /^https?:\/\/[^/]+\/.*\/GeocodeServer\/?$/i.test(url);
+
 export type FetchLike = (url: string, init?: RequestInit) => Promise<Response>;
 
 /** A World GeocodeServer is taken for ours (or Esri's default): geocoded in process. */

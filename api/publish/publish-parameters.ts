@@ -3,6 +3,11 @@
  * Every property is read here once; what the data decides (fields, location columns) is resolved
  * later, by the workflow, against the file itself.
  */
+
+import {
+  isCallableGeocodeService,
+  type WithGeocodeService,
+} from '../../activities/publish/remote-geocoder.js';
 import type {
   AddressRoleName,
   LayerRequest,
@@ -118,12 +123,18 @@ function location(p: Json, fileType: PublishFileType): LocationRequest {
       if (str(column)) addressFields[canonical] = column as string;
     }
     const template = str(get(p, 'addressTemplate'));
-    return {
+    const geocodeServiceUrl = str(get(p, 'geocodeServiceUrl'));
+    if (geocodeServiceUrl && !isCallableGeocodeService(geocodeServiceUrl)) {
+      throw invalid(`geocodeServiceUrl '${geocodeServiceUrl}' is not the URL of a GeocodeServer.`);
+    }
+    const address: WithGeocodeService<Extract<LocationRequest, { type: 'address' }>> = {
       type,
       addressFields,
       ...(template ? { addressTemplate: template } : {}),
       ...(sourceCountry ? { sourceCountry } : {}),
+      ...(geocodeServiceUrl ? { geocodeServiceUrl } : {}),
     };
+    return address;
   }
   if (type === 'lookup') {
     const lookupType = str(get(p, 'lookupType'));
