@@ -11,6 +11,7 @@ import { tileExtension } from '../../lib/tiles/exploded-paths.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { errorEnvelope, sendJson } from '../render.js';
+import './map-server-deletion.js';
 import { mapServerJson, mapServiceLayers } from './map-server-json.js';
 import { mapServerLegend } from './map-server-legend.js';
 import { rebuildTileCache } from './map-server-rebuild.js';

@@ -1,7 +1,7 @@
 /** Rebuilding a cache from the current data: its tiles come back under new ETags. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueName } from '../publish/publish-client.js';
-import { call, signIn } from '../support/portal-client.js';
+import { call, signIn, stack } from '../support/portal-client.js';
 import { fetchTile, pixelOf, publishFeatures, publishTiles } from './tile-client.js';
 
 describe('updateTiles on a cached Map Service', () => {
@@ -34,5 +34,40 @@ describe('updateTiles on a cached Map Service', () => {
   it('refuses a rebuild without a signed-in owner', async () => {
     const res = await call(`/rest/services/Hosted/${name}/MapServer/updateTiles`);
     expect(res.json.error.code).toBeGreaterThanOrEqual(401);
+  });
+});
+
+describe('deleting a cached Map Service item', () => {
+  it('removes its cache: the service and its tiles are gone, the source feature service stays', async () => {
+    const token = await signIn();
+    const name = uniqueName('deleted_tiles');
+    const features = await publishFeatures(token, 'points.geojson', 'geojson', uniqueName('delete_src'));
+    const { service, status } = await publishTiles(token, features.serviceItemId, { name, levels: '11-11' });
+    expect(status.status).toBe('completed');
+    const { tile } = pixelOf(-87.6, 41.9, 11);
+    expect((await fetchTile(name, 11, tile.row, tile.col)).status).toBe(200);
+
+    const owner = stack().admin.username;
+    const del = await call(`/sharing/rest/content/users/${owner}/items/${service.serviceItemId}/delete`, {
+      token,
+    });
+    expect(del.json.success).toBe(true);
+    // Tile routes keep a cache row for two seconds; after that the service is unknown.
+    let body: Record<string, any> = {};
+    for (let i = 0; i < 50 && !body.error; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      const res = await fetchTile(name, 11, tile.row, tile.col);
+      if (!res.headers.get('content-type')?.startsWith('image/'))
+        body = (await res.json()) as Record<string, any>;
+    }
+    expect(body.error.details).toEqual(['Service not found or not started.']);
+    const info = await call(`/rest/services/Hosted/${name}/MapServer`, {}, { method: 'GET' });
+    expect(info.json.error).toBeDefined();
+    const source = await call(
+      `/sharing/rest/content/items/${features.serviceItemId}`,
+      { token },
+      { method: 'GET' },
+    );
+    expect(source.json.id).toBe(features.serviceItemId);
   });
 });
