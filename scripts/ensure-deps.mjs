@@ -18,7 +18,14 @@ function ensureNodeModules() {
   const installed = join(root, 'node_modules', '.package-lock.json');
   if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
   say('installing npm dependencies (npm ci) ...');
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  try {
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  } catch {
+    // Some npm 11 releases write lock files without other platforms' optional packages and then refuse them
+    // in `npm ci`; `npm install` installs the same locked versions.
+    say('npm ci refused the lock file; installing the locked versions with npm install instead ...');
+    execFileSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  }
 }
 
 export function binaryPath(name) {
