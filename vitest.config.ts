@@ -9,6 +9,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          // Unit tests first, then the integration project with its own worker limit.
+          sequence: { groupOrder: 0 },
           include: ['test/unit/**/*.test.ts'],
           testTimeout: 30_000,
         },
@@ -16,6 +18,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          sequence: { groupOrder: 1 },
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/integration/global-setup.ts'],
           testTimeout: 120_000,

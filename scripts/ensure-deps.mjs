@@ -17,15 +17,10 @@ function ensureNodeModules() {
   const lock = join(root, 'package-lock.json');
   const installed = join(root, 'node_modules', '.package-lock.json');
   if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
-  say('installing npm dependencies (npm ci) ...');
-  try {
-    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
-  } catch {
-    // Some npm 11 releases write lock files without other platforms' optional packages and then refuse them
-    // in `npm ci`; `npm install` installs the same locked versions.
-    say('npm ci refused the lock file; installing the locked versions with npm install instead ...');
-    execFileSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
-  }
+  // `npm install` rather than `npm ci`: some npm 11 releases write lock files without other platforms'
+  // optional packages and then refuse them in `npm ci`; `npm install` installs the same locked versions.
+  say('installing npm dependencies (npm install, from package-lock.json) ...');
+  execFileSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
 }
 
 export function binaryPath(name) {

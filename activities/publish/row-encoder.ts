@@ -131,7 +131,7 @@ export function createRowEncoder(
         const projected = transformer.projectGeometry(located);
         delete projected.spatialReference;
         const b = geometryBounds(projected);
-        if (!b || !b.every(Number.isFinite)) {
+        if (!b?.every(Number.isFinite)) {
           rejectRow(
             rejected,
             plan.id,
