@@ -1,42 +1,36 @@
 import type { UserRow } from '../../db/repositories/users.js';
 
+const USER = [
+  'portal:user:joinGroup',
+  'portal:user:createGroup',
+  'portal:user:createItem',
+  'portal:user:shareToGroup',
+];
+const PUBLISHER = [
+  'portal:publisher:publishFeatures',
+  'portal:publisher:publishTiles',
+  'portal:publisher:publishVectorTiles',
+];
+const ADMIN = [
+  'portal:admin:viewUsers',
+  'portal:admin:updateUsers',
+  'portal:admin:deleteUsers',
+  'portal:admin:createUpdateCapableGroup',
+  'portal:admin:manageSecurity',
+  'portal:admin:manageCollaborations',
+  'portal:admin:viewItems',
+  'portal:admin:updateItems',
+  'portal:admin:deleteItems',
+  'portal:admin:viewGroups',
+  'portal:admin:updateGroups',
+  'portal:admin:deleteGroups',
+];
+
+/** Each role holds the privileges of the roles below it. */
 export const PRIVILEGES: Record<string, string[]> = {
-  org_user: [
-    'portal:user:joinGroup',
-    'portal:user:createGroup',
-    'portal:user:createItem',
-    'portal:user:shareToGroup',
-  ],
-  org_publisher: [
-    'portal:user:joinGroup',
-    'portal:user:createGroup',
-    'portal:user:createItem',
-    'portal:user:shareToGroup',
-    'portal:publisher:publishFeatures',
-    'portal:publisher:publishTiles',
-    'portal:publisher:publishVectorTiles',
-  ],
-  org_admin: [
-    'portal:admin:viewUsers',
-    'portal:admin:updateUsers',
-    'portal:admin:deleteUsers',
-    'portal:admin:createUpdateCapableGroup',
-    'portal:admin:manageSecurity',
-    'portal:admin:manageCollaborations',
-    'portal:admin:viewItems',
-    'portal:admin:updateItems',
-    'portal:admin:deleteItems',
-    'portal:admin:viewGroups',
-    'portal:admin:updateGroups',
-    'portal:admin:deleteGroups',
-    'portal:user:joinGroup',
-    'portal:user:createGroup',
-    'portal:user:createItem',
-    'portal:user:shareToGroup',
-    'portal:publisher:publishFeatures',
-    'portal:publisher:publishTiles',
-    'portal:publisher:publishVectorTiles',
-  ],
+  org_user: USER,
+  org_publisher: [...USER, ...PUBLISHER],
+  org_admin: [...ADMIN, ...USER, ...PUBLISHER],
 };
 
 /** The user resource as community/self and community/users/{u} return it. */
