@@ -8,6 +8,8 @@ import type { ItemRow } from '../../../db/repositories/items.js';
 function recordingDeps(log: string[]): AppDeps {
   const database = {
     db: {
+      // No relationships, so no composite deletions come first.
+      select: () => ({ from: () => ({ where: async () => [] }) }),
       delete: () => ({
         where: async () => {
           log.push('row');
