@@ -4,22 +4,22 @@
  */
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lonLatToMercator } from '../../../lib/tiles/web-mercator.js';
 import { uniqueName } from '../publish/publish-client.js';
 import { call, signIn } from '../support/portal-client.js';
-import { extentRequest, publishStations, type Reply, soapClient } from './soap-client.js';
+import {
+  BELMONT,
+  DISPLAY,
+  extentRequest,
+  HOWARD,
+  PNG_MIME,
+  publishStations,
+  type Reply,
+  soapClient,
+  VIEW,
+} from './soap-client.js';
 
 const features = uniqueName('soap_display');
-const HOWARD = lonLatToMercator(-87.672892, 42.019063);
-const BELMONT = lonLatToMercator(-87.65338, 41.939751);
 let client: any;
-
-/** An extent around all six stations, in Web Mercator. */
-const [x0, y0] = lonLatToMercator(-87.76, 41.77);
-const [x1, y1] = lonLatToMercator(-87.6, 42.03);
-const VIEW: [number, number, number, number] = [x0, y0, x1, y1];
-const DISPLAY = { ImageHeight: 200, ImageWidth: 300, ImageDPI: 96 };
-const PNG_MIME = { ImageFormat: 'geoImagePNG', ImageReturnType: 'geoImageReturnMimeData' };
 
 const restQuery = async (params: Record<string, string>) =>
   (await call(`/rest/services/Hosted/${features}/FeatureServer/0/query`, params, { method: 'GET' })).json;

@@ -3,19 +3,18 @@ import { lonLatToMercator } from '../../../lib/tiles/web-mercator.js';
 import { SCHEMA } from '../../../soap/schema/registry.js';
 import { uniqueName } from '../publish/publish-client.js';
 import { call, signIn } from '../support/portal-client.js';
-import { faultOf, publishStations, type Reply, rawSoap, soapClient, soapEndpoint } from './soap-client.js';
+import {
+  faultOf,
+  HOWARD,
+  publishStations,
+  type Reply,
+  rawSoap,
+  soapClient,
+  soapEndpoint,
+} from './soap-client.js';
 
 const features = uniqueName('soap_stations');
-const HOWARD = lonLatToMercator(-87.672892, 42.019063);
-const _BELMONT = lonLatToMercator(-87.65338, 41.939751);
 let client: any;
-
-/** An extent around all six stations, in Web Mercator. */
-const [x0, y0] = lonLatToMercator(-87.76, 41.77);
-const [x1, y1] = lonLatToMercator(-87.6, 42.03);
-const _VIEW: [number, number, number, number] = [x0, y0, x1, y1];
-const _DISPLAY = { ImageHeight: 200, ImageWidth: 300, ImageDPI: 96 };
-const _PNG_MIME = { ImageFormat: 'geoImagePNG', ImageReturnType: 'geoImageReturnMimeData' };
 
 const restQuery = async (params: Record<string, string>) =>
   (await call(`/rest/services/Hosted/${features}/FeatureServer/0/query`, params, { method: 'GET' })).json;

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import soap from 'soap';
+import { lonLatToMercator } from '../../../lib/tiles/web-mercator.js';
 import { GEO_NAMESPACE } from '../../../soap/schema/model.js';
 import { upload, waitForJob } from '../publish/publish-client.js';
 import { stack } from '../support/portal-client.js';
@@ -86,3 +87,12 @@ export const extentRequest = (xmin: number, ymin: number, xmax: number, ymax: nu
   },
   Rotation: 0,
 });
+
+/** Two of the published stations, and an extent around all six, in Web Mercator. */
+export const HOWARD = lonLatToMercator(-87.672892, 42.019063);
+export const BELMONT = lonLatToMercator(-87.65338, 41.939751);
+const [x0, y0] = lonLatToMercator(-87.76, 41.77);
+const [x1, y1] = lonLatToMercator(-87.6, 42.03);
+export const VIEW: [number, number, number, number] = [x0, y0, x1, y1];
+export const DISPLAY = { ImageHeight: 200, ImageWidth: 300, ImageDPI: 96 };
+export const PNG_MIME = { ImageFormat: 'geoImagePNG', ImageReturnType: 'geoImageReturnMimeData' };

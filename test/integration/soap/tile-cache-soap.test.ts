@@ -8,16 +8,19 @@ import { SCHEMA } from '../../../soap/schema/registry.js';
 import { uniqueName } from '../publish/publish-client.js';
 import { signIn, stack } from '../support/portal-client.js';
 import { minimalRequests } from './minimal-requests.js';
-import { faultOf, publishStations, publishStationTiles, type Reply, soapClient } from './soap-client.js';
+import {
+  faultOf,
+  publishStations,
+  publishStationTiles,
+  type Reply,
+  soapClient,
+  VIEW,
+} from './soap-client.js';
 
 const features = uniqueName('soap_cached_src');
 const tiled = uniqueName('soap_station_tiles');
 let client: any;
 let tiledClient: any;
-
-const [x0, y0] = lonLatToMercator(-87.76, 41.77);
-const [x1, y1] = lonLatToMercator(-87.6, 42.03);
-const VIEW: [number, number, number, number] = [x0, y0, x1, y1];
 
 beforeAll(async () => {
   const token = await signIn();
