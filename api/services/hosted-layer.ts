@@ -13,7 +13,8 @@ import { type CatalogField, createFieldCatalog } from '../../lib/query/field-cat
 import { type EsriFieldType, isEsriFieldType } from '../../lib/query/field-types.js';
 import type { LayerCatalog } from '../../lib/query/layer-catalog.js';
 
-const serviceNotFound = () =>
+/** The answer for a service name that does not exist or is not ready; shared by every service router. */
+export const serviceNotFound = () =>
   new GeoError({ code: 400, message: 'Invalid URL', details: ['Service not found or not started.'] });
 
 export async function readyService(

@@ -12,14 +12,12 @@ import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { errorEnvelope, sendJson } from '../render.js';
 import './map-server-deletion.js';
+import { serviceNotFound } from './hosted-layer.js';
 import { mapServerJson, mapServiceLayers } from './map-server-json.js';
 import { mapServerLegend } from './map-server-legend.js';
 import { rebuildTileCache } from './map-server-rebuild.js';
 
 const methods = ['GET', 'POST'];
-
-const serviceNotFound = () =>
-  new GeoError({ code: 400, message: 'Invalid URL', details: ['Service not found or not started.'] });
 
 export const TILE_CACHE_CONTROL = 'public, max-age=3600, must-revalidate';
 
