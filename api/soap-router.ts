@@ -4,10 +4,15 @@
  * for images and results a client asked to receive as a URL. Every failure is a SOAP fault.
  */
 import { type Context, Hono } from 'hono';
+import type { Database } from '../db/client.js';
+import { findServiceByName } from '../db/repositories/services.js';
+import { findTileCacheByName } from '../db/repositories/tile-caches.js';
+import type { UserRow } from '../db/repositories/users.js';
 import { SOAP_CONTENT_TYPE } from '../soap/dispatcher.js';
 import { clientFault, faultFromError, renderFault, SoapFault } from '../soap/fault.js';
 import { createMapServerSoap, type MapServerSoap } from '../soap/service.js';
 import type { AppDeps, AppEnv } from './env.js';
+import { createServiceAuthorizer, type ServiceAuthorizer } from './services/service-access.js';
 import { publicRoot } from './urls.js';
 
 /** SOAP requests are small XML documents; anything larger is refused before it is read whole. */
@@ -28,6 +33,29 @@ function soapOf(deps: AppDeps): MapServerSoap {
     services.set(deps, soap);
   }
   return soap;
+}
+
+/**
+ * The items a SOAP map service reads: a cached map service's item and the feature service it is drawn
+ * from (queries, identify and drawing read its data), or a feature service's item. The caller must be
+ * able to read each; a name that matches nothing is left to the handlers' own "not found" fault.
+ */
+async function checkSoapAccess(
+  db: Database,
+  authorize: ServiceAuthorizer,
+  name: string,
+  viewer: UserRow | undefined,
+): Promise<void> {
+  const cache = await findTileCacheByName(db, 'MapServer', name);
+  const items: string[] = [];
+  if (cache && cache.status !== 'failed') {
+    items.push(cache.serviceItemId);
+    if (cache.sourceServiceItemId) items.push(cache.sourceServiceItemId);
+  } else {
+    const service = await findServiceByName(db, name);
+    if (service?.status === 'ready') items.push(service.serviceItemId);
+  }
+  for (const id of items) await authorize(db, id, viewer);
 }
 
 const faultResponse = (c: Context<AppEnv>, fault: SoapFault) =>
@@ -64,10 +92,22 @@ const tooLarge = () =>
 
 export function createSoapRouter(): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
+  const authorize = createServiceAuthorizer();
+  // Secured services take the token in the URL (…/MapServer?token=…) or an Authorization header.
+  const guard = async (c: Context<AppEnv>): Promise<SoapFault | undefined> => {
+    try {
+      await checkSoapAccess(c.get('deps').database.db, authorize, c.req.param('name') ?? '', c.get('user'));
+      return undefined;
+    } catch (error) {
+      return faultFromError(error);
+    }
+  };
 
   router.post('/Hosted/:name/MapServer', async (c) => {
     const deps = c.get('deps');
     const name = c.req.param('name');
+    const refused = await guard(c);
+    if (refused) return faultResponse(c, refused);
     let body: string;
     try {
       body = await readCapped(c);
@@ -93,6 +133,8 @@ export function createSoapRouter(): Hono<AppEnv> {
     if (!new URL(c.req.url).searchParams.has('wsdl')) {
       return faultResponse(c, clientFault('Send SOAP requests with POST; GET answers only ?wsdl.'));
     }
+    const refused = await guard(c);
+    if (refused) return faultResponse(c, refused);
     const soap = soapOf(deps);
     let mapName: string;
     try {

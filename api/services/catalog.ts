@@ -1,10 +1,13 @@
 /**
  * The services directory: `rest/services` lists the Hosted folder and the locator; `rest/services/Hosted`
- * lists every ready hosted service, as ArcGIS Server's directory does for clients that browse it.
+ * lists every ready hosted service the caller may use, as ArcGIS Server's directory does for clients
+ * that browse it.
  */
 import { Hono } from 'hono';
+import { findItem } from '../../db/repositories/items.js';
 import { readyHostedServices } from '../../db/repositories/service-catalog.js';
 import type { AppEnv } from '../env.js';
+import { canReadShared } from '../portal/item-access.js';
 import { sendJson } from '../render.js';
 import { SERVER_VERSION } from '../rest-info.js';
 
@@ -20,7 +23,13 @@ export function createServiceCatalogRouter(locatorNames: readonly string[] = ['W
     }),
   );
   router.on(methods, '/services/Hosted', async (c) => {
-    const entries = await readyHostedServices(c.get('deps').database.db);
+    const { db } = c.get('deps').database;
+    const viewer = c.get('user');
+    const entries = [];
+    for (const entry of await readyHostedServices(db)) {
+      const item = await findItem(db, entry.serviceItemId);
+      if (item && (await canReadShared(db, item, viewer))) entries.push(entry);
+    }
     return sendJson(c, {
       currentVersion: SERVER_VERSION,
       folders: [],

@@ -1,15 +1,28 @@
 /** rest/services/Hosted/{name}/FeatureServer: the service, its layers, and each layer's query. */
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { findServiceByName } from '../../db/repositories/services.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
-import { readyLayer, readyService } from './hosted-layer.js';
+import { readyLayer, readyService, serviceNotFound } from './hosted-layer.js';
 import { queryLayer } from './layer-query.js';
+import { authorizeService } from './service-access.js';
 
 const methods = ['GET', 'POST'];
 
 export function createFeatureServerRouter(): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const base = '/services/Hosted/:name/FeatureServer';
+
+  // Every resource of the service answers only those who may read its item.
+  const readable: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const db = c.get('deps').database.db;
+    const service = await findServiceByName(db, c.req.param('name') ?? '');
+    if (service?.status !== 'ready') throw serviceNotFound();
+    await authorizeService(db, service.serviceItemId, c.get('user'));
+    await next();
+  };
+  router.use(base, readable);
+  router.use(`${base}/*`, readable);
 
   router.on(methods, base, async (c) => {
     const { service } = await readyService(c.get('deps').database.db, c.req.param('name'));

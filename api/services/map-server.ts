@@ -16,10 +16,16 @@ import { serviceNotFound } from './hosted-layer.js';
 import { mapServerJson, mapServiceLayers } from './map-server-json.js';
 import { mapServerLegend } from './map-server-legend.js';
 import { rebuildTileCache } from './map-server-rebuild.js';
+import { createServiceAuthorizer, type ServiceAudience } from './service-access.js';
 
 const methods = ['GET', 'POST'];
 
 export const TILE_CACHE_CONTROL = 'public, max-age=3600, must-revalidate';
+/** Tiles of a service that is not public may be kept by the client, never by a shared cache. */
+export const PRIVATE_TILE_CACHE_CONTROL = 'private, max-age=3600, must-revalidate';
+
+export const tileCacheControl = (audience: ServiceAudience) =>
+  audience === 'public' ? TILE_CACHE_CONTROL : PRIVATE_TILE_CACHE_CONTROL;
 
 /** Rows looked up by name stay this long: a rebuild (new generation) shows within this time. */
 const ROW_TTL_MS = 2_000;
@@ -27,12 +33,16 @@ const ROW_TTL_MS = 2_000;
 export type CacheLookup = (
   c: Context<AppEnv>,
   serviceType: 'MapServer' | 'VectorTileServer',
-) => Promise<TileCacheRow>;
+) => Promise<{ cache: TileCacheRow; audience: ServiceAudience }>;
 
-/** Finds a cache by its service name; tile requests come by the hundred per map view, so rows are kept briefly. */
+/**
+ * Finds a cache by its service name and checks that the caller may read its item; tile requests come
+ * by the hundred per map view, so rows and access answers are kept briefly.
+ */
 export function createCacheLookup(): CacheLookup {
   const byName = new Map<string, { row: TileCacheRow; until: number }>();
-  return async (c, serviceType) => {
+  const authorize = createServiceAuthorizer(ROW_TTL_MS);
+  const find = async (c: Context<AppEnv>, serviceType: 'MapServer' | 'VectorTileServer') => {
     const name = c.req.param('name') ?? '';
     const key = `${serviceType}/${name.toLowerCase()}`;
     const hit = byName.get(key);
@@ -43,6 +53,11 @@ export function createCacheLookup(): CacheLookup {
     if (byName.size > 1000) byName.clear();
     byName.set(key, { row: cache, until: now + ROW_TTL_MS });
     return cache;
+  };
+  return async (c, serviceType) => {
+    const cache = await find(c, serviceType);
+    const audience = await authorize(c.get('deps').database.db, cache.serviceItemId, c.get('user'));
+    return { cache, audience };
   };
 }
 
@@ -59,9 +74,10 @@ const CONTENT_TYPES: Record<string, string> = {
 export async function sendTile(
   c: Context<AppEnv>,
   reader: TileCacheReader,
-  cache: TileCacheRow,
+  { cache, audience }: { cache: TileCacheRow; audience: ServiceAudience },
   headers: Record<string, string> = {},
 ) {
+  const cacheControl = tileCacheControl(audience);
   const [level, row, col] = ['level', 'row', 'col'].map((k) =>
     Number((c.req.param(k) ?? '').replace(/\.pbf$/, '')),
   );
@@ -72,7 +88,7 @@ export async function sendTile(
   const extension = tileExtension(cache.definition.format);
   const etag = `"${cache.serviceItemId}-${cache.generation}-${level}-${row}-${col}"`;
   if (valid && known && c.req.header('if-none-match') === etag) {
-    return c.body(null, 304, { ETag: etag, 'Cache-Control': TILE_CACHE_CONTROL });
+    return c.body(null, 304, { ETag: etag, 'Cache-Control': cacheControl });
   }
   const bytes =
     valid && known
@@ -100,7 +116,7 @@ export async function sendTile(
     'Content-Type': CONTENT_TYPES[extension] ?? 'application/octet-stream',
     'Content-Length': String(bytes.length),
     ETag: etag,
-    'Cache-Control': TILE_CACHE_CONTROL,
+    'Cache-Control': cacheControl,
     ...headers,
   });
 }
@@ -116,21 +132,21 @@ export function createMapServerRouter(): Hono<AppEnv> {
     return reader;
   };
 
-  router.on(methods, base, async (c) => sendJson(c, mapServerJson(await cacheNamed(c, 'MapServer'))));
+  router.on(methods, base, async (c) => sendJson(c, mapServerJson((await cacheNamed(c, 'MapServer')).cache)));
 
   router.on(methods, `${base}/layers`, async (c) => {
-    const json = mapServerJson(await cacheNamed(c, 'MapServer'));
+    const json = mapServerJson((await cacheNamed(c, 'MapServer')).cache);
     return sendJson(c, { layers: json.layers, tables: [] });
   });
 
   router.on(methods, `${base}/legend`, async (c) =>
-    sendJson(c, await mapServerLegend(mapServiceLayers(await cacheNamed(c, 'MapServer')))),
+    sendJson(c, await mapServerLegend(mapServiceLayers((await cacheNamed(c, 'MapServer')).cache))),
   );
 
   // Owners rebuild the cache from the current data (a new generation: clients see new ETags).
   router.post(`${base}/updateTiles`, async (c) => {
     const user = requireUser(c);
-    const cache = await cacheNamed(c, 'MapServer');
+    const { cache } = await cacheNamed(c, 'MapServer');
     if (cache.owner !== user.username && user.role !== 'org_admin') throw forbidden();
     if (!cache.sourceServiceItemId)
       throw badRequest('Unable to update tiles.', ['The cache was published from a tile package.']);

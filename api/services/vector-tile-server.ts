@@ -9,7 +9,7 @@ import { createTileCacheReader, resourceKey, type TileCacheReader } from '../../
 import { GeoError } from '../../lib/errors.js';
 import type { AppEnv } from '../env.js';
 import { errorEnvelope, sendJson } from '../render.js';
-import { createCacheLookup, sendTile, TILE_CACHE_CONTROL } from './map-server.js';
+import { createCacheLookup, sendTile, tileCacheControl } from './map-server.js';
 
 const methods = ['GET', 'POST'];
 
@@ -27,7 +27,7 @@ export function createVectorTileServerRouter(): Hono<AppEnv> {
   const vectorCache = (c: Context<AppEnv>) => lookup(c, 'VectorTileServer');
 
   router.on(methods, base, async (c) => {
-    const cache = await vectorCache(c);
+    const { cache } = await vectorCache(c);
     const root = (cache.service.root as Record<string, unknown> | undefined) ?? {};
     return sendJson(c, {
       currentVersion: 11.1,
@@ -38,9 +38,9 @@ export function createVectorTileServerRouter(): Hono<AppEnv> {
   });
 
   router.get(`${base}/tile/:level/:row/:col`, async (c) => {
-    const cache = await vectorCache(c);
+    const found = await vectorCache(c);
     reader ??= createTileCacheReader(c.get('deps').store);
-    const res = await sendTile(c, reader, cache);
+    const res = await sendTile(c, reader, found);
     // Package tiles are stored gzip-compressed; say so instead of inflating them on every request.
     if (res.status === 200 && res.body) {
       const bytes = new Uint8Array(await res.arrayBuffer());
@@ -53,7 +53,7 @@ export function createVectorTileServerRouter(): Hono<AppEnv> {
   });
 
   router.get(`${base}/resources/*`, async (c) => {
-    const cache = await vectorCache(c);
+    const { cache, audience } = await vectorCache(c);
     const path = new URL(c.req.url).pathname.split('/VectorTileServer/')[1] ?? '';
     const resource = decodeURIComponent(path.endsWith('/styles') ? `${path}/root.json` : path);
     if (resource.includes('..')) return notFound(c, resource);
@@ -62,7 +62,7 @@ export function createVectorTileServerRouter(): Hono<AppEnv> {
       const ext = resource.slice(resource.lastIndexOf('.') + 1).toLowerCase();
       return c.body(new Uint8Array(bytes), 200, {
         'Content-Type': RESOURCE_TYPES[ext] ?? 'application/octet-stream',
-        'Cache-Control': TILE_CACHE_CONTROL,
+        'Cache-Control': tileCacheControl(audience),
       });
     } catch (e) {
       const code = (e as { code?: string }).code;

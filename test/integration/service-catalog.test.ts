@@ -22,9 +22,9 @@ describe('the services directory', () => {
       name,
     });
     expect(status.status).toBe('completed');
-    const { json } = await call('/rest/services/Hosted', {}, { method: 'GET' });
+    const { json } = await call('/rest/services/Hosted', { token }, { method: 'GET' });
     expect(json.services).toContainEqual({ name: `Hosted/${name}`, type: 'FeatureServer' });
-    const service = await call(featureServer(name), {}, { method: 'GET' });
+    const service = await call(featureServer(name), { token }, { method: 'GET' });
     expect(service.json.layers).toHaveLength(1);
   });
 });

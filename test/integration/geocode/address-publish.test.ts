@@ -30,7 +30,7 @@ describe('publishing a CSV of addresses geocodes it with the embedded locator', 
     );
     const query = await call(
       `${featureServer(name)}/0/query`,
-      { where: '1=1', outFields: 'Name', outSR: '4326', returnGeometry: 'true' },
+      { token, where: '1=1', outFields: 'Name', outSR: '4326', returnGeometry: 'true' },
       { method: 'GET' },
     );
     features = new Map(query.json.features.map((f: any) => [f.attributes.Name, f.geometry]));

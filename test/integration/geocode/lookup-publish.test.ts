@@ -1,7 +1,7 @@
 import postgres from 'postgres';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { featureServer, publishFile, uniqueName, upload } from '../publish/publish-client.js';
-import { call, signIn, stack } from '../support/portal-client.js';
+import { adminToken, call, signIn, stack } from '../support/portal-client.js';
 import { geocodeFixture } from './geocode-client.js';
 
 async function publishLookup(token: string, file: string, params: Record<string, unknown>) {
@@ -26,6 +26,7 @@ async function namesAt(name: string, field: string, x: number, y: number): Promi
   const query = await call(
     `${featureServer(name)}/0/query`,
     {
+      token: await adminToken(),
       where: '1=1',
       outFields: field,
       geometry: JSON.stringify({ x, y, spatialReference: { wkid: 4326 } }),
@@ -50,7 +51,7 @@ describe('publishing a CSV of country names with locationType lookup makes count
       lookupFields: { country: 'Country' },
       persistErrorRecordsForReview: true,
     });
-    layer = (await call(`${featureServer(countries.name)}/0`, {}, { method: 'GET' })).json;
+    layer = (await call(`${featureServer(countries.name)}/0`, { token }, { method: 'GET' })).json;
   }, 180_000);
 
   it('the layer is a polygon layer with a default polygon renderer', () => {

@@ -62,7 +62,7 @@ describe('publishing addresses with a geocodeServiceUrl naming another GeocodeSe
     );
     const query = await call(
       `${featureServer(name)}/0/query`,
-      { where: '1=1', outFields: 'Name', outSR: '4326', returnGeometry: 'true' },
+      { token, where: '1=1', outFields: 'Name', outSR: '4326', returnGeometry: 'true' },
       { method: 'GET' },
     );
     features = new Map(query.json.features.map((f: any) => [f.attributes.Name, f.geometry]));

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, signIn } from '../support/portal-client.js';
+import { adminToken, call, signIn } from '../support/portal-client.js';
 import { featureServer, fixture, publishFile, uniqueName, upload } from './publish-client.js';
 
 describe('publishing addresses geocoded by the embedded locator', () => {
@@ -44,6 +44,7 @@ describe('publishing addresses geocoded by the embedded locator', () => {
 
   it('places the Springfield address in Springfield, Illinois', async () => {
     const res = await call(`${featureServer(name)}/0/query`, {
+      token: await adminToken(),
       where: "city = 'Springfield'",
       outSR: '4326',
       outFields: 'name',

@@ -49,7 +49,7 @@ describe('publishing a CSV of library branches through analyze, publish, status 
   });
 
   it('the layer resource carries the fields, the maxRecordCount and the extent in Web Mercator', async () => {
-    const layer = (await call(`${featureServer(name)}/0`, {}, { method: 'GET' })).json;
+    const layer = (await call(`${featureServer(name)}/0`, { token }, { method: 'GET' })).json;
     expect(layer.geometryType).toBe('esriGeometryPoint');
     expect(layer.maxRecordCount).toBe(5);
     expect(layer.copyrightText).toBe('City of Chicago');
@@ -59,12 +59,17 @@ describe('publishing a CSV of library branches through analyze, publish, status 
   });
 
   it('a count query returns the eleven usable rows', async () => {
-    const res = await call(`${featureServer(name)}/0/query`, { where: '1=1', returnCountOnly: 'true' });
+    const res = await call(`${featureServer(name)}/0/query`, {
+      token,
+      where: '1=1',
+      returnCountOnly: 'true',
+    });
     expect(res.json).toEqual({ count: 11 });
   });
 
   it('a where clause with a bound value filters on an integer field and pages by maxRecordCount', async () => {
     const res = await call(`${featureServer(name)}/0/query`, {
+      token,
       where: 'Visitors_2023 > 100000',
       outFields: 'Name,Visitors_2023',
       orderByFields: 'Visitors_2023 DESC',
@@ -83,6 +88,7 @@ describe('publishing a CSV of library branches through analyze, publish, status 
 
   it('an envelope in WGS84 selects the branches inside it', async () => {
     const res = await call(`${featureServer(name)}/0/query`, {
+      token,
       geometry: '-87.70,41.85,-87.62,41.90',
       geometryType: 'esriGeometryEnvelope',
       inSR: '4326',
@@ -94,6 +100,7 @@ describe('publishing a CSV of library branches through analyze, publish, status 
 
   it('f=geojson returns WGS84 features with properties', async () => {
     const res = await call(`${featureServer(name)}/0/query`, {
+      token,
       where: "Branch_Code = 'HWLC'",
       outFields: '*',
       f: 'geojson',
@@ -104,7 +111,10 @@ describe('publishing a CSV of library branches through analyze, publish, status 
   });
 
   it('a where clause that overflows on the stored values is a 400, not a server error', async () => {
-    const res = await call(`${featureServer(name)}/0/query`, { where: 'POWER(Visitors_2023, 400) > 1' });
+    const res = await call(`${featureServer(name)}/0/query`, {
+      token,
+      where: 'POWER(Visitors_2023, 400) > 1',
+    });
     expect(res.json.error.code).toBe(400);
   });
 });

@@ -38,6 +38,7 @@ describe('semicolon-delimited French CSV files with decimal commas', () => {
     });
     expect(status.status).toBe('completed');
     const res = await call(`${featureServer(name)}/0/query`, {
+      token,
       where: "Nom LIKE 'Ch%'",
       outFields: 'Nom,Surface',
       outSR: '4326',
@@ -56,10 +57,11 @@ describe('semicolon-delimited French CSV files with decimal commas', () => {
       layerInfo: { capabilities: 'Query' },
     });
     expect(status.status).toBe('completed');
-    const layer = (await call(`${featureServer(name)}/0`, {}, { method: 'GET' })).json;
+    const layer = (await call(`${featureServer(name)}/0`, { token }, { method: 'GET' })).json;
     expect(layer.type).toBe('Table');
     expect(layer.geometryType).toBeUndefined();
     const count = await call(`${featureServer(name)}/0/query`, {
+      token,
       where: 'Population > 400000',
       returnCountOnly: 'true',
     });

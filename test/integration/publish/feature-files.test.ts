@@ -30,13 +30,17 @@ describe('publishing a two-sheet workbook', () => {
   });
 
   it('the service lists a layer per sheet', async () => {
-    const service = (await call(featureServer(name), {}, { method: 'GET' })).json;
+    const service = (await call(featureServer(name), { token }, { method: 'GET' })).json;
     expect(service.layers.map((l: any) => l.id)).toEqual([0, 1]);
     expect(service.layers.every((l: any) => l.geometryType === 'esriGeometryPoint')).toBe(true);
   });
 
   it('sheet cells keep their types: dates as epoch milliseconds, numbers as numbers', async () => {
-    const res = await call(`${featureServer(name)}/0/query`, { where: "Station = 'Howard'", outFields: '*' });
+    const res = await call(`${featureServer(name)}/0/query`, {
+      token,
+      where: "Station = 'Howard'",
+      outFields: '*',
+    });
     expect(res.json.features[0].attributes).toMatchObject({
       Line: 'Red',
       Riders: 7200,
@@ -46,6 +50,7 @@ describe('publishing a two-sheet workbook', () => {
 
   it('the second sheet loads its three depots', async () => {
     const res = await call(`${featureServer(name)}/1/query`, {
+      token,
       where: 'Buses >= 200',
       returnCountOnly: 'true',
     });
@@ -72,7 +77,7 @@ describe('publishing GeoJSON with mixed property types', () => {
   });
 
   it('a property that is a number in one feature and text in another becomes a string field', async () => {
-    const layer = (await call(`${featureServer(name)}/0`, {}, { method: 'GET' })).json;
+    const layer = (await call(`${featureServer(name)}/0`, { token }, { method: 'GET' })).json;
     const types = Object.fromEntries(layer.fields.map((f: any) => [f.name, f.type]));
     expect(types).toMatchObject({
       ward: 'esriFieldTypeString',
@@ -84,6 +89,7 @@ describe('publishing GeoJSON with mixed property types', () => {
 
   it('a polygon with a hole does not contain a point inside the hole', async () => {
     const res = await call(`${featureServer(name)}/0/query`, {
+      token,
       geometry: JSON.stringify({ x: -87.618, y: 41.875, spatialReference: { wkid: 4326 } }),
       geometryType: 'esriGeometryPoint',
       spatialRel: 'esriSpatialRelIntersects',
@@ -94,6 +100,7 @@ describe('publishing GeoJSON with mixed property types', () => {
 
   it('returnExtentOnly in WGS84 covers the three parks', async () => {
     const res = await call(`${featureServer(name)}/0/query`, {
+      token,
       where: '1=1',
       returnExtentOnly: 'true',
       outSR: '4326',
@@ -115,6 +122,7 @@ describe('publishing a zipped polygon shapefile in Illinois State Plane feet', (
 
   it('reprojects the .prj coordinates: the ward polygons land on Chicago in WGS84', async () => {
     const res = await call(`${featureServer(name)}/0/query`, {
+      token,
       where: 'WARD = 42',
       outFields: 'ALDERMAN',
       outSR: '4326',
@@ -127,12 +135,13 @@ describe('publishing a zipped polygon shapefile in Illinois State Plane feet', (
   });
 
   it('reads the UTF-8 attribute text the .cpg declares', async () => {
-    const res = await call(`${featureServer(name)}/0/query`, { where: 'WARD = 1', outFields: 'NOTE' });
+    const res = await call(`${featureServer(name)}/0/query`, { token, where: 'WARD = 1', outFields: 'NOTE' });
     expect(res.json.features[0].attributes.NOTE).toBe('Wicker Park — Ukrainian Village');
   });
 
   it('a WGS84 envelope over the Loop finds ward 42 only (within the envelope)', async () => {
     const res = await call(`${featureServer(name)}/0/query`, {
+      token,
       geometry: JSON.stringify({
         xmin: -87.64,
         ymin: 41.87,

@@ -58,7 +58,7 @@ describe('publishing an added item, and deleting the service item', () => {
       token,
     });
     expect(deleted.json.success).toBe(true);
-    const layer = await call(`${featureServer(name)}/0`, {}, { method: 'GET' });
+    const layer = await call(`${featureServer(name)}/0`, { token }, { method: 'GET' });
     expect(layer.json.error.code).toBe(400);
     const sql = postgres(stack().databaseUrl, { max: 1 });
     const [row] = await sql`select to_regclass(${`f_${serviceItemId}_0`})::text as t`;

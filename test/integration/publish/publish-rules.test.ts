@@ -59,7 +59,11 @@ describe('publish request rules', () => {
     expect(second.services[0]).toEqual(first.services[0]);
     const status = await waitForJob(token, stack().admin.username, itemIdToCreate, first.services[0].jobId);
     expect(status.status).toBe('completed');
-    const count = await call(`${featureServer(name)}/0/query`, { where: '1=1', returnCountOnly: 'true' });
+    const count = await call(`${featureServer(name)}/0/query`, {
+      token,
+      where: '1=1',
+      returnCountOnly: 'true',
+    });
     expect(count.json.count).toBe(11);
   });
 
@@ -70,7 +74,7 @@ describe('publish request rules', () => {
       locationType: 'coordinates',
       layerInfo: { capabilities: 'Create,Update' },
     });
-    const res = await call(`${featureServer(name)}/0/query`, { where: '1=1' });
+    const res = await call(`${featureServer(name)}/0/query`, { token, where: '1=1' });
     expect(res.json.error.message).toBe('Requested operation is not supported by this service.');
   });
 
@@ -86,7 +90,7 @@ describe('publish request rules', () => {
     expect(reason.code).toBe(400);
     expect(reason.message).toContain('No row of the file could be published');
     expect(reason.message).toContain('Row 1: Invalid coordinates');
-    const layer = await call(`${featureServer(name)}/0`, {}, { method: 'GET' });
+    const layer = await call(`${featureServer(name)}/0`, { token }, { method: 'GET' });
     expect(layer.json.error.code).toBe(400);
     const again = await publishFile(token, 'chicago-libraries.csv', 'csv', csvParameters(name));
     expect(again.status.status).toBe('completed');

@@ -9,8 +9,8 @@ import {
   publishStations,
   type Reply,
   rawSoap,
+  securedEndpoint,
   soapClient,
-  soapEndpoint,
 } from './soap-client.js';
 
 const features = uniqueName('soap_stations');
@@ -27,7 +27,7 @@ beforeAll(async () => {
 
 describe('map information', () => {
   it('serves a WSDL naming the service and declaring all 55 operations', async () => {
-    const wsdl = await (await fetch(`${soapEndpoint(features)}?wsdl`)).text();
+    const wsdl = await (await fetch(`${await securedEndpoint(features)}&wsdl`)).text();
     expect(wsdl).toMatch(new RegExp(`<service name="${features}_MapServer">`));
     const declared = [...wsdl.matchAll(/<operation name="(\w+)"/g)].map((m) => m[1]);
     expect(new Set(declared)).toEqual(new Set(SCHEMA.operations.keys()));
@@ -210,7 +210,7 @@ describe('queries', () => {
 
 describe('faults', () => {
   it('refuses a DOCTYPE with a client fault', async () => {
-    const res = await fetch(soapEndpoint(features), {
+    const res = await fetch(await securedEndpoint(features), {
       method: 'POST',
       headers: { 'content-type': 'text/xml' },
       body: '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>',
@@ -220,7 +220,7 @@ describe('faults', () => {
   });
 
   it('refuses a body over the size cap with a client fault before reading it all', async () => {
-    const res = await fetch(soapEndpoint(features), {
+    const res = await fetch(await securedEndpoint(features), {
       method: 'POST',
       headers: { 'content-type': 'text/xml' },
       body: `<x>${'a'.repeat(9 * 1024 * 1024)}</x>`,

@@ -5,7 +5,7 @@ import soap from 'soap';
 import { lonLatToMercator } from '../../../lib/tiles/web-mercator.js';
 import { GEO_NAMESPACE } from '../../../soap/schema/model.js';
 import { upload, waitForJob } from '../publish/publish-client.js';
-import { stack } from '../support/portal-client.js';
+import { adminToken, stack } from '../support/portal-client.js';
 
 export const soapFixture = (name: string) =>
   join(import.meta.dirname, '..', '..', 'fixtures', 'soap-handlers', name);
@@ -45,8 +45,16 @@ export async function publishStationTiles(token: string, featureItemId: string, 
 
 export const soapEndpoint = (name: string) => `${stack().baseUrl}/services/Hosted/${name}/MapServer`;
 
-/** A node-soap client built from the WSDL the service serves. */
-export const soapClient = (name: string) => soap.createClientAsync(`${soapEndpoint(name)}?wsdl`);
+/** The endpoint with a token in its query string, as clients of a secured SOAP service call it. */
+export const securedEndpoint = async (name: string) => `${soapEndpoint(name)}?token=${await adminToken()}`;
+
+/** A node-soap client built from the WSDL the service serves, calling the service with a token. */
+export async function soapClient(name: string) {
+  const endpoint = await securedEndpoint(name);
+  const client = await soap.createClientAsync(`${endpoint}&wsdl`);
+  client.setEndpoint(endpoint);
+  return client;
+}
 
 export type Reply = [Record<string, any>, string];
 
@@ -70,7 +78,7 @@ export async function rawSoap(
   body: string,
 ): Promise<{ status: number; body: Record<string, any> }> {
   const envelope = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:g="${GEO_NAMESPACE}"><soap:Body>${body}</soap:Body></soap:Envelope>`;
-  const res = await fetch(soapEndpoint(name), {
+  const res = await fetch(await securedEndpoint(name), {
     method: 'POST',
     headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '""' },
     body: envelope,

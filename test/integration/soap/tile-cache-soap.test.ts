@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { lonLatToMercator, tileAt } from '../../../lib/tiles/web-mercator.js';
 import { SCHEMA } from '../../../soap/schema/registry.js';
 import { uniqueName } from '../publish/publish-client.js';
-import { signIn, stack } from '../support/portal-client.js';
+import { adminToken, signIn, stack } from '../support/portal-client.js';
 import { minimalRequests } from './minimal-requests.js';
 import {
   faultOf,
@@ -41,7 +41,7 @@ describe('tile cache', () => {
       Column: tile.col,
     })) as Reply;
     const rest = await fetch(
-      `${stack().baseUrl}/rest/services/Hosted/${tiled}/MapServer/tile/11/${tile.row}/${tile.col}`,
+      `${stack().baseUrl}/rest/services/Hosted/${tiled}/MapServer/tile/11/${tile.row}/${tile.col}?token=${await adminToken()}`,
     );
     expect(rest.status).toBe(200);
     expect(Buffer.from(reply.Result, 'base64')).toEqual(Buffer.from(await rest.arrayBuffer()));

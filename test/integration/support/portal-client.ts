@@ -45,3 +45,11 @@ export async function signIn(
   if (!res.json.token) throw new Error(`sign-in failed: ${res.text}`);
   return res.json.token as string;
 }
+
+let adminTokenOnce: Promise<string> | undefined;
+
+/** One administrator token per test file, for reading the (private) services the tests publish. */
+export function adminToken(): Promise<string> {
+  adminTokenOnce ??= signIn();
+  return adminTokenOnce;
+}

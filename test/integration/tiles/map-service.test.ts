@@ -24,7 +24,7 @@ describe('a Map Service with a tile cache from a point layer', () => {
   });
 
   it('describes the service with tileInfo, the built levels and the data extent', async () => {
-    const res = await call(`/rest/services/Hosted/${name}/MapServer`, {}, { method: 'GET' });
+    const res = await call(`/rest/services/Hosted/${name}/MapServer`, { token }, { method: 'GET' });
     expect(res.json.singleFusedMapCache).toBe(true);
     expect(res.json.tileInfo.rows).toBe(256);
     expect(res.json.tileInfo.lods.map((l: { level: number }) => l.level)).toEqual([10, 11, 12]);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueName, upload, waitForJob } from '../publish/publish-client.js';
-import { call, signIn, stack } from '../support/portal-client.js';
+import { adminToken, call, signIn, stack } from '../support/portal-client.js';
 import { fetchTile, tilesFixture } from './tile-client.js';
 
 async function publishPackage(file: string, filetype: string, name: string) {
@@ -44,7 +44,11 @@ describe('a .tpkx published as a Map Service', () => {
   });
 
   it("describes the package's levels in tileInfo", async () => {
-    const res = await call(`/rest/services/Hosted/${name}/MapServer`, {}, { method: 'GET' });
+    const res = await call(
+      `/rest/services/Hosted/${name}/MapServer`,
+      { token: await adminToken() },
+      { method: 'GET' },
+    );
     expect(res.json.tileInfo.lods.map((l: { level: number }) => l.level)).toEqual([0, 1, 2]);
   });
 });
@@ -60,7 +64,11 @@ describe('a .vtpk published as a Vector Tile Service', () => {
 
   it('completes, and the service JSON is the package root.json', async () => {
     expect(status.status).toBe('completed');
-    const res = await call(`/rest/services/Hosted/${name}/VectorTileServer`, {}, { method: 'GET' });
+    const res = await call(
+      `/rest/services/Hosted/${name}/VectorTileServer`,
+      { token: await adminToken() },
+      { method: 'GET' },
+    );
     expect(res.json.type).toBe('indexedVector');
     expect(res.json.tiles).toEqual(['tile/{z}/{y}/{x}.pbf']);
   });

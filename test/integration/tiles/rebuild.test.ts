@@ -61,7 +61,7 @@ describe('deleting a cached Map Service item', () => {
         body = (await res.json()) as Record<string, any>;
     }
     expect(body.error.details).toEqual(['Service not found or not started.']);
-    const info = await call(`/rest/services/Hosted/${name}/MapServer`, {}, { method: 'GET' });
+    const info = await call(`/rest/services/Hosted/${name}/MapServer`, { token }, { method: 'GET' });
     expect(info.json.error).toBeDefined();
     const source = await call(
       `/sharing/rest/content/items/${features.serviceItemId}`,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { lodOf, lonLatToMercator, TILE_SIZE, tileAt, tileBounds } from '../../../lib/tiles/web-mercator.js';
 import { upload, waitForJob } from '../publish/publish-client.js';
-import { stack } from '../support/portal-client.js';
+import { adminToken, stack } from '../support/portal-client.js';
 
 export const tilesFixture = (name: string) =>
   join(import.meta.dirname, '..', '..', 'fixtures', 'tiles-pipeline', name);
@@ -44,14 +44,18 @@ export async function publishTiles(
   return { service, status, response: res };
 }
 
-export const fetchTile = (
+/** A tile as a map client reads a private service's tiles: with the token in the query string. */
+export const fetchTile = async (
   name: string,
   level: number,
   row: number,
   col: number,
   headers: Record<string, string> = {},
 ) =>
-  fetch(`${stack().baseUrl}/rest/services/Hosted/${name}/MapServer/tile/${level}/${row}/${col}`, { headers });
+  fetch(
+    `${stack().baseUrl}/rest/services/Hosted/${name}/MapServer/tile/${level}/${row}/${col}?token=${await adminToken()}`,
+    { headers },
+  );
 
 /** The tile holding a lon/lat point at a level, and the point's pixel in it. */
 export function pixelOf(lon: number, lat: number, level: number) {

@@ -1,0 +1,58 @@
+/**
+ * Who may use a hosted service: whoever may read its item (public, the organization, the owner, an
+ * administrator, or a member of a group it is shared with). A caller without a token is asked for one
+ * (499, which clients answer by signing in); a signed-in caller without access gets 403. REST, tiles
+ * and SOAP all ask here, so a private service never answers anonymously on any surface.
+ */
+import type { Database } from '../../db/client.js';
+import { findItem } from '../../db/repositories/items.js';
+import type { UserRow } from '../../db/repositories/users.js';
+import { forbidden, tokenRequired } from '../../lib/errors.js';
+import { canReadShared } from '../portal/item-access.js';
+import { serviceNotFound } from './hosted-layer.js';
+
+/** `public` answers may be cached by anyone in between; `restricted` ones only by the client. */
+export type ServiceAudience = 'public' | 'restricted';
+
+export async function authorizeService(
+  db: Database,
+  serviceItemId: string,
+  viewer: UserRow | undefined,
+): Promise<ServiceAudience> {
+  const item = await findItem(db, serviceItemId);
+  if (!item) throw serviceNotFound();
+  if (await canReadShared(db, item, viewer)) return item.access === 'public' ? 'public' : 'restricted';
+  throw viewer ? forbidden() : tokenRequired();
+}
+
+export type ServiceAuthorizer = (
+  db: Database,
+  serviceItemId: string,
+  viewer: UserRow | undefined,
+) => Promise<ServiceAudience>;
+
+/**
+ * authorizeService with each answer (granted or refused) remembered for a short time per item and
+ * viewer: a map view asks for its tiles by the hundred. A change of sharing shows within `ttlMs`.
+ */
+export function createServiceAuthorizer(ttlMs = 2_000, maxEntries = 10_000): ServiceAuthorizer {
+  const answers = new Map<string, { until: number; audience?: ServiceAudience; error?: unknown }>();
+  return async (db, serviceItemId, viewer) => {
+    const key = `${serviceItemId}\u0000${viewer?.username ?? ''}`;
+    const now = Date.now();
+    const hit = answers.get(key);
+    if (hit && hit.until > now) {
+      if (hit.audience) return hit.audience;
+      throw hit.error;
+    }
+    if (answers.size >= maxEntries) answers.clear();
+    try {
+      const audience = await authorizeService(db, serviceItemId, viewer);
+      answers.set(key, { until: now + ttlMs, audience });
+      return audience;
+    } catch (error) {
+      answers.set(key, { until: now + ttlMs, error });
+      throw error;
+    }
+  };
+}
