@@ -1,73 +1,199 @@
 /**
- * One COPY-text encoder per field, built once per layer. Plain text cells that are clearly valid
- * (a decimal number, a short string, a date seen before) take a fast path without allocating;
+ * One encoder per field, built once per layer, that checks a cell against its field and writes
+ * it to the binary COPY row. Plain text cells that are clearly valid (a decimal number, a short
+ * string, a date seen before) take a fast path that reads the characters once without allocating;
  * anything else goes through lib/ingest's parseCellValue, which decides and gives the reason, so
  * the result is the same as parsing every cell there, only cheaper on the common case.
  */
-import { copyValue } from '../../db/repositories/feature-tables.js';
 import type { PlannedField } from '../../db/schema/publish-request.js';
-import { type CellValue, type ParseOptions, parseCellValue } from '../../lib/ingest/index.js';
+import {
+  type AttributeValue,
+  type CellValue,
+  type ParseOptions,
+  parseCellValue,
+} from '../../lib/ingest/index.js';
+import { type CopyBinaryWriter, MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from './copy-binary.js';
 
-/** The COPY text of a cell, or a rejection. */
-export type CellResult = string | { reason: string };
+/** Writes the cell and answers null, or answers why the row cannot be stored (writing nothing useful). */
+export type CellEncoder = (raw: CellValue, w: CopyBinaryWriter) => string | null;
 
-export type CellEncoder = (raw: CellValue) => CellResult;
-
-const INTEGER = /^-?[1-9]\d{0,8}$|^0$/;
-const DECIMAL = /^-?(0|[1-9]\d{0,14})(\.\d{1,17})?$/;
-const DECIMAL_COMMA = /^-?(0|[1-9]\d{0,14})(,\d{1,17})?$/;
-const NEEDS_ESCAPE = /[\\\t\n\r]/;
 const DATE_CACHE_LIMIT = 65536;
+const MAX_EXACT = 2 ** 53;
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+
+/**
+ * The value of an integer written plainly (`-?[1-9]\d{0,maxDigits-1}` or `0`), NaN for anything
+ * else (which the slow path then judges).
+ */
+export function plainInteger(s: string, maxDigits: number): number {
+  const n = s.length;
+  let i = s.charCodeAt(0) === 45 ? 1 : 0;
+  const digits = n - i;
+  if (digits < 1 || digits > maxDigits) return Number.NaN;
+  let c = s.charCodeAt(i);
+  if (c === 48) return n === 1 ? 0 : Number.NaN;
+  let v = 0;
+  for (; i < n; i++) {
+    c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return Number.NaN;
+    v = v * 10 + c;
+  }
+  return s.charCodeAt(0) === 45 ? -v : v;
+}
+
+/**
+ * The value of a plain decimal (`-?(0|[1-9]\d{0,14})([.,]\d{1,17})?`, the mark given), NaN for
+ * anything else. Up to 2^53 in digits the value is exact integer / exact power of ten, one
+ * correctly rounded division: the same double `Number()` gives, without building a string.
+ */
+export function plainDecimal(s: string, mark: number): number {
+  const n = s.length;
+  const neg = s.charCodeAt(0) === 45;
+  let i = neg ? 1 : 0;
+  if (i >= n) return Number.NaN;
+  let m = 0;
+  const intStart = i;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) break;
+    m = m * 10 + c;
+  }
+  const intDigits = i - intStart;
+  if (intDigits === 0 || intDigits > 15 || (intDigits > 1 && s.charCodeAt(intStart) === 48)) {
+    return Number.NaN;
+  }
+  let scale = 0;
+  if (i < n) {
+    if (s.charCodeAt(i) !== mark) return Number.NaN;
+    i++;
+    const fracStart = i;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i) - 48;
+      if (c < 0 || c > 9) return Number.NaN;
+      m = m * 10 + c;
+    }
+    scale = i - fracStart;
+    if (scale === 0 || scale > 17) return Number.NaN;
+  }
+  let v: number;
+  if (m < MAX_EXACT) v = scale === 0 ? m : m / POW10[scale];
+  else v = Number(mark === 46 ? s : s.replace(',', '.'));
+  return neg ? -v : v;
+}
+
+type ValueWriter = (w: CopyBinaryWriter, v: AttributeValue, field: PlannedField) => string | null;
+
+/** Writes a parsed value in the column's binary form (null for a value that is no value). */
+function valueWriter(field: PlannedField): ValueWriter {
+  const numeric = (put: (w: CopyBinaryWriter, v: number) => void): ValueWriter => {
+    return (w, v) => {
+      if (typeof v === 'number' && Number.isFinite(v)) put(w, v);
+      else w.null();
+      return null;
+    };
+  };
+  switch (field.type) {
+    case 'esriFieldTypeSmallInteger':
+      return numeric((w, v) => w.int2(v));
+    case 'esriFieldTypeInteger':
+      return numeric((w, v) => w.int4(v));
+    case 'esriFieldTypeBigInteger':
+      return numeric((w, v) => w.int8(v));
+    case 'esriFieldTypeDouble':
+      return numeric((w, v) => w.float8(v));
+    case 'esriFieldTypeSingle':
+      return numeric((w, v) => w.float4(v));
+    case 'esriFieldTypeDate':
+      return (w, v, f) => {
+        if (typeof v !== 'number') {
+          w.null();
+          return null;
+        }
+        if (!(v >= MIN_TIMESTAMP_MS && v <= MAX_TIMESTAMP_MS)) {
+          return `Value of ${f.name} is outside the dates that can be stored.`;
+        }
+        w.timestamptz(v);
+        return null;
+      };
+    default:
+      return (w, v, f) => {
+        if (v === null) {
+          w.null();
+          return null;
+        }
+        const s = String(v);
+        if (s.includes('\0')) return `Value of ${f.name} contains a NUL character.`;
+        w.text(s);
+        return null;
+      };
+  }
+}
 
 function slowPath(field: PlannedField, options: ParseOptions): CellEncoder {
-  return (raw) => {
+  const write = valueWriter(field);
+  return (raw, w) => {
     const parsed = parseCellValue(raw, field, options);
-    if (!parsed.ok) return { reason: parsed.reason };
-    const v = parsed.value;
-    return field.type === 'esriFieldTypeDate' && typeof v === 'number'
-      ? new Date(v).toISOString()
-      : copyValue(v);
+    if (!parsed.ok) return parsed.reason;
+    return write(w, parsed.value, field);
   };
 }
 
 export function cellEncoder(field: PlannedField, options: ParseOptions): CellEncoder {
   const slow = slowPath(field, options);
+  const mark = options.decimalComma ? 44 : 46;
   switch (field.type) {
     case 'esriFieldTypeString':
     case 'esriFieldTypeGUID': {
       const max = field.length ?? Number.POSITIVE_INFINITY;
-      return (raw) => {
-        if (typeof raw !== 'string' || raw.length > max || raw.trim() === '') return slow(raw);
-        return NEEDS_ESCAPE.test(raw) ? copyValue(raw) : raw;
+      return (raw, w) => {
+        if (typeof raw !== 'string' || raw.length > max) return slow(raw, w);
+        const c = raw.charCodeAt(0);
+        // Starts with a visible ASCII character, so it is not all blanks.
+        if (c <= 32 || c >= 127 || raw.includes('\0')) return slow(raw, w);
+        w.text(raw);
+        return null;
       };
     }
     case 'esriFieldTypeInteger':
     case 'esriFieldTypeSmallInteger':
     case 'esriFieldTypeBigInteger': {
-      const fast = field.type === 'esriFieldTypeSmallInteger' ? /^-?[1-9]\d{0,3}$|^0$/ : INTEGER;
-      return (raw) => (typeof raw === 'string' && fast.test(raw) ? raw : slow(raw));
+      const small = field.type === 'esriFieldTypeSmallInteger';
+      const big = field.type === 'esriFieldTypeBigInteger';
+      return (raw, w) => {
+        const v = typeof raw === 'string' ? plainInteger(raw, small ? 4 : 9) : Number.NaN;
+        if (Number.isNaN(v)) return slow(raw, w);
+        if (small) w.int2(v);
+        else if (big) w.int8(v);
+        else w.int4(v);
+        return null;
+      };
     }
     case 'esriFieldTypeDouble':
     case 'esriFieldTypeSingle': {
-      if (field.type === 'esriFieldTypeSingle') return slow;
-      const fast = options.decimalComma ? DECIMAL_COMMA : DECIMAL;
-      return (raw) => {
-        if (typeof raw !== 'string' || !fast.test(raw)) return slow(raw);
-        return options.decimalComma ? raw.replace(',', '.') : raw;
+      const single = field.type === 'esriFieldTypeSingle';
+      return (raw, w) => {
+        const v = typeof raw === 'string' ? plainDecimal(raw, mark) : Number.NaN;
+        if (Number.isNaN(v)) return slow(raw, w);
+        if (single) w.float4(Math.fround(v));
+        else w.float8(v);
+        return null;
       };
     }
     case 'esriFieldTypeDate': {
       // Date columns repeat their values (days, months): each distinct text is parsed once.
-      const cache = new Map<string, CellResult>();
-      return (raw) => {
-        if (typeof raw !== 'string') return slow(raw);
+      const cache = new Map<string, AttributeValue | { reason: string }>();
+      const write = valueWriter(field);
+      return (raw, w) => {
+        if (typeof raw !== 'string') return slow(raw, w);
         let hit = cache.get(raw);
         if (hit === undefined) {
-          hit = slow(raw);
+          const parsed = parseCellValue(raw, field, options);
+          hit = parsed.ok ? parsed.value : { reason: parsed.reason };
           if (cache.size >= DATE_CACHE_LIMIT) cache.clear();
           cache.set(raw, hit);
         }
-        return hit;
+        if (hit !== null && typeof hit === 'object') return hit.reason;
+        return write(w, hit, field);
       };
     }
     default:
@@ -75,16 +201,16 @@ export function cellEncoder(field: PlannedField, options: ParseOptions): CellEnc
   }
 }
 
-/** A coordinate from a cell: the fast decimal test first, lib/ingest's parseNumber rules otherwise. */
+/** A coordinate from a cell: the plain decimal first, lib/ingest's parseNumber rules otherwise. */
 export function coordinateReader(
   decimalComma: boolean,
   parseNumber: (text: string, comma: boolean) => number,
 ) {
-  const fast = decimalComma ? DECIMAL_COMMA : DECIMAL;
+  const mark = decimalComma ? 44 : 46;
   return (raw: CellValue): number => {
     if (typeof raw === 'number') return raw;
     if (typeof raw !== 'string') return Number.NaN;
-    if (fast.test(raw)) return Number(decimalComma ? raw.replace(',', '.') : raw);
-    return parseNumber(raw, decimalComma);
+    const v = plainDecimal(raw, mark);
+    return Number.isNaN(v) ? parseNumber(raw, decimalComma) : v;
   };
 }

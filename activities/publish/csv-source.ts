@@ -177,30 +177,29 @@ function firstRecordEnd(bytes: Uint8Array, qualifier: number): number {
   return -1;
 }
 
-/** Batches of about `batchBytes` from a resume point to the end of the object. */
-export async function* csvBatches(
+/** Whole records of about `batchBytes`, unparsed, with the byte offset after them. */
+export interface CsvByteBatch {
+  bytes: Uint8Array;
+  /** Where the next batch starts. */
+  nextByteOffset: number;
+}
+
+/** Raw batches (record boundaries found in the bytes) from a byte offset to the end of the object. */
+export async function* csvByteBatches(
   store: ObjectStore,
   key: string,
   dialect: CsvDialect,
-  start: CsvResumePoint,
+  byteOffset: number,
   batchBytes = 2 * 1024 * 1024,
-): AsyncGenerator<CsvBatch> {
-  const stream = await store.client.getPartialObject(store.bucket, key, start.byteOffset);
+): AsyncGenerator<CsvByteBatch> {
+  const stream = await store.client.getPartialObject(store.bucket, key, byteOffset);
   const splitter = new RecordSplitter(dialect.qualifier.charCodeAt(0));
   let chunks: Uint8Array[] = [];
   let size = 0;
-  let offset = start.byteOffset;
-  let rowNumber = start.rowNumber;
-  const flush = (bytes: Uint8Array): CsvBatch => {
-    const rows = parseRecords(bytes, dialect);
-    const batch = {
-      rows,
-      firstRowNumber: rowNumber,
-      next: { byteOffset: offset + bytes.length, rowNumber: rowNumber + rows.length },
-    };
-    offset = batch.next.byteOffset;
-    rowNumber = batch.next.rowNumber;
-    return batch;
+  let offset = byteOffset;
+  const flush = (bytes: Uint8Array): CsvByteBatch => {
+    offset += bytes.length;
+    return { bytes, nextByteOffset: offset };
   };
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     const complete = splitter.push(chunk);
@@ -217,4 +216,24 @@ export async function* csvBatches(
   const rest = splitter.rest();
   if (rest.length > 0) chunks.push(rest);
   if (chunks.length > 0) yield flush(Buffer.concat(chunks));
+}
+
+/** Parsed batches of about `batchBytes` from a resume point to the end of the object. */
+export async function* csvBatches(
+  store: ObjectStore,
+  key: string,
+  dialect: CsvDialect,
+  start: CsvResumePoint,
+  batchBytes = 2 * 1024 * 1024,
+): AsyncGenerator<CsvBatch> {
+  let rowNumber = start.rowNumber;
+  for await (const batch of csvByteBatches(store, key, dialect, start.byteOffset, batchBytes)) {
+    const rows = parseRecords(batch.bytes, dialect);
+    yield {
+      rows,
+      firstRowNumber: rowNumber,
+      next: { byteOffset: batch.nextByteOffset, rowNumber: rowNumber + rows.length },
+    };
+    rowNumber += rows.length;
+  }
 }

@@ -18,6 +18,8 @@ import { sharedBoundaryLookup } from '../../infra/boundary-service.js';
 import { WGS84 } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
 import { lookupOf, lookupRows } from './boundary-lookup-rows.js';
+import { CsvEncoderThread, type ThreadBatch } from './csv-encoder-thread.js';
+import { type CsvDialect, csvByteBatches } from './csv-source.js';
 import { type GeocodeCounts, geocodeRows } from './geocoder.js';
 import { layerBatches, type ResumePoint } from './layer-sources.js';
 import type { PublishDeps } from './publish-deps.js';
@@ -50,7 +52,7 @@ export async function loadLayer(
   plan: LayerPlan,
   persistErrors: boolean,
 ): Promise<LoadResult> {
-  const { database, store } = deps;
+  const { database } = deps;
   const ctx = Context.current();
   const resumed = ctx.info.heartbeatDetails as LoadProgress | undefined;
   let progress: LoadProgress;
@@ -68,14 +70,8 @@ export async function loadLayer(
     ctx.heartbeat(progress);
   }
   const columns = copyColumns(plan.fields.map((f) => ({ name: f.name, column: f.column, type: f.type })));
-  const lookup = lookupOf(plan);
-  const boundaries = lookup ? await (deps.boundaries ?? sharedBoundaryLookup)() : undefined;
-  const geometrySR = plan.location.type === 'address' || lookup ? WGS84 : plan.sourceSR;
-  const remote = remoteGeocodeService(plan.location);
-  const geocoder = remote ? createRemoteGeocoder(remote) : deps.geocoder;
-  const encoder = createRowEncoder(plan, request.targetSR, geometrySR);
   let lastReport = 0;
-  // One COPY in flight while the next batch is parsed: PostgreSQL and this loop use a core each.
+  // One COPY in flight while the next batch is prepared: PostgreSQL and the encoder use a core each.
   // A batch's progress is heartbeated only once its COPY has committed.
   let inFlight: Promise<unknown> | null = null;
   let afterInFlight: LoadProgress = progress;
@@ -101,10 +97,116 @@ export async function loadLayer(
       );
     }
   };
-  for await (const batch of layerBatches(store, request, plan, progress)) {
+  const batches = encodesOnThread(plan)
+    ? threadBatches(deps.store, request, plan, progress)
+    : inProcessBatches(deps, request, plan, progress);
+  for await (const batch of batches) {
     if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
+    await settle();
+    const { loaded, rejected, tied } = batch;
+    const reasons =
+      progress.reasons.length < 5
+        ? [
+            ...progress.reasons,
+            ...rejected.slice(0, 5 - progress.reasons.length).map((r) => `Row ${r.rowNumber}: ${r.reason}`),
+          ]
+        : progress.reasons;
+    const geocoded = batch.geocoded ?? progress.geocoded;
+    progress = {
+      ...batch.next,
+      rowsLoaded: progress.rowsLoaded + loaded,
+      rowsRejected: progress.rowsRejected + rejected.length,
+      reasons,
+      ...(geocoded ? { geocoded } : {}),
+    };
+    afterInFlight = progress;
+    // The failure is caught at once (and rethrown by settle) so it is never an unhandled rejection.
+    inFlight = (async () => {
+      if (loaded > 0) await copyRows(database, plan.tableName, columns, batch.data);
+      if (persistErrors) await insertErrorRecords(database.db, jobId, [...rejected, ...tied]);
+    })().then(
+      () => null,
+      (e: unknown) => e ?? new Error('COPY failed'),
+    );
+  }
+  await settle();
+  return {
+    rowsRead: progress.rowNumber,
+    rowsLoaded: progress.rowsLoaded,
+    rowsRejected: progress.rowsRejected,
+    reasons: progress.reasons,
+    ...(progress.geocoded ? { geocoded: progress.geocoded } : {}),
+  };
+}
+
+/** A batch ready for COPY, with the resume point after it. */
+interface PreparedBatch {
+  data: Uint8Array;
+  loaded: number;
+  rejected: ErrorRecord[];
+  /** Rows published but also kept for review (tied geocodes). */
+  tied: ErrorRecord[];
+  next: ResumePoint;
+  /** Geocoding counts up to and including this batch. */
+  geocoded?: GeocodeCounts;
+}
+
+/** Delimited text located by x/y columns (or not at all) is parsed and encoded on its own thread. */
+const encodesOnThread = (plan: LayerPlan) =>
+  plan.source.kind === 'csv' && (plan.location.type === 'coordinates' || plan.location.type === 'none');
+
+/** Batches encoded by the CSV encoder thread: up to two waiting there while one is copied. */
+async function* threadBatches(
+  store: PublishDeps['store'],
+  request: PublishRequest,
+  plan: LayerPlan,
+  start: ResumePoint,
+): AsyncGenerator<PreparedBatch> {
+  const dialect = (plan.source as { dialect: CsvDialect }).dialect;
+  const thread = new CsvEncoderThread(plan, request.targetSR, plan.sourceSR, start.rowNumber);
+  const waiting: Promise<ThreadBatch & { nextByteOffset: number }>[] = [];
+  let rowNumber = start.rowNumber;
+  const take = async (): Promise<PreparedBatch> => {
+    const b = await (waiting.shift() as (typeof waiting)[number]);
+    rowNumber += b.rows;
+    return {
+      data: b.data,
+      loaded: b.loaded,
+      rejected: b.rejected,
+      tied: [],
+      next: { byteOffset: b.nextByteOffset, rowNumber },
+    };
+  };
+  try {
+    for await (const raw of csvByteBatches(store, request.sourceKey, dialect, start.byteOffset)) {
+      const encoded = thread.encode(raw.bytes).then((b) => ({ ...b, nextByteOffset: raw.nextByteOffset }));
+      // Awaited in order below; a failure while an earlier batch is awaited must not go unhandled.
+      encoded.catch(() => {});
+      waiting.push(encoded);
+      if (waiting.length >= 2) yield await take();
+    }
+    while (waiting.length > 0) yield await take();
+  } finally {
+    await thread.close();
+  }
+}
+
+/** Batches read, geocoded or looked up when needed, and encoded on the activity's thread. */
+async function* inProcessBatches(
+  deps: PublishDeps,
+  request: PublishRequest,
+  plan: LayerPlan,
+  start: LoadProgress,
+): AsyncGenerator<PreparedBatch> {
+  const lookup = lookupOf(plan);
+  const boundaries = lookup ? await (deps.boundaries ?? sharedBoundaryLookup)() : undefined;
+  const geometrySR = plan.location.type === 'address' || lookup ? WGS84 : plan.sourceSR;
+  const remote = remoteGeocodeService(plan.location);
+  const geocoder = remote ? createRemoteGeocoder(remote) : deps.geocoder;
+  const encoder = createRowEncoder(plan, request.targetSR, geometrySR);
+  let geocoded = start.geocoded;
+  for await (const batch of layerBatches(deps.store, request, plan, start)) {
     let geometries = batch.geometries;
-    let geocoded = progress.geocoded;
     let tied: ErrorRecord[] = [];
     if (plan.location.type === 'address' || (lookup && boundaries)) {
       const result =
@@ -127,41 +229,15 @@ export async function loadLayer(
       };
     }
     const encoded = encoder.encode(batch.rows, batch.firstRowNumber, geometries);
-    await settle();
-    const reasons =
-      progress.reasons.length < 5
-        ? [
-            ...progress.reasons,
-            ...encoded.rejected
-              .slice(0, 5 - progress.reasons.length)
-              .map((r) => `Row ${r.rowNumber}: ${r.reason}`),
-          ]
-        : progress.reasons;
-    progress = {
-      ...batch.next,
-      rowsLoaded: progress.rowsLoaded + encoded.loaded,
-      rowsRejected: progress.rowsRejected + encoded.rejected.length,
-      reasons,
+    yield {
+      data: encoded.data,
+      loaded: encoded.loaded,
+      rejected: encoded.rejected,
+      tied,
+      next: batch.next,
       ...(geocoded ? { geocoded } : {}),
     };
-    afterInFlight = progress;
-    // The failure is caught at once (and rethrown by settle) so it is never an unhandled rejection.
-    inFlight = (async () => {
-      await copyRows(database, plan.tableName, columns, encoded.text);
-      if (persistErrors) await insertErrorRecords(database.db, jobId, [...encoded.rejected, ...tied]);
-    })().then(
-      () => null,
-      (e: unknown) => e ?? new Error('COPY failed'),
-    );
   }
-  await settle();
-  return {
-    rowsRead: progress.rowNumber,
-    rowsLoaded: progress.rowsLoaded,
-    rowsRejected: progress.rowsRejected,
-    reasons: progress.reasons,
-    ...(progress.geocoded ? { geocoded: progress.geocoded } : {}),
-  };
 }
 
 export const TIED_REASON =

@@ -1,11 +1,10 @@
 /**
- * Turns source rows into COPY text for a feature table: attribute values checked against their
- * field, the location read (x/y columns, or a geometry handed over by the reader or the geocoder)
- * and projected to the storage spatial reference, its box computed. Unusable rows are returned
- * with their reason instead of stopping the load. Points from x/y columns never become objects:
- * this loop runs once per row of million-row files.
+ * Turns source rows into binary COPY data for a feature table: attribute values checked against
+ * their field, the location read (x/y columns, or a geometry handed over by the reader or the
+ * geocoder) and projected to the storage spatial reference, its box computed. Unusable rows are
+ * returned with their reason instead of stopping the load. Points from x/y columns never become
+ * objects: this loop runs once per row of million-row files.
  */
-import { boxLiteral, copyValue } from '../../db/repositories/feature-tables.js';
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
 import type { LayerPlan } from '../../db/schema/publish-request.js';
 import { geometryBounds, isEmptyGeometry } from '../../lib/geometry/index.js';
@@ -13,11 +12,13 @@ import type { Bounds, EsriGeometry, SpatialReference } from '../../lib/geometry/
 import { type CellValue, parseNumber } from '../../lib/ingest/index.js';
 import { createTransformer, resolveSpatialReference } from '../../lib/projection/index.js';
 import { cellEncoder, coordinateReader } from './cell-encoders.js';
+import { CopyBinaryWriter } from './copy-binary.js';
 
 type Reject = { reason: string };
 
 export interface EncodedBatch {
-  text: string;
+  /** Binary COPY data (header, rows, trailer) for `copyRows`. */
+  data: Uint8Array;
   loaded: number;
   rejected: ErrorRecord[];
   bounds: Bounds | null;
@@ -50,7 +51,8 @@ export function createRowEncoder(
 
   return {
     encode(rows, firstRowNumber, geometries) {
-      let text = '';
+      const w = new CopyBinaryWriter(rows.length * 160 + 64);
+      const columns = encoders.length + 3;
       let loaded = 0;
       const rejected: ErrorRecord[] = [];
       let xmin = Number.POSITIVE_INFINITY;
@@ -60,18 +62,25 @@ export function createRowEncoder(
       nextRow: for (let i = 0; i < rows.length; i++) {
         const row = rows[i];
         const objectId = firstRowNumber + i + 1;
-        let line = String(objectId);
+        const rowStart = w.pos;
+        w.row(columns);
+        w.int4(objectId);
         for (let f = 0; f < encoders.length; f++) {
           const raw = row[sources[f]];
-          const out = raw === null || raw === undefined || raw === '' ? '\\N' : encoders[f](raw);
-          if (typeof out !== 'string') {
-            rejectRow(rejected, plan.id, objectId, row, out.reason);
+          if (raw === null || raw === undefined || raw === '') {
+            w.null();
+            continue;
+          }
+          const reason = encoders[f](raw, w);
+          if (reason !== null) {
+            w.pos = rowStart;
+            rejectRow(rejected, plan.id, objectId, row, reason);
             continue nextRow;
           }
-          line += `\t${out}`;
         }
         if (!transformer || location.type === 'none') {
-          text += `${line}\t\\N\t\\N\n`;
+          w.null();
+          w.null();
           loaded++;
           continue;
         }
@@ -79,6 +88,7 @@ export function createRowEncoder(
           const x = readCoordinate(row[location.xIndex]);
           const y = readCoordinate(row[location.yIndex]);
           if (!Number.isFinite(x) || !Number.isFinite(y)) {
+            w.pos = rowStart;
             rejectRow(
               rejected,
               plan.id,
@@ -89,6 +99,7 @@ export function createRowEncoder(
             continue;
           }
           if (geographic && (Math.abs(x) > 180 || Math.abs(y) > 90)) {
+            w.pos = rowStart;
             rejectRow(
               rejected,
               plan.id,
@@ -100,6 +111,7 @@ export function createRowEncoder(
           }
           const [px, py] = transformer.project(x, y);
           if (!Number.isFinite(px) || !Number.isFinite(py)) {
+            w.pos = rowStart;
             rejectRow(
               rejected,
               plan.id,
@@ -113,7 +125,8 @@ export function createRowEncoder(
           if (py < ymin) ymin = py;
           if (px > xmax) xmax = px;
           if (py > ymax) ymax = py;
-          text += `${line}\t{"x":${px},"y":${py}}\t(${px},${py}),(${px},${py})\n`;
+          w.text(`{"x":${px},"y":${py}}`);
+          w.box(px, py, px, py);
           loaded++;
           continue;
         }
@@ -121,10 +134,12 @@ export function createRowEncoder(
           reason: location.type === 'address' ? 'The address was not found.' : 'The feature has no geometry.',
         };
         if ('reason' in located) {
+          w.pos = rowStart;
           rejectRow(rejected, plan.id, objectId, row, located.reason);
           continue;
         }
         if (isEmptyGeometry(located)) {
+          w.pos = rowStart;
           rejectRow(rejected, plan.id, objectId, row, 'The feature has an empty geometry.');
           continue;
         }
@@ -132,6 +147,7 @@ export function createRowEncoder(
         delete projected.spatialReference;
         const b = geometryBounds(projected);
         if (!b?.every(Number.isFinite)) {
+          w.pos = rowStart;
           rejectRow(
             rejected,
             plan.id,
@@ -145,11 +161,12 @@ export function createRowEncoder(
         ymin = Math.min(ymin, b[1]);
         xmax = Math.max(xmax, b[2]);
         ymax = Math.max(ymax, b[3]);
-        text += `${line}\t${copyValue(JSON.stringify(projected))}\t${boxLiteral(b)}\n`;
+        w.text(JSON.stringify(projected));
+        w.box(b[0], b[1], b[2], b[3]);
         loaded++;
       }
       const bounds: Bounds | null = loaded > 0 && xmin <= xmax ? [xmin, ymin, xmax, ymax] : null;
-      return { text, loaded, rejected, bounds };
+      return { data: w.finish(), loaded, rejected, bounds };
     },
   };
 }

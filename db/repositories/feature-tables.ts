@@ -93,39 +93,49 @@ export const copyColumns = (columns: readonly FeatureColumn[]): string[] => [
 ];
 
 /**
- * Loads rows given as COPY text (tab-separated, `\N` for null, one row per line) in one statement,
- * which is one transaction: a batch is either all in or not at all.
+ * Loads rows given as COPY text (tab-separated, `\\N` for null, one row per line) or as binary COPY
+ * data (PostgreSQL's binary format, header and trailer included) in one statement, which is one
+ * transaction: a batch is either all in or not at all.
  */
 export async function copyRows(
   db: DatabaseHandle,
   table: string,
   columnNames: readonly string[],
-  text: string,
+  data: string | Uint8Array,
 ): Promise<void> {
-  if (text === '') return;
-  const statement = `copy ${checked(table)} (${columnNames.map(checked).join(', ')}) from stdin`;
+  const binary = typeof data !== 'string';
+  // A binary batch without rows is its 19-byte header and 2-byte trailer.
+  if (binary ? data.length <= 21 : data === '') return;
+  const columns = columnNames.map(checked).join(', ');
+  const format = binary ? ' with (format binary)' : '';
   if (db.kind === 'postgres') {
     const client = (db.db as unknown as { $client: postgres.Sql }).$client;
-    const writable = await client.unsafe(statement).writable();
-    await pipeline(Readable.from([Buffer.from(text, 'utf8')]), writable);
+    const writable = await client
+      .unsafe(`copy ${checked(table)} (${columns}) from stdin${format}`)
+      .writable();
+    await pipeline(Readable.from([binary ? data : Buffer.from(data, 'utf8')]), writable);
     return;
   }
   // PGlite has no COPY FROM STDIN stream; it reads COPY input from a Blob at /dev/blob.
   const client = (db.db as unknown as { $client: PGlite }).$client;
-  await client.query(statement.replace(/from stdin$/, "from '/dev/blob'"), [], { blob: new Blob([text]) });
+  await client.query(`copy ${checked(table)} (${columns}) from '/dev/blob'${format}`, [], {
+    blob: new Blob([data]),
+  });
 }
 
-/** Indexes built once after the load: cheaper than maintaining them row by row. Safe to repeat. */
+/**
+ * Indexes built once after the load: cheaper than maintaining them row by row. Safe to repeat. On
+ * PostgreSQL the two are built at once on two connections (each build is mostly one core's work);
+ * PGlite has one connection and builds them in turn.
+ */
 export async function indexFeatureTable(db: DatabaseHandle, table: string): Promise<void> {
-  await exec(
-    db,
+  const statements = [
     `create unique index if not exists ${checked(`${table}_oid`)} on ${checked(table)} ("objectid")`,
-  );
-  // SP-GiST (box_ops) serves the same `&&` prefilter as GiST and builds about 40% faster after a bulk load.
-  await exec(
-    db,
+    // SP-GiST (box_ops) serves the same `&&` prefilter as GiST and builds about 40% faster after a bulk load.
     `create index if not exists ${checked(`${table}_bbox`)} on ${checked(table)} using spgist ("bbox")`,
-  );
+  ];
+  if (db.kind === 'postgres') await Promise.all(statements.map((s) => exec(db, s)));
+  else for (const s of statements) await exec(db, s);
   await exec(db, `analyze ${checked(table)}`);
 }
 

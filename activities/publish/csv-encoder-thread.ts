@@ -1,0 +1,76 @@
+/**
+ * Parsing and encoding of delimited text on a thread of its own (csv-encoder-work.ts): while it
+ * turns one batch into COPY data, the activity's thread reads the next from MinIO and streams the
+ * previous one to PostgreSQL, so the load uses both cores. Batches are answered in the order they
+ * were given. The thread gets a young generation large enough that the short-lived strings of a
+ * batch rarely survive into the old one.
+ */
+import { Worker } from 'node:worker_threads';
+import type { ErrorRecord } from '../../db/repositories/jobs.js';
+import type { LayerPlan } from '../../db/schema/publish-request.js';
+import { internalError } from '../../lib/errors.js';
+import type { SpatialReference } from '../../lib/geometry/types.js';
+import type { EncoderThreadInit } from './csv-encoder-work.js';
+
+export interface ThreadBatch {
+  /** Records parsed (blank lines are not records). */
+  rows: number;
+  data: Uint8Array;
+  loaded: number;
+  rejected: ErrorRecord[];
+}
+
+type Reply = ({ ok: true } & ThreadBatch) | { ok: false; message: string };
+
+const workerUrl = new URL('./csv-encoder-worker.mjs', import.meta.url);
+
+export class CsvEncoderThread {
+  private readonly worker: Worker;
+  private readonly waiting: { resolve(b: ThreadBatch): void; reject(e: Error): void }[] = [];
+  private failure: Error | null = null;
+
+  constructor(
+    plan: LayerPlan,
+    targetSR: SpatialReference,
+    geometrySR: SpatialReference,
+    firstRowNumber: number,
+  ) {
+    const workerData: EncoderThreadInit = { plan, targetSR, geometrySR, firstRowNumber };
+    this.worker = new Worker(workerUrl, {
+      workerData,
+      // The entry registers the TypeScript loader itself; inherited loader flags are not needed.
+      execArgv: [],
+      resourceLimits: { maxYoungGenerationSizeMb: 96, maxOldGenerationSizeMb: 512 },
+    });
+    this.worker.on('message', (reply: Reply) => {
+      const next = this.waiting.shift();
+      if (!next) return;
+      if (reply.ok) next.resolve(reply);
+      else next.reject(internalError('Unable to complete operation.', [`Encoding failed: ${reply.message}`]));
+    });
+    this.worker.on('error', (e) => this.fail(e));
+    this.worker.on('exit', (code) =>
+      this.fail(new Error(`The CSV encoder thread stopped (exit code ${code}).`)),
+    );
+  }
+
+  private fail(e: Error) {
+    this.failure ??= e;
+    for (const w of this.waiting.splice(0)) w.reject(this.failure);
+  }
+
+  /** Parses and encodes the next batch of whole records (copied, the caller keeps its bytes). */
+  encode(bytes: Uint8Array): Promise<ThreadBatch> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      const copy = new Uint8Array(bytes);
+      this.worker.postMessage(copy, [copy.buffer]);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.failure ??= new Error('The CSV encoder thread was closed.');
+    await this.worker.terminate();
+  }
+}
