@@ -11,6 +11,7 @@ import { createPortalBasicsRouter } from './portal/basics.js';
 import { createPortalRouter } from './portal/router.js';
 import { createPublishRouter } from './publish/publish-router.js';
 import { errorEnvelope, sendError } from './render.js';
+import { requestPath } from './request-path.js';
 import { createRestInfoRouter } from './rest-info.js';
 import { createServiceCatalogRouter } from './services/catalog.js';
 import { createFeatureServerRouter } from './services/feature-server.js';
@@ -19,7 +20,7 @@ import { createVectorTileServerRouter } from './services/vector-tile-server.js';
 import { createSoapRouter } from './soap-router.js';
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+  const app = new Hono<AppEnv>({ getPath: requestPath });
   const limits = {
     tmpDir: join(deps.config.dataDir, 'tmp'),
     maxUploadBytes: deps.config.uploadMaxBytes,

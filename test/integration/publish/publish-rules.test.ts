@@ -1,4 +1,5 @@
 import { queryAllFeatures, queryFeatures } from '@esri/arcgis-rest-feature-service';
+import { ArcGISIdentityManager } from '@esri/arcgis-rest-request';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, signIn, stack } from '../support/portal-client.js';
 import { featureServer, fixture, publishFile, uniqueName, upload, waitForJob } from './publish-client.js';
@@ -100,27 +101,45 @@ describe('publish request rules', () => {
 
 describe('ArcGIS REST JS against a published layer', () => {
   let url: string;
+  let authentication: ArcGISIdentityManager;
   beforeAll(async () => {
     const token = await signIn();
+    // As rest-js users do: a portal session, which trades its token for the server's on first use.
+    authentication = await ArcGISIdentityManager.signIn({
+      username: stack().admin.username,
+      password: stack().admin.password,
+      portal: `${stack().baseUrl}/sharing/rest`,
+    });
     const name = uniqueName('restjs');
     await publishFile(token, 'chicago-libraries.csv', 'csv', { ...csvParameters(name), maxRecordCount: 4 });
     url = `${stack().baseUrl}${featureServer(name)}/0`;
   });
 
   it('queryFeatures reads one page with exceededTransferLimit', async () => {
-    const res = (await queryFeatures({ url, where: "Name LIKE '%Branch'", outFields: ['Name'] })) as any;
+    const res = (await queryFeatures({
+      url,
+      authentication,
+      where: "Name LIKE '%Branch'",
+      outFields: ['Name'],
+    })) as any;
     expect(res.features).toHaveLength(4);
     expect(res.exceededTransferLimit).toBe(true);
   });
 
   it('queryAllFeatures pages through every feature with resultOffset', async () => {
-    const res = (await queryAllFeatures({ url, where: '1=1', outFields: ['OBJECTID'] })) as any;
+    const res = (await queryAllFeatures({
+      url,
+      authentication,
+      where: '1=1',
+      outFields: ['OBJECTID'],
+    })) as any;
     expect(res.features.map((f: any) => f.attributes.OBJECTID)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12]);
   });
 
   it('outStatistics computes grouped sums', async () => {
     const res = (await queryFeatures({
       url,
+      authentication,
       where: '1=1',
       outStatistics: [
         { statisticType: 'sum', onStatisticField: 'Visitors_2023', outStatisticFieldName: 'total' },

@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueName } from '../publish/publish-client.js';
-import { call, signIn } from '../support/portal-client.js';
+import { adminToken, call, signIn } from '../support/portal-client.js';
 import {
   BELMONT,
   DISPLAY,
@@ -22,7 +22,15 @@ const features = uniqueName('soap_display');
 let client: any;
 
 const restQuery = async (params: Record<string, string>) =>
-  (await call(`/rest/services/Hosted/${features}/FeatureServer/0/query`, params, { method: 'GET' })).json;
+  (
+    await call(
+      `/rest/services/Hosted/${features}/FeatureServer/0/query`,
+      { token: await adminToken(), ...params },
+      {
+        method: 'GET',
+      },
+    )
+  ).json;
 
 beforeAll(async () => {
   const token = await signIn();

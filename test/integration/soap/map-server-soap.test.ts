@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { lonLatToMercator } from '../../../lib/tiles/web-mercator.js';
 import { SCHEMA } from '../../../soap/schema/registry.js';
 import { uniqueName } from '../publish/publish-client.js';
-import { call, signIn } from '../support/portal-client.js';
+import { adminToken, call, signIn } from '../support/portal-client.js';
 import {
   faultOf,
   HOWARD,
@@ -17,7 +17,15 @@ const features = uniqueName('soap_stations');
 let client: any;
 
 const restQuery = async (params: Record<string, string>) =>
-  (await call(`/rest/services/Hosted/${features}/FeatureServer/0/query`, params, { method: 'GET' })).json;
+  (
+    await call(
+      `/rest/services/Hosted/${features}/FeatureServer/0/query`,
+      { token: await adminToken(), ...params },
+      {
+        method: 'GET',
+      },
+    )
+  ).json;
 
 beforeAll(async () => {
   const token = await signIn();

@@ -74,18 +74,20 @@ describe('a .vtpk published as a Vector Tile Service', () => {
   });
 
   it('serves the gzip PBF tile with Content-Encoding gzip', async () => {
-    const res = await fetch(`${base()}/tile/0/0/0.pbf`, { headers: { 'Accept-Encoding': 'identity' } });
+    const res = await fetch(`${base()}/tile/0/0/0.pbf?token=${await adminToken()}`, {
+      headers: { 'Accept-Encoding': 'identity' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/x-protobuf');
     expect(res.headers.get('content-encoding')).toBe('gzip');
   });
 
   it('answers a missing tile with a 404', async () => {
-    expect((await fetch(`${base()}/tile/0/0/1.pbf`)).status).toBe(404);
+    expect((await fetch(`${base()}/tile/0/0/1.pbf?token=${await adminToken()}`)).status).toBe(404);
   });
 
   it('serves resources/styles/root.json from the package', async () => {
-    const res = await fetch(`${base()}/resources/styles/root.json`);
+    const res = await fetch(`${base()}/resources/styles/root.json?token=${await adminToken()}`);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { version: number }).version).toBe(8);
   });

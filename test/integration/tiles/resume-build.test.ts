@@ -11,6 +11,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTileActivities } from '../../../activities/tiles/tile-activities.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
+import { insertItem } from '../../../db/repositories/items.js';
 import { findTileCache, insertTileCache } from '../../../db/repositories/tile-caches.js';
 import { createObjectStore } from '../../../infra/object-store.js';
 import { workflowsPath } from '../../../infra/temporal.js';
@@ -43,6 +44,17 @@ describe('a tile cache build that fails after writing a bundle', () => {
     const token = await signIn();
     const features = await publishFeatures(token, 'points.geojson', 'geojson', uniqueName('resume_src'));
     const now = Date.now();
+    // The cache's Map Service item: tiles answer those who may read it (here its owner).
+    await insertItem(database.db, {
+      id: serviceItemId,
+      owner: s.admin.username,
+      title: name,
+      name,
+      type: 'Map Service',
+      typeKeywords: ['Map Service', 'Hosted Service'],
+      created: now,
+      modified: now,
+    });
     await insertTileCache(database.db, {
       serviceItemId,
       name,
