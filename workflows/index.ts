@@ -4,3 +4,4 @@ export { publishWorkflow } from './publish.js';
 export { selfCheckWorkflow } from './self-check.js';
 export { tileCacheBuildWorkflow } from './tile-cache-build.js';
 export { tilePublishWorkflow } from './tile-cache-publish.js';
+export { tileCacheRefreshWorkflow } from './tile-cache-refresh.js';

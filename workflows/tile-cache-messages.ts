@@ -2,10 +2,12 @@
  * The tile cache workflows' inputs, results and progress query: shared by the workflows and the API
  * that starts them. Payloads are ids and counts only; tiles never enter the history.
  */
-import { defineQuery } from '@temporalio/workflow';
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { Bounds } from '../lib/geometry/types.js';
 
 export const TILE_CACHE_BUILD_WORKFLOW = 'tileCacheBuildWorkflow';
 export const TILE_PUBLISH_WORKFLOW = 'tilePublishWorkflow';
+export const TILE_CACHE_REFRESH_WORKFLOW = 'tileCacheRefreshWorkflow';
 
 export interface TileCacheBuildInput {
   serviceItemId: string;
@@ -52,3 +54,28 @@ export const tileCacheProgressQuery = defineQuery<TileCacheProgress>('tileCacheP
 export const tileCacheBuildWorkflowId = (serviceItemId: string, generation: number | 'publish'): string =>
   `tile-cache-${serviceItemId}-${generation}`;
 export const tilePublishWorkflowId = (jobId: string): string => `publish-${jobId}`;
+
+/** One running refresh per cache: edits signal it (signal-with-start) instead of starting their own. */
+export interface TileCacheRefreshInput {
+  serviceItemId: string;
+  /** Areas (Web Mercator) not yet refreshed, carried over by continue-as-new. */
+  pending?: Bounds[];
+}
+
+export interface TileCacheRefreshResult {
+  serviceItemId: string;
+  /** Area refreshes done (each ends in a new generation). */
+  rounds: number;
+  bundlesWritten: number;
+  tilesDrawn: number;
+  tilesRemoved: number;
+  generation: number;
+}
+
+/** Edited areas (Web Mercator envelopes of the old and new geometries) to draw again. */
+export const refreshAreasSignal = defineSignal<[{ areas: Bounds[] }]>('refreshAreas');
+export const tileCacheRefreshProgressQuery = defineQuery<TileCacheRefreshResult & { phase: string }>(
+  'tileCacheRefreshProgress',
+);
+export const tileCacheRefreshWorkflowId = (serviceItemId: string): string =>
+  `tile-cache-refresh-${serviceItemId}`;

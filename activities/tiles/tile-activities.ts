@@ -37,6 +37,7 @@ import {
   renderRange,
 } from './render-bundle.js';
 import type { TileDeps } from './tile-deps.js';
+import { createTileRefreshActivities } from './tile-refresh-activities.js';
 
 export interface TileCachePlan {
   generation: number;
@@ -241,6 +242,8 @@ export function createTileActivities(deps: TileDeps) {
     async tileCacheGeneration(serviceItemId: string): Promise<number> {
       return (await cacheOf(serviceItemId)).generation;
     },
+
+    ...createTileRefreshActivities(deps),
   });
 }
 

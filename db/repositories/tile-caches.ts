@@ -119,3 +119,60 @@ export async function bundleTotals(
 export async function dropBundleRecords(db: Database, serviceItemId: string): Promise<void> {
   await db.delete(tileCacheBundles).where(eq(tileCacheBundles.serviceItemId, serviceItemId));
 }
+
+/**
+ * Moves a cache to the next generation in one transaction after an area refresh: the refreshed
+ * bundles' records take their new counts, every record moves to the new generation, and the row takes
+ * the new generation, tile count and `changes`. Returns false (and changes nothing) when the cache is
+ * no longer at `fromGeneration` (a full rebuild reset it meanwhile) or is gone.
+ */
+export async function advanceGeneration(
+  db: Database,
+  serviceItemId: string,
+  fromGeneration: number,
+  refreshed: readonly BundleRecord[],
+  changes: Partial<NewTileCache>,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .select({ generation: tileCaches.generation })
+      .from(tileCaches)
+      .where(eq(tileCaches.serviceItemId, serviceItemId))
+      .for('update');
+    if (rows[0]?.generation !== fromGeneration) return false;
+    for (const b of refreshed) {
+      await tx
+        .insert(tileCacheBundles)
+        .values({ serviceItemId, generation: fromGeneration, ...b })
+        .onConflictDoUpdate({
+          target: [
+            tileCacheBundles.serviceItemId,
+            tileCacheBundles.generation,
+            tileCacheBundles.level,
+            tileCacheBundles.row0,
+            tileCacheBundles.col0,
+          ],
+          set: { tileCount: b.tileCount, bytes: b.bytes },
+        });
+    }
+    const next = fromGeneration + 1;
+    await tx
+      .update(tileCacheBundles)
+      .set({ generation: next })
+      .where(
+        and(
+          eq(tileCacheBundles.serviceItemId, serviceItemId),
+          eq(tileCacheBundles.generation, fromGeneration),
+        ),
+      );
+    const totals = await tx
+      .select({ tiles: sql<number>`coalesce(sum(${tileCacheBundles.tileCount}), 0)::bigint` })
+      .from(tileCacheBundles)
+      .where(and(eq(tileCacheBundles.serviceItemId, serviceItemId), eq(tileCacheBundles.generation, next)));
+    await tx
+      .update(tileCaches)
+      .set({ ...changes, generation: next, tileCount: Number(totals[0]?.tiles ?? 0) })
+      .where(eq(tileCaches.serviceItemId, serviceItemId));
+    return true;
+  });
+}

@@ -1,0 +1,217 @@
+/**
+ * Refreshing the part of a cache an edit touched: each touched bundle has only the touched tiles drawn
+ * again from the current data and written without moving the others (compact bundles get the new tiles
+ * appended and a new index, exploded caches the tile objects replaced or removed); then the cache moves
+ * to a new generation in one update, so served ETags and the servers' in-memory tile keys change for
+ * every tile at once. Untouched bundles are neither read nor written.
+ */
+import { Context } from '@temporalio/activity';
+import {
+  advanceGeneration,
+  type BundleRecord,
+  findBundle,
+  findTileCache,
+} from '../../db/repositories/tile-caches.js';
+import { bundleKey, confCdiKey, explodedKey } from '../../infra/tile-cache-store.js';
+import { unionBounds } from '../../lib/geometry/index.js';
+import type { Bounds } from '../../lib/geometry/types.js';
+import { MarkerSpriteCache } from '../../lib/render/marker-sprites.js';
+import { maxSymbolReach, queryBounds } from '../../lib/render/symbol-reach.js';
+import { appendToBundle } from '../../lib/tiles/bundle-append.js';
+import { confCdi } from '../../lib/tiles/cache-config.js';
+import type { CacheStorage } from '../../lib/tiles/cache-definition.js';
+import {
+  BUNDLE_FIXED_SIZE,
+  BUNDLE_HEADER_SIZE,
+  parseBundleIndex,
+  tileIndexInBundle,
+} from '../../lib/tiles/compact-bundle.js';
+import { tileExtension } from '../../lib/tiles/exploded-paths.js';
+import { lodOf, type TileRange, tilesInRange } from '../../lib/tiles/web-mercator.js';
+import { drawableLayers, featuresIn, type SourceLayers } from './layer-features.js';
+import { decodePictures } from './picture-symbols.js';
+import { type LayerFeatures, rangeBounds, renderRange } from './render-bundle.js';
+import type { TileDeps } from './tile-deps.js';
+
+export interface RefreshTarget {
+  /** building | ready | failed: a building cache is refreshed after its build. */
+  status: string;
+  generation: number;
+  minLevel: number;
+  maxLevel: number;
+  reachPx: number;
+  storage: CacheStorage;
+}
+
+export interface BundleRefreshTask {
+  serviceItemId: string;
+  generation: number;
+  level: number;
+  row0: number;
+  col0: number;
+  ranges: TileRange[];
+}
+
+export interface BundleRefreshOutcome extends BundleRecord {
+  /** Tiles drawn again with content, and tiles that became empty and were removed. */
+  tilesDrawn: number;
+  tilesRemoved: number;
+  /** False when nothing changed in storage (no tile there before or after) or the cache was reset. */
+  written: boolean;
+}
+
+export function createTileRefreshActivities(deps: TileDeps) {
+  const { database, store } = deps;
+  const db = database.db;
+
+  async function render(source: SourceLayers, ranges: TileRange[]): Promise<Map<string, Uint8Array>> {
+    const pictures = await decodePictures(source.layers.map((l) => l.drawingInfo));
+    const tiles = new Map<string, Uint8Array>();
+    for (const range of ranges) {
+      const area = rangeBounds(range);
+      const resolution = lodOf(range.level).resolution;
+      const withFeatures: LayerFeatures[] = [];
+      for (const layer of source.layers) {
+        const reach = maxSymbolReach(layer.drawingInfo);
+        const features = await featuresIn(
+          database,
+          layer,
+          source.storageSR,
+          queryBounds(area, reach, resolution),
+        );
+        if (features.length > 0) withFeatures.push({ layer, features, sprites: new MarkerSpriteCache(96) });
+      }
+      if (withFeatures.length === 0) continue;
+      await renderRange(
+        range,
+        withFeatures,
+        pictures,
+        (t) => void tiles.set(`${t.row}/${t.col}`, t.png),
+        (metatiles) => Context.current().heartbeat({ level: range.level, metatiles }),
+      );
+    }
+    return tiles;
+  }
+
+  return {
+    /** The cache's state and levels, or null when it no longer exists (deleted meanwhile). */
+    async refreshTarget(serviceItemId: string): Promise<RefreshTarget | null> {
+      const cache = await findTileCache(db, serviceItemId);
+      if (!cache?.sourceServiceItemId) return null;
+      const source = await drawableLayers(database, cache.sourceServiceItemId);
+      const lods = cache.definition.lods;
+      return {
+        status: cache.status,
+        generation: cache.generation,
+        minLevel: lods[0]?.level ?? 0,
+        maxLevel: lods[lods.length - 1]?.level ?? -1,
+        reachPx: Math.max(0, ...source.layers.map((l) => maxSymbolReach(l.drawingInfo))),
+        storage: cache.definition.storage,
+      };
+    },
+
+    /** Draws the touched tiles of one bundle again and stores them beside the untouched ones. */
+    async refreshBundle(task: BundleRefreshTask): Promise<BundleRefreshOutcome> {
+      const { serviceItemId, generation, level, row0, col0 } = task;
+      const cache = await findTileCache(db, serviceItemId);
+      const before = await findBundle(db, serviceItemId, generation, level, row0, col0);
+      const unchanged = {
+        level,
+        row0,
+        col0,
+        tileCount: before?.tileCount ?? 0,
+        bytes: before?.bytes ?? 0,
+        tilesDrawn: 0,
+        tilesRemoved: 0,
+        written: false,
+      };
+      if (!cache?.sourceServiceItemId || cache.generation !== generation) return unchanged;
+      const drawn = await render(await drawableLayers(database, cache.sourceServiceItemId), task.ranges);
+      const touched = task.ranges.flatMap((r) => [...tilesInRange(r)]);
+      if (cache.definition.storage === 'exploded') {
+        const extension = tileExtension(cache.definition.format);
+        let tileCount = before?.tileCount ?? 0;
+        let bytes = before?.bytes ?? 0;
+        let tilesRemoved = 0;
+        let written = false;
+        for (const t of touched) {
+          const key = explodedKey(serviceItemId, t, extension);
+          const png = drawn.get(`${t.row}/${t.col}`);
+          const had = await store.stat(key);
+          if (png) {
+            await store.put(key, Buffer.from(png), png.length, 'image/png');
+            tileCount += had ? 0 : 1;
+            bytes += png.length - (had?.size ?? 0);
+            written = true;
+          } else if (had) {
+            await store.remove(key);
+            tileCount--;
+            bytes -= had.size;
+            tilesRemoved++;
+            written = true;
+          }
+        }
+        return { level, row0, col0, tileCount, bytes, tilesDrawn: drawn.size, tilesRemoved, written };
+      }
+      const key = bundleKey(serviceItemId, level, row0, col0);
+      const existing = (await store.stat(key)) ? await store.getBuffer(key) : undefined;
+      const held = existing && parseBundleIndex(existing.subarray(BUNDLE_HEADER_SIZE, BUNDLE_FIXED_SIZE));
+      const updates = new Map<number, Uint8Array>();
+      let tilesRemoved = 0;
+      for (const t of touched) {
+        const slot = tileIndexInBundle(t.row, t.col);
+        const png = drawn.get(`${t.row}/${t.col}`);
+        if (png) updates.set(slot, png);
+        else if (held && held.sizes[slot] > 0) {
+          updates.set(slot, new Uint8Array());
+          tilesRemoved++;
+        }
+      }
+      // Nothing there before and nothing drawn now: the bundle is left as it is (or absent).
+      if (updates.size === 0) return unchanged;
+      const result = appendToBundle(existing, updates);
+      await store.put(key, Buffer.from(result.bytes), result.bytes.length);
+      return {
+        level,
+        row0,
+        col0,
+        tileCount: result.tileCount,
+        bytes: result.bytes.length,
+        tilesDrawn: drawn.size,
+        tilesRemoved,
+        written: true,
+      };
+    },
+
+    /**
+     * Switches the cache to a new generation with the refreshed bundles' counts, its extent grown to
+     * take in the edited areas (a feature added outside it). False when a full rebuild reset it first.
+     */
+    async switchTileCacheGeneration(
+      serviceItemId: string,
+      fromGeneration: number,
+      refreshed: BundleRecord[],
+      areas: Bounds[],
+    ): Promise<boolean> {
+      const cache = await findTileCache(db, serviceItemId);
+      if (!cache) return false;
+      const definition = cache.definition;
+      const extent = definition.extent ? unionBounds([definition.extent, ...areas]) : unionBounds(areas);
+      const grown = extent ? { ...definition, extent } : definition;
+      const switched = await advanceGeneration(db, serviceItemId, fromGeneration, refreshed, {
+        definition: grown,
+        modified: deps.now(),
+      });
+      if (switched && grown.extent)
+        await store.put(
+          confCdiKey(serviceItemId),
+          confCdi(grown.extent, grown),
+          undefined,
+          'application/xml',
+        );
+      return switched;
+    },
+  };
+}
+
+export type TileRefreshActivities = ReturnType<typeof createTileRefreshActivities>;

@@ -1,0 +1,85 @@
+/**
+ * After committed edits of a hosted feature service, every tile cache drawn from it has the touched
+ * part drawn again. The edit request only signals: one refresh workflow per cache (signal-with-start on
+ * an id derived from the cache's) collects the areas and draws them in rounds, so quick edits merge
+ * instead of piling up concurrent redraws of the same bundles. A round ends by switching the cache to a
+ * new generation, which changes the served ETags and the servers' in-memory tile keys.
+ */
+import { findService } from '../../db/repositories/services.js';
+import { tileCachesOfSource } from '../../db/repositories/tile-caches.js';
+import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
+import { createTransformer } from '../../lib/projection/index.js';
+import {
+  refreshAreasSignal,
+  TILE_CACHE_REFRESH_WORKFLOW,
+  type TileCacheRefreshInput,
+  tileCacheRefreshWorkflowId,
+} from '../../workflows/tile-cache-messages.js';
+import type { AppDeps } from '../env.js';
+
+const WEB_MERCATOR: SpatialReference = { wkid: 102100, latestWkid: 3857 };
+const WORLD = 20037508.342789244;
+
+/**
+ * Asks every cache drawn from `sourceServiceItemId` to draw again the tiles meeting `areas` (envelopes
+ * of the old and new geometries of committed edits, in the service's storage spatial reference).
+ * Returns once the refreshes are signalled; drawing happens in the worker. A failure to reach Temporal
+ * is logged, not thrown: the edit is committed and must be reported as such.
+ */
+export async function refreshCachesAfterEdit(
+  deps: AppDeps,
+  sourceServiceItemId: string,
+  areas: Bounds[],
+): Promise<void> {
+  const db = deps.database.db;
+  const finite = areas.filter((a) => a.every(Number.isFinite));
+  if (finite.length === 0) return;
+  const caches = (await tileCachesOfSource(db, sourceServiceItemId)).filter(
+    (c) => c.serviceType === 'MapServer',
+  );
+  if (caches.length === 0) return;
+  const service = await findService(db, sourceServiceItemId);
+  const storageSR = (service?.definition.spatialReference as SpatialReference | undefined) ?? WEB_MERCATOR;
+  const mercatorAreas = finite.map((a) => toMercator(a, storageSR));
+  try {
+    const client = await deps.temporal();
+    for (const cache of caches) {
+      const input: TileCacheRefreshInput = { serviceItemId: cache.serviceItemId };
+      await client.workflow.signalWithStart(TILE_CACHE_REFRESH_WORKFLOW, {
+        taskQueue: deps.config.temporal.taskQueue,
+        workflowId: tileCacheRefreshWorkflowId(cache.serviceItemId),
+        args: [input],
+        signal: refreshAreasSignal,
+        signalArgs: [{ areas: mercatorAreas }],
+        memo: { serviceItemId: cache.serviceItemId, reason: 'features edited' },
+      });
+    }
+  } catch (err) {
+    deps.log.warn('tile cache refresh could not be started', {
+      sourceServiceItemId,
+      error: err instanceof Error ? err.message : String(err),
+    });
+  }
+}
+
+/** An envelope in Web Mercator, by its corners and edge midpoints, clamped to the world. */
+export function toMercator([xmin, ymin, xmax, ymax]: Bounds, from: SpatialReference): Bounds {
+  const t = createTransformer(from, WEB_MERCATOR);
+  if (t.identity) return [xmin, ymin, xmax, ymax];
+  const xm = (xmin + xmax) / 2;
+  const ym = (ymin + ymax) / 2;
+  const pts = [
+    [xmin, ymin],
+    [xmax, ymin],
+    [xmin, ymax],
+    [xmax, ymax],
+    [xm, ymin],
+    [xm, ymax],
+    [xmin, ym],
+    [xmax, ym],
+  ].map(([x, y]) => t.project(x, y));
+  const xs = pts.map((p) => p[0]).filter(Number.isFinite);
+  const ys = pts.map((p) => p[1]).filter(Number.isFinite);
+  const clamp = (v: number) => Math.max(-WORLD, Math.min(WORLD, v));
+  return [clamp(Math.min(...xs)), clamp(Math.min(...ys)), clamp(Math.max(...xs)), clamp(Math.max(...ys))];
+}
