@@ -18,6 +18,7 @@ import { createFeatureServerRouter } from './services/feature-server.js';
 import { createMapServerRouter } from './services/map-server.js';
 import { createVectorTileServerRouter } from './services/vector-tile-server.js';
 import { createSoapRouter } from './soap-router.js';
+import { createTileFastPath } from './tile-fast-path.js';
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: requestPath });
@@ -28,6 +29,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   };
 
   app.use('*', cors({ origin: (origin) => origin || '*', credentials: true, maxAge: 86400 }));
+  // Tile GETs are answered here, ahead of parameter parsing and authentication (see tile-fast-path.ts).
+  const tiles = createTileFastPath(deps);
+  tiles.mount(app, deps.config.basePath);
   app.use('*', async (c, next) => {
     c.set('deps', deps);
     const { params, cleanup } = await parseParams(c.req.raw, limits);
@@ -46,8 +50,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   root.route('/', createPortalRouter());
   root.route('/rest/services', createGeocodeServices(deps));
   root.route('/rest', createFeatureServerRouter());
-  root.route('/rest', createMapServerRouter());
-  root.route('/rest', createVectorTileServerRouter());
+  root.route('/rest', createMapServerRouter(tiles.reader));
+  root.route('/rest', createVectorTileServerRouter(tiles.reader));
   root.route('/rest', createRestInfoRouter());
   root.route('/rest', createServiceCatalogRouter());
   root.route('/services', createSoapRouter());

@@ -4,6 +4,7 @@
  * rejected with 498 everywhere, as the portal does; a missing token is 499 only where one is required.
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import type { Database } from '../db/client.js';
 import { findTokenUser, type UserRow } from '../db/repositories/users.js';
 import { tokenHash } from '../infra/secrets.js';
 import { invalidToken, tokenRequired } from '../lib/errors.js';
@@ -12,13 +13,31 @@ import type { AppEnv } from './env.js';
 const BEARER = /^Bearer\s+(\S+)$/i;
 
 export function requestToken(c: Context<AppEnv>): string | undefined {
-  const fromParam = c.get('params').get('token');
-  if (fromParam) return fromParam;
-  for (const header of ['x-esri-authorization', 'authorization']) {
-    const match = BEARER.exec(c.req.header(header) ?? '');
+  return c.get('params').get('token') || headerToken((name) => c.req.header(name));
+}
+
+/** A Bearer token from `X-Esri-Authorization` or else `Authorization`. */
+export function headerToken(header: (name: string) => string | undefined): string | undefined {
+  for (const name of ['x-esri-authorization', 'authorization']) {
+    const match = BEARER.exec(header(name) ?? '');
     if (match) return match[1];
   }
   return undefined;
+}
+
+/** What a token grants: its user, until when, and the referer it was made for (if any). */
+export type TokenGrant = NonNullable<Awaited<ReturnType<typeof findTokenUser>>>;
+
+/** The token's grant, or undefined when the token is unknown or expired at `now`. */
+export function findTokenGrant(db: Database, token: string, now: number): Promise<TokenGrant | undefined> {
+  return findTokenUser(db, tokenHash(token), now);
+}
+
+/** The user a grant signs in for a request from `referer`, or undefined when the token is refused (498). */
+export function grantedUser(grant: TokenGrant | undefined, referer: string | undefined): UserRow | undefined {
+  if (!grant || grant.user.disabled) return undefined;
+  if (grant.referer && !refererMatches(referer, grant.referer)) return undefined;
+  return grant.user;
 }
 
 export function authenticate(): MiddlewareHandler<AppEnv> {
@@ -28,10 +47,9 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
     c.set('user', undefined);
     if (token) {
       const { database, now } = c.get('deps');
-      const found = await findTokenUser(database.db, tokenHash(token), now());
-      if (!found || found.user.disabled) throw invalidToken();
-      if (found.referer && !refererMatches(c.req.header('referer'), found.referer)) throw invalidToken();
-      c.set('user', found.user);
+      const user = grantedUser(await findTokenGrant(database.db, token, now()), c.req.header('referer'));
+      if (!user) throw invalidToken();
+      c.set('user', user);
     }
     await next();
   };

@@ -1,7 +1,12 @@
-/** The API entry for production: serves HTTP; publish jobs reach the workers through Temporal. */
+/**
+ * The API entry for production: serves HTTP; publish jobs reach the workers through Temporal. With
+ * API_PROCESSES above 1 the primary prepares the database once (migrations, first administrator) and
+ * forks that many servers sharing the port, one per core: Node answers requests on one thread.
+ */
+import cluster from 'node:cluster';
 import { serve } from '@hono/node-server';
-import { ConfigError, loadConfig } from '../infra/config.js';
-import { createLogger } from '../infra/logger.js';
+import { type Config, ConfigError, loadConfig } from '../infra/config.js';
+import { createLogger, type Logger } from '../infra/logger.js';
 import { appDeps, openRuntime } from '../infra/runtime.js';
 import { createApp } from './app.js';
 
@@ -13,6 +18,7 @@ async function main() {
     ]);
   }
   const log = createLogger(config.logLevel, { component: 'api' });
+  if (config.apiProcesses > 1 && cluster.isPrimary) return supervise(config, log);
   const runtime = await openRuntime(config, log);
   if (runtime.identity.generatedAdminPassword) {
     console.log(
@@ -24,8 +30,43 @@ async function main() {
     port: config.port,
     hostname: config.host,
   });
-  log.info('api listening', { host: config.host, port: config.port, basePath: config.basePath });
+  if (cluster.isPrimary) {
+    log.info('api listening', { host: config.host, port: config.port, basePath: config.basePath });
+  }
   const stop = () => server.close(() => runtime.close().then(() => process.exit(0)));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+/** Forks the servers, replaces one that dies, and stops them all on SIGINT / SIGTERM. */
+async function supervise(config: Config, log: Logger) {
+  const runtime = await openRuntime(config, log);
+  if (runtime.identity.generatedAdminPassword) {
+    console.log(
+      `First administrator ${config.admin.username} created with password ${runtime.identity.generatedAdminPassword}`,
+    );
+  }
+  await runtime.close();
+  let stopping = false;
+  for (let i = 0; i < config.apiProcesses; i++) cluster.fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (!stopping) {
+      log.warn('api process exited; starting another', { pid: worker.process.pid, code, signal });
+      cluster.fork();
+    } else if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+  });
+  log.info('api listening', {
+    host: config.host,
+    port: config.port,
+    basePath: config.basePath,
+    processes: config.apiProcesses,
+  });
+  const stop = () => {
+    stopping = true;
+    const workers = Object.values(cluster.workers ?? {});
+    if (workers.length === 0) process.exit(0);
+    for (const w of workers) w?.process.kill('SIGTERM');
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

@@ -21,6 +21,8 @@ export interface BenchStack {
   databaseUrl: string;
   admin: { username: string; password: string };
   temporal: Client;
+  /** The product's environment, for starting more processes against the same stack. */
+  env: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -50,7 +52,7 @@ export async function startBenchStack(dir: string, adminUrl: string): Promise<Be
     startMinio({ cacheDir, dataDir: join(dir, 'minio'), port: minioPort, consolePort, ...minio }),
   ]);
   mkdirSync(join(dir, 'product'), { recursive: true });
-  const config = loadConfig({
+  const env = {
     PORT: String(apiPort),
     DATA_DIR: join(dir, 'product'),
     DATABASE_URL: databaseUrl.toString(),
@@ -65,7 +67,8 @@ export async function startBenchStack(dir: string, adminUrl: string): Promise<Be
     UPLOAD_MAX_BYTES: String(4 * 1024 ** 3),
     EMBEDDED_SERVICES: 'false',
     LOG_LEVEL: 'error',
-  });
+  };
+  const config = loadConfig(env);
   const log = createLogger(config.logLevel);
   const runtime = await openRuntime(config, log);
   installTemporalRuntime(log);
@@ -81,6 +84,7 @@ export async function startBenchStack(dir: string, adminUrl: string): Promise<Be
     databaseUrl: databaseUrl.toString(),
     admin: ADMIN,
     temporal: await deps.temporal(),
+    env,
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       worker.shutdown();

@@ -56,5 +56,20 @@ export async function publishAndCache(stack: BenchStack, token: string, file: st
   });
   const t = tiles.services[0];
   const status = await waitFor(stack, token, t.serviceItemId, t.jobId);
-  return { name, tiles: Number(status.tilesDone), cacheSeconds: (performance.now() - started) / 1000 };
+  return {
+    name,
+    serviceItemId: t.serviceItemId as string,
+    tiles: Number(status.tilesDone),
+    cacheSeconds: (performance.now() - started) / 1000,
+  };
+}
+
+/** Shares an item with everyone, as a public basemap is (anonymous map clients, public caching). */
+export async function shareWithEveryone(stack: BenchStack, token: string, itemId: string) {
+  const owner = stack.admin.username;
+  const res = await post(stack, `/sharing/rest/content/users/${owner}/items/${itemId}/share`, {
+    token,
+    everyone: 'true',
+  });
+  if (res.itemId !== itemId) throw new Error(`share failed: ${JSON.stringify(res)}`);
 }

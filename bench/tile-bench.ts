@@ -1,29 +1,33 @@
 /**
  * Tile seeding and serving, ours against MapServer + mapcache_seed and nginx (see bench/README.md):
- *   npx tsx bench/tile-bench.ts [--points 20000] [--levels 0-14] [--pg postgres://postgres@127.0.0.1:5432/test]
+ *   npx tsx bench/tile-bench.ts [--points 20000] [--levels 0-14] [--processes 1,2] [--pg postgres://…]
  * Same points, same style (an 8 px blue dot with a white outline), same levels and extent, 4×4 metatiles
- * on both sides, 2 workers each. Serving: wrk on loopback over the same non-empty tiles.
+ * on both sides, 2 workers each. Serving: wrk on loopback over the same non-empty tiles, ours from the
+ * production API entry (api/main.ts) with 1 and with 2 server processes.
  */
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs, promisify } from 'node:util';
+import { parseArgs } from 'node:util';
 import { countTiles, lonLatToMercator } from '../lib/tiles/web-mercator.js';
 import { startBenchStack } from './ingest-stack.js';
-import { publishAndCache, signInAs } from './tile-bench-client.js';
+import { publishAndCache, shareWithEveryone, signInAs } from './tile-bench-client.js';
 import { tileBenchConfigs } from './tile-bench-configs.js';
+import { etagsOf, formatRun, startApi, writeConditionalScript, wrk } from './tile-bench-serve.js';
 
 const { values } = parseArgs({
   options: {
     points: { type: 'string', default: '20000' },
     levels: { type: 'string', default: '0-14' },
+    /** API server processes to measure, one fresh API per entry (API_PROCESSES). */
+    processes: { type: 'string', default: '1,2' },
     pg: {
       type: 'string',
       default: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
     },
   },
 });
-const execFileAsync = promisify(execFile);
 const dir = '/tmp/tile-bench';
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(join(dir, 'ntmp'), { recursive: true });
@@ -129,24 +133,52 @@ try {
     `  ratio ours/mapcache (tiles/s): ${(ours.tiles / oursSeconds / (mapcacheTiles / mapcacheSeconds)).toFixed(2)}`,
   );
 
-  // Serving: the tiles both caches hold, by the same z/y/x.
+  // Serving: the tiles both caches hold, by the same z/y/x, from the public service (as a basemap is).
+  await shareWithEveryone(stack, token, ours.serviceItemId);
   const both: string[] = [];
   for (const p of mapcacheFiles.slice(0, 4000)) {
     const res = await fetch(`${stack.baseUrl}/rest/services/Hosted/${ours.name}/MapServer/tile/${p}`);
     await res.arrayBuffer();
-    if (res.status === 200) both.push(p);
+    if (res.status === 200 && res.headers.get('content-type') === 'image/png') both.push(p);
   }
-  writeFileSync(join(dir, 'nginx-paths.txt'), both.map((p) => `/tiles/${p}.png`).join('\n'));
-  writeFileSync(
-    join(dir, 'ours-paths.txt'),
-    both.map((p) => `/rest/services/Hosted/${ours.name}/MapServer/tile/${p}`).join('\n'),
+  if (both.length === 0) throw new Error('ours serves none of the tiles mapcache seeded');
+  const oursPaths = both.map((p) => `/rest/services/Hosted/${ours.name}/MapServer/tile/${p}`);
+  const pathsFile = (name: string, lines: string[]) => {
+    writeFileSync(join(dir, name), lines.join('\n'));
+    return join(dir, name);
+  };
+  const nginxFile = pathsFile(
+    'nginx-paths.txt',
+    both.map((p) => `/tiles/${p}.png`),
   );
-  const nginx = await wrk(join(dir, 'nginx-paths.txt'), 'http://127.0.0.1:8089');
-  const oursServe = await wrk(join(dir, 'ours-paths.txt'), stack.baseUrl);
-  console.log(`\nServing ${both.length} tiles, wrk -t2 -c50 -d10s on loopback`);
-  console.log(`  nginx static: ${nginx.rps.toFixed(0)} req/s, p99 ${nginx.p99}`);
-  console.log(`  ours (MinIO bundles, LRU): ${oursServe.rps.toFixed(0)} req/s, p99 ${oursServe.p99}`);
-  console.log(`  ratio ours/nginx (req/s): ${(oursServe.rps / nginx.rps).toFixed(2)}`);
+  const oursFile = pathsFile('ours-paths.txt', oursPaths);
+  const withTokenFile = pathsFile(
+    'ours-token-paths.txt',
+    oursPaths.map((p) => `${p}?token=${token}`),
+  );
+  const conditional = writeConditionalScript(dir);
+  console.log(`\nServing ${both.length} tiles, wrk -t2 -c50 -d10s on loopback (load ${loadAverage()})`);
+  const nginx = await wrk(dir, 'rand.lua', nginxFile, 'http://127.0.0.1:8089');
+  console.log(formatRun('nginx static (2 workers)', nginx, nginx.rps));
+  for (const processes of values.processes.split(',').map(Number)) {
+    // A fresh API each time: the first run starts with empty memory (tiles, rows, grants).
+    const api = await startApi(stack, processes);
+    try {
+      const label = `ours, ${processes} process${processes > 1 ? 'es' : ''}`;
+      const cold = await wrk(dir, 'rand.lua', oursFile, api.baseUrl);
+      console.log(formatRun(`${label}, cold (empty LRU)`, cold, nginx.rps));
+      const warm = await wrk(dir, 'rand.lua', oursFile, api.baseUrl);
+      console.log(formatRun(`${label}, warm`, warm, nginx.rps));
+      const tokenRun = await wrk(dir, 'rand.lua', withTokenFile, api.baseUrl);
+      console.log(formatRun(`${label}, warm, token in query`, tokenRun, nginx.rps));
+      const etags = pathsFile('ours-etags.txt', await etagsOf(api.baseUrl, oursPaths));
+      const notModified = await wrk(dir, conditional, etags, api.baseUrl);
+      console.log(formatRun(`${label}, 304 (If-None-Match)`, notModified, nginx.rps));
+    } finally {
+      await api.stop();
+    }
+  }
+  console.log(`  load average after the runs: ${loadAverage()}`);
 } finally {
   await stack.stop();
   spawnSync('nginx', ['-c', `${dir}/nginx.conf`, '-p', `${dir}/`, '-s', 'stop']);
@@ -169,15 +201,8 @@ function listTiles(root: string): string[] {
   return out;
 }
 
-/** wrk runs asynchronously: the server under test lives in this process and must keep answering. */
-async function wrk(pathsFile: string, url: string): Promise<{ rps: number; p99: string }> {
-  const { stdout: out } = await execFileAsync(
-    'timeout',
-    ['30', 'wrk', '-t2', '-c50', '-d10s', '-s', join(dir, 'rand.lua'), '--latency', url],
-    { env: { ...process.env, PATHS: pathsFile } },
-  );
-  return {
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
-    p99: /99%\s+(\S+)/.exec(out)?.[1] ?? '?',
-  };
+function loadAverage(): string {
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
 }

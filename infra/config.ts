@@ -59,6 +59,8 @@ const schema = z.object({
     .positive()
     .default(20160 * 2),
   WORKER_ACTIVITY_CONCURRENCY: z.coerce.number().int().positive().default(8),
+  TILE_MEMORY_CACHE_MB: z.coerce.number().int().min(0).default(256),
+  API_PROCESSES: z.coerce.number().int().min(1).max(256).default(1),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   GEOPORTAL_CACHE_DIR: z.string().min(1).optional(),
   EMBEDDED_SERVICES: bool.default(true),
@@ -100,6 +102,8 @@ function toConfig(env: z.infer<typeof schema>) {
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
     tokens: { defaultMinutes: env.TOKEN_DEFAULT_MINUTES, maxMinutes: env.TOKEN_MAX_MINUTES },
     workerActivityConcurrency: env.WORKER_ACTIVITY_CONCURRENCY,
+    tileMemoryCacheBytes: env.TILE_MEMORY_CACHE_MB * 1024 ** 2,
+    apiProcesses: env.API_PROCESSES,
     logLevel: env.LOG_LEVEL,
     cacheDir: env.GEOPORTAL_CACHE_DIR ?? join(homedir(), '.cache', 'geoportal'),
     embeddedServices: env.EMBEDDED_SERVICES,

@@ -2,6 +2,7 @@
  * Where tile caches live in the object store, and a reader that serves tiles out of them: a compact
  * bundle's 128 KiB index is fetched once by range request and kept in an LRU, then each tile is one
  * more range request (and kept in a byte-bounded LRU of its own, since map clients ask again and again).
+ * Absent tiles are remembered too: empty areas are most of a map and must not cost a read each time.
  */
 import type { CacheStorage } from '../lib/tiles/cache-definition.js';
 import {
@@ -86,6 +87,11 @@ export interface TileLocation {
 export interface TileCacheReader {
   /** The tile's bytes, or undefined when the cache has no such tile. */
   readTile(at: TileLocation, tile: TileAddress): Promise<Uint8Array | undefined>;
+  /**
+   * What memory alone knows of a tile: its bytes, `null` when it is known to be absent, `undefined`
+   * when only the object store can tell (then call readTile).
+   */
+  peekTile(at: TileLocation, tile: TileAddress): Uint8Array | null | undefined;
   /** Forgets everything cached for a service (after a rebuild or delete). */
   forget(serviceItemId: string): void;
   /** Range requests made for bundle indexes so far (lets tests see the index is fetched once). */
@@ -97,9 +103,19 @@ export interface TileCacheReaderOptions {
   maxIndexes?: number;
   /** Bytes of tiles kept; default 64 MiB. */
   maxTileBytes?: number;
-  /** How long a missing bundle is remembered, so a building cache shows new bundles soon (ms). */
+  /**
+   * How long a missing bundle or exploded tile is remembered, so a building cache shows new objects
+   * soon (ms). A tile absent from a bundle's index is remembered as long as its generation lives.
+   */
   missingTtlMs?: number;
   now?: () => number;
+}
+
+/** An absent tile costs a key and this much in the byte bound. */
+const ABSENT_WEIGHT = 64;
+/** Held in the tile LRU for a tile known to be absent until `until` (Infinity: for this generation). */
+interface Absent {
+  until: number;
 }
 
 export function createTileCacheReader(
@@ -107,45 +123,67 @@ export function createTileCacheReader(
   options: TileCacheReaderOptions = {},
 ): TileCacheReader {
   const indexes = new LruMap<BundleIndex | { missingUntil: number }>(options.maxIndexes ?? 128);
-  const tiles = new LruMap<Uint8Array>(options.maxTileBytes ?? 64 * 1024 ** 2);
+  const tiles = new LruMap<Uint8Array | Absent>(options.maxTileBytes ?? 64 * 1024 ** 2);
   const missingTtl = options.missingTtlMs ?? 5_000;
   const now = options.now ?? Date.now;
   let indexFetches = 0;
 
-  async function bundleIndex(cacheKey: string, key: string): Promise<BundleIndex | undefined> {
+  /** The index, or the time until which the bundle is known to be missing. */
+  async function bundleIndex(cacheKey: string, key: string): Promise<BundleIndex | number> {
     const cached = indexes.get(cacheKey);
     if (cached && 'sizes' in cached) return cached;
-    if (cached && cached.missingUntil > now()) return undefined;
+    if (cached && cached.missingUntil > now()) return cached.missingUntil;
     indexFetches++;
     const bytes = await rangeOrMissing(store, key, BUNDLE_INDEX_RANGE.start, BUNDLE_INDEX_SIZE);
     if (!bytes) {
-      indexes.set(cacheKey, { missingUntil: now() + missingTtl });
-      return undefined;
+      const missingUntil = now() + missingTtl;
+      indexes.set(cacheKey, { missingUntil });
+      return missingUntil;
     }
     const index = parseBundleIndex(bytes);
     indexes.set(cacheKey, index);
     return index;
   }
 
+  const keyOf = (at: TileLocation, tile: TileAddress) =>
+    `${at.serviceItemId}/${at.generation ?? 0}/${tile.level}/${tile.row}/${tile.col}`;
+
+  function peek(key: string): Uint8Array | null | undefined {
+    const hit = tiles.get(key);
+    if (hit === undefined || hit instanceof Uint8Array) return hit;
+    if (hit.until > now()) return null;
+    tiles.delete(key);
+    return undefined;
+  }
+
   return {
     get indexFetches() {
       return indexFetches;
     },
+    peekTile: (at, tile) => peek(keyOf(at, tile)),
     async readTile(at, tile) {
-      const prefix = `${at.serviceItemId}/${at.generation ?? 0}/`;
-      const tileCacheKey = `${prefix}${tile.level}/${tile.row}/${tile.col}`;
-      const hit = tiles.get(tileCacheKey);
-      if (hit) return hit;
+      const tileCacheKey = keyOf(at, tile);
+      const known = peek(tileCacheKey);
+      if (known !== undefined) return known ?? undefined;
       let bytes: Uint8Array | undefined;
+      let absentUntil = now() + missingTtl;
       if (at.storage === 'exploded') {
         bytes = await getOrMissing(store, explodedKey(at.serviceItemId, tile, at.extension ?? 'png'));
       } else {
         const key = bundleKey(at.serviceItemId, tile.level, tile.row, tile.col);
-        const index = await bundleIndex(`${prefix}${key}`, key);
-        const entry = index && tileEntry(index, tile.row, tile.col);
-        bytes = entry ? await store.getRange(key, entry.offset, entry.size) : undefined;
+        const index = await bundleIndex(`${at.serviceItemId}/${at.generation ?? 0}/${key}`, key);
+        if (typeof index === 'number') absentUntil = index;
+        else {
+          // A bundle is written whole, once per generation: what its index lacks stays absent.
+          absentUntil = Number.POSITIVE_INFINITY;
+          const entry = tileEntry(index, tile.row, tile.col);
+          bytes = entry ? await store.getRange(key, entry.offset, entry.size) : undefined;
+        }
       }
-      if (bytes) tiles.set(tileCacheKey, bytes, bytes.length + 64);
+      // Small reads may be views into a shared pool buffer: keep an exact copy so the bound holds.
+      if (bytes && bytes.byteLength !== bytes.buffer.byteLength) bytes = new Uint8Array(bytes);
+      if (bytes) tiles.set(tileCacheKey, bytes, bytes.length + ABSENT_WEIGHT);
+      else tiles.set(tileCacheKey, { until: absentUntil }, ABSENT_WEIGHT);
       return bytes;
     },
     forget(serviceItemId) {

@@ -9,7 +9,8 @@ import { createTileCacheReader, resourceKey, type TileCacheReader } from '../../
 import { GeoError } from '../../lib/errors.js';
 import type { AppEnv } from '../env.js';
 import { errorEnvelope, sendJson } from '../render.js';
-import { createCacheLookup, sendTile, tileCacheControl } from './map-server.js';
+import { createCacheLookup, sendTile } from './map-server.js';
+import { tileCacheControl } from './tile-serving.js';
 
 const methods = ['GET', 'POST'];
 
@@ -19,10 +20,11 @@ const RESOURCE_TYPES: Record<string, string> = {
   pbf: 'application/x-protobuf',
 };
 
-export function createVectorTileServerRouter(): Hono<AppEnv> {
+/** `tiles`: the app's shared tile reader (its LRU is the lean tile path's); one of its own otherwise. */
+export function createVectorTileServerRouter(tiles?: TileCacheReader): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const base = '/services/Hosted/:name/VectorTileServer';
-  let reader: TileCacheReader | undefined;
+  let reader = tiles;
   const lookup = createCacheLookup();
   const vectorCache = (c: Context<AppEnv>) => lookup(c, 'VectorTileServer');
 
@@ -37,19 +39,11 @@ export function createVectorTileServerRouter(): Hono<AppEnv> {
     });
   });
 
+  // Package tiles are stored gzip-compressed: sendTile says so instead of inflating them on every request.
   router.get(`${base}/tile/:level/:row/:col`, async (c) => {
     const found = await vectorCache(c);
     reader ??= createTileCacheReader(c.get('deps').store);
-    const res = await sendTile(c, reader, found);
-    // Package tiles are stored gzip-compressed; say so instead of inflating them on every request.
-    if (res.status === 200 && res.body) {
-      const bytes = new Uint8Array(await res.arrayBuffer());
-      const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
-      const headers = new Headers(res.headers);
-      if (gzip) headers.set('Content-Encoding', 'gzip');
-      return new Response(bytes, { status: 200, headers });
-    }
-    return res;
+    return sendTile(c, reader, found, true);
   });
 
   router.get(`${base}/resources/*`, async (c) => {

@@ -1,0 +1,112 @@
+/**
+ * The tile benchmark's serving side: the API started as production starts it (`api/main.ts`, its own
+ * process or cluster, against the bench's PostgreSQL, MinIO and Temporal), and wrk runs over random paths.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from '../test/integration/support/ports.js';
+import type { BenchStack } from './ingest-stack.js';
+
+const execFileAsync = promisify(execFile);
+
+export interface RunningApi {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `api/main.ts` with `processes` servers and waits until it answers. */
+export async function startApi(stack: BenchStack, processes: number, memoryMb = 256): Promise<RunningApi> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'api/main.ts'], {
+    cwd: join(import.meta.dirname, '..'),
+    env: {
+      ...process.env,
+      ...stack.env,
+      PORT: String(port),
+      API_PROCESSES: String(processes),
+      TILE_MEMORY_CACHE_MB: String(memoryMb),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode}`);
+    // Every server of a cluster must be up: ask a few times in a row.
+    const ok = await Promise.all(
+      Array.from({ length: processes * 2 }, () =>
+        fetch(`${baseUrl}/rest/info?f=json`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      ),
+    );
+    if (ok.every(Boolean)) return { baseUrl, stop };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await stop();
+  throw new Error('the API did not start');
+}
+
+export interface WrkResult {
+  rps: number;
+  p50: string;
+  p99: string;
+  /** Responses other than 2xx/3xx (wrk's count); a run with any is not a serving measurement. */
+  errors: number;
+}
+
+/** wrk -t2 -c50 -d10s over the paths in `pathsFile` (one per line, or `path<TAB>etag` for the 304 script). */
+export async function wrk(dir: string, script: string, pathsFile: string, url: string): Promise<WrkResult> {
+  const { stdout: out } = await execFileAsync(
+    'timeout',
+    ['30', 'wrk', '-t2', '-c50', '-d10s', '-s', join(dir, script), '--latency', url],
+    { env: { ...process.env, PATHS: pathsFile } },
+  );
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+    p50: /50%\s+(\S+)/.exec(out)?.[1] ?? '?',
+    p99: /99%\s+(\S+)/.exec(out)?.[1] ?? '?',
+    errors: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
+  };
+}
+
+/** The wrk script for the 304 path: each request sends the tile's ETag back as If-None-Match. */
+export function writeConditionalScript(dir: string): string {
+  const name = 'rand-etag.lua';
+  writeFileSync(
+    join(dir, name),
+    `local p, e = {}, {}
+for l in io.lines(os.getenv("PATHS")) do
+  local path, tag = l:match("^(.-)\\t(.*)$"); p[#p+1] = path; e[#e+1] = tag
+end
+math.randomseed(os.time())
+request = function()
+  local i = math.random(#p)
+  return wrk.format("GET", p[i], { ["If-None-Match"] = e[i] })
+end
+`,
+  );
+  return name;
+}
+
+/** Each path with the ETag the API answers it with (for the 304 run). */
+export async function etagsOf(baseUrl: string, paths: string[]): Promise<string[]> {
+  const lines: string[] = [];
+  for (const p of paths) {
+    const res = await fetch(`${baseUrl}${p}`);
+    await res.arrayBuffer();
+    lines.push(`${p}\t${res.headers.get('etag') ?? ''}`);
+  }
+  return lines;
+}
+
+export const formatRun = (label: string, r: WrkResult, nginxRps: number) =>
+  `  ${label.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.padStart(8)}  p99 ${r.p99.padStart(8)}  ${(r.rps / nginxRps).toFixed(2)}x nginx${r.errors ? `  (${r.errors} non-2xx/3xx!)` : ''}`;
