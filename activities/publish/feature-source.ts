@@ -1,7 +1,8 @@
 /**
- * GeoJSON and zipped shapefiles as a table of properties plus one geometry per row. Both are parsed
- * whole (GeoJSON is one JSON value; shpjs reads the zip in memory), which bounds their size by the
- * upload limit. shpjs applies the .prj (features come out in WGS84) and the .cpg code page.
+ * GeoJSON and zipped shapefiles as a table of properties plus one geometry per row. Publishing streams
+ * GeoJSON (geojson-source.ts); zipped shapefiles are parsed whole (shpjs reads the zip in memory), which
+ * bounds their size by the upload limit. shpjs applies the .prj (features come out in WGS84) and the
+ * .cpg code page.
  */
 import shp from 'shpjs';
 import { badRequest } from '../../lib/errors.js';
@@ -29,29 +30,71 @@ const KIND: Record<string, EsriGeometryType> = {
   MultiPolygon: 'esriGeometryPolygon',
 };
 
+/**
+ * Builds a table from features seen one at a time: the union of property names in order of first
+ * appearance, the geometry type most features have, and the columns holding numbers in some features
+ * and strings in others. Only the first `keep` features are held (all of them by default), so a
+ * stream of any length can be described in bounded memory.
+ */
+export class FeatureTableBuilder {
+  private readonly headers: string[] = [];
+  private readonly seen = new Set<string>();
+  private readonly counts = new Map<EsriGeometryType, number>();
+  private readonly strings = new Set<string>();
+  private readonly numbers = new Set<string>();
+  private readonly kept: GeoJSONFeature[] = [];
+  count = 0;
+
+  constructor(private readonly keep = Number.POSITIVE_INFINITY) {}
+
+  add(feature: GeoJSONFeature): void {
+    const properties = feature.properties ?? {};
+    for (const key of Object.keys(properties)) {
+      if (!this.seen.has(key)) {
+        this.seen.add(key);
+        this.headers.push(key);
+      }
+      const value = cell(properties[key]);
+      if (typeof value === 'string') this.strings.add(key);
+      else if (typeof value === 'number') this.numbers.add(key);
+    }
+    const kind = feature.geometry ? KIND[feature.geometry.type] : undefined;
+    if (kind) this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
+    if (this.kept.length < this.keep) this.kept.push(feature);
+    this.count++;
+  }
+
+  table(name: string): FeatureTable {
+    const headers = [...this.headers];
+    const geometryType = [...this.counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+    const textColumns = headers
+      .map((h, i) => (this.strings.has(h) && this.numbers.has(h) ? i : -1))
+      .filter((i) => i >= 0);
+    return {
+      name,
+      headers,
+      rows: this.kept.map((f) => featureRow(f, headers)),
+      geometries: this.kept.map((f) => featureGeometry(f, geometryType)),
+      geometryType,
+      textColumns,
+    };
+  }
+}
+
 /** A table from GeoJSON features; the layer takes the geometry type most features have. */
 export function featureTable(name: string, features: readonly GeoJSONFeature[]): FeatureTable {
-  const headers: string[] = [];
-  const seen = new Set<string>();
-  const counts = new Map<EsriGeometryType, number>();
-  for (const f of features) {
-    for (const key of Object.keys(f.properties ?? {})) {
-      if (!seen.has(key)) {
-        seen.add(key);
-        headers.push(key);
-      }
-    }
-    const kind = f.geometry ? KIND[f.geometry.type] : undefined;
-    if (kind) counts.set(kind, (counts.get(kind) ?? 0) + 1);
-  }
-  const geometryType = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
-  const rows = features.map((f) => headers.map((h) => cell(f.properties?.[h])));
-  const geometries = features.map((f) => toGeometry(f.geometry, geometryType));
-  const textColumns = headers
-    .map((_, i) => i)
-    .filter((i) => rows.some((r) => typeof r[i] === 'string') && rows.some((r) => typeof r[i] === 'number'));
-  return { name, headers, rows, geometries, geometryType, textColumns };
+  const builder = new FeatureTableBuilder();
+  for (const f of features) builder.add(f);
+  return builder.table(name);
 }
+
+/** One feature's property values in the order of the table's headers. */
+export const featureRow = (f: GeoJSONFeature, headers: readonly string[]): CellValue[] =>
+  headers.map((h) => cell(f.properties?.[h]));
+
+/** One feature's geometry for a layer of `layerType`, or why it cannot be stored there. */
+export const featureGeometry = (f: GeoJSONFeature, layerType: EsriGeometryType | null) =>
+  toGeometry(f.geometry, layerType);
 
 function toGeometry(g: GeoJSONGeometry | null | undefined, layerType: EsriGeometryType | null) {
   if (!g) return null;
@@ -73,7 +116,7 @@ function cell(v: unknown): CellValue {
 }
 
 export function parseGeoJson(bytes: Buffer, name: string): FeatureTable {
-  let doc: { type?: string; features?: unknown; geometry?: unknown };
+  let doc: unknown;
   try {
     doc = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
   } catch {
@@ -81,17 +124,36 @@ export function parseGeoJson(bytes: Buffer, name: string): FeatureTable {
       'The file is not valid GeoJSON (JSON could not be parsed).',
     ]);
   }
-  if (doc?.type === 'FeatureCollection' && Array.isArray(doc.features))
-    return featureTable(name, doc.features as GeoJSONFeature[]);
-  if (doc?.type === 'Feature') return featureTable(name, [doc as unknown as GeoJSONFeature]);
+  return featureTable(name, documentFeatures(doc));
+}
+
+/** The features of a whole GeoJSON document: a FeatureCollection's, a Feature, or a bare geometry. */
+export function documentFeatures(value: unknown): GeoJSONFeature[] {
+  const doc = value as { type?: unknown; features?: unknown } | null;
+  if (doc?.type === 'FeatureCollection' && Array.isArray(doc.features)) {
+    return doc.features.map((f) => checkedFeature(f));
+  }
+  if (doc?.type === 'Feature') return [checkedFeature(doc)];
   if (doc && typeof doc.type === 'string' && KIND[doc.type]) {
-    return featureTable(name, [
-      { type: 'Feature', properties: {}, geometry: doc as unknown as GeoJSONGeometry },
-    ]);
+    return [{ type: 'Feature', properties: {}, geometry: doc as unknown as GeoJSONGeometry }];
   }
   throw badRequest('Unable to read the file.', [
     'The file is not a GeoJSON FeatureCollection, Feature or geometry.',
   ]);
+}
+
+/** A feature as the loader reads it: an object whose properties, if any, are an object. */
+export function checkedFeature(value: unknown): GeoJSONFeature {
+  const f = value as { properties?: unknown } | null;
+  if (!f || typeof f !== 'object' || Array.isArray(f))
+    throw badRequest('Unable to read the file.', ['A GeoJSON feature is not an object.']);
+  if (
+    f.properties !== undefined &&
+    f.properties !== null &&
+    (typeof f.properties !== 'object' || Array.isArray(f.properties))
+  )
+    throw badRequest('Unable to read the file.', ['The properties of a GeoJSON feature are not an object.']);
+  return f as GeoJSONFeature;
 }
 
 /** One table per shapefile in the zip, named after the file. */

@@ -1,7 +1,8 @@
 /**
  * Reads a publish source from MinIO as tables: a sample for planning, then batches for loading.
- * Delimited text streams from a byte offset; workbooks, GeoJSON and shapefiles are parsed whole
- * and sliced from a row number, which is their resume point.
+ * Delimited text streams from a byte offset and GeoJSON feature by feature from a feature number;
+ * workbooks and shapefiles are parsed whole and sliced from a row number. Those positions are the
+ * resume points.
  */
 import type { LayerPlan, LayerRequest, PublishRequest, SourcePlan } from '../../db/schema/publish-request.js';
 import type { ObjectStore } from '../../infra/object-store.js';
@@ -10,7 +11,8 @@ import type { EsriGeometry, EsriGeometryType } from '../../lib/geometry/types.js
 import type { CellValue } from '../../lib/ingest/index.js';
 import { type CsvDialect, csvBatches, readCsvSample } from './csv-source.js';
 import { parseWorkbook, pickSheet } from './excel-source.js';
-import { type FeatureTable, parseGeoJson, parseShapefileZip } from './feature-source.js';
+import { type FeatureTable, parseShapefileZip } from './feature-source.js';
+import { geoJsonBatches, scanGeoJson } from './geojson-source.js';
 
 export const SAMPLE_ROWS = 1000;
 
@@ -78,8 +80,13 @@ export async function sourceTables(store: ObjectStore, request: PublishRequest):
       });
     }
     case 'geojson': {
-      const table = parseGeoJson(await readWhole(store, request), request.serviceName);
-      return [featureSource(request.layers[0], table)];
+      const table = await scanGeoJson(store, request.sourceKey, request.serviceName, SAMPLE_ROWS);
+      return [
+        {
+          ...featureSource(request.layers[0], table),
+          source: { kind: 'features', headers: table.headers, geometryType: table.geometryType },
+        },
+      ];
     }
     case 'shapefile': {
       const tables = await parseShapefileZip(await readWhole(store, request));
@@ -120,15 +127,22 @@ export async function* layerBatches(
     yield* csvBatches(store, request.sourceKey, plan.source.dialect as CsvDialect, start);
     return;
   }
+  if (plan.source.kind === 'features' && request.fileType === 'geojson') {
+    let { headers, geometryType } = plan.source;
+    if (!headers || geometryType === undefined) {
+      // A plan made before GeoJSON streamed: describe the file again.
+      ({ headers, geometryType } = await scanGeoJson(store, request.sourceKey, plan.name, 0));
+    }
+    yield* geoJsonBatches(store, request.sourceKey, headers, geometryType, start);
+    return;
+  }
   let rows: CellValue[][];
   let geometries: Located[] | undefined;
   if (plan.source.kind === 'excel') {
     rows = pickSheet(await parseWorkbook(await readWhole(store, request)), plan.source.sheet).rows;
   } else {
-    const bytes = await readWhole(store, request);
-    const tables =
-      request.fileType === 'geojson' ? [parseGeoJson(bytes, plan.name)] : await parseShapefileZip(bytes);
-    const table = tables[request.fileType === 'shapefile' ? plan.id : 0];
+    const tables = await parseShapefileZip(await readWhole(store, request));
+    const table = tables[plan.id];
     if (!table) throw badRequest('Unable to read the file.', [`The source has no layer ${plan.id}.`]);
     rows = table.rows;
     geometries = table.geometries;

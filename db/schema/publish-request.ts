@@ -94,7 +94,11 @@ export type SourcePlan =
       dataOffset: number;
     }
   | { kind: 'excel'; sheet: string }
-  | { kind: 'features' };
+  /**
+   * GeoJSON and shapefiles. GeoJSON streams, so the plan keeps what the whole file showed: the
+   * property names in row order and the layer's geometry type (absent in plans made before).
+   */
+  | { kind: 'features'; headers?: string[]; geometryType?: EsriGeometryType | null };
 
 export interface LayerPlan {
   id: number;
