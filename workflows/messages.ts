@@ -11,6 +11,8 @@ export interface PublishWorkflowInput {
   serviceItemId: string;
   owner: string;
   fileType: string;
+  /** buildInitialCache: the Map Service whose cache is built as a child once the features are loaded. */
+  cache?: { serviceItemId: string; jobId: string };
 }
 
 export interface LayerProgress {
@@ -28,6 +30,8 @@ export interface PublishProgress {
   layersTotal: number;
   layersDone: number;
   layers: LayerProgress[];
+  /** While the initial cache is built: the Map Service job whose counts the status shows. */
+  cacheJobId?: string;
 }
 
 export interface PublishWorkflowResult {

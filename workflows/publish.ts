@@ -6,9 +6,12 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  ChildWorkflowFailure,
+  executeChild,
   proxyActivities,
   setHandler,
   upsertMemo,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { PublishActivities } from '../activities/publish/publish-activities.js';
 import {
@@ -18,6 +21,7 @@ import {
   type PublishWorkflowResult,
   publishProgressQuery,
 } from './messages.js';
+import { tileCacheBuildWorkflow } from './tile-cache-build.js';
 
 const retry = {
   initialInterval: '1 second',
@@ -26,10 +30,11 @@ const retry = {
   maximumAttempts: 8,
 };
 
-const { planPublish, finishLayer, markServiceReady, failPublish } = proxyActivities<PublishActivities>({
-  startToCloseTimeout: '10 minutes',
-  retry,
-});
+const { planPublish, finishLayer, markServiceReady, failPublish, finishPublishJob } =
+  proxyActivities<PublishActivities>({
+    startToCloseTimeout: '10 minutes',
+    retry,
+  });
 
 const { loadLayer } = proxyActivities<PublishActivities>({
   startToCloseTimeout: '4 hours',
@@ -40,6 +45,7 @@ const { loadLayer } = proxyActivities<PublishActivities>({
 export async function publishWorkflow(input: PublishWorkflowInput): Promise<PublishWorkflowResult> {
   const progress: PublishProgress = { phase: 'planning', layersTotal: 0, layersDone: 0, layers: [] };
   setHandler(publishProgressQuery, () => progress);
+  let result: PublishWorkflowResult;
   try {
     const layers = await planPublish(input.jobId);
     progress.layersTotal = layers.length;
@@ -91,15 +97,35 @@ export async function publishWorkflow(input: PublishWorkflowInput): Promise<Publ
     }
     const rowsRead = progress.layers.reduce((n, l) => n + l.rowsRead, 0);
     const rowsLoaded = progress.layers.reduce((n, l) => n + l.rowsLoaded, 0);
-    await markServiceReady(input.jobId, { rowsRead, rowsLoaded, rowsRejected, featureCount, ...geocoded });
-    progress.phase = 'completed';
-    return { serviceItemId: input.serviceItemId, featureCount, rowsRejected };
+    const totals = { rowsRead, rowsLoaded, rowsRejected, featureCount, ...geocoded };
+    await markServiceReady(input.jobId, totals, input.cache !== undefined);
+    if (!input.cache) {
+      progress.phase = 'completed';
+      return { serviceItemId: input.serviceItemId, featureCount, rowsRejected };
+    }
+    result = { serviceItemId: input.serviceItemId, featureCount, rowsRejected };
   } catch (err) {
     progress.phase = 'failed';
     const { code, message } = failureOf(err);
-    await failPublish(input.jobId, code, message);
+    await failPublish(input.jobId, code, message, input.cache);
     throw err;
   }
+  // The features are loaded and served; the cache is built after them, and its failure leaves them.
+  progress.phase = 'caching';
+  progress.cacheJobId = input.cache.jobId;
+  try {
+    const built = await executeChild(tileCacheBuildWorkflow, {
+      workflowId: `${workflowInfo().workflowId}-cache`,
+      args: [{ serviceItemId: input.cache.serviceItemId, jobId: input.cache.jobId }],
+    });
+    await finishPublishJob(input.jobId, { status: 'completed', tiles: built.tiles });
+  } catch (err) {
+    const cause = err instanceof ChildWorkflowFailure ? err.cause : err;
+    const message = cause instanceof Error ? cause.message : 'The tile cache could not be built.';
+    await finishPublishJob(input.jobId, { status: 'failed', message });
+  }
+  progress.phase = 'completed';
+  return result;
 }
 
 /** The `{code, message}` the status operation reports: the activity's own words for bad input. */

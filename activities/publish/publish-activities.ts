@@ -4,6 +4,7 @@
  * ready, or undo everything when the job fails. Arguments and results are ids and counts only.
  */
 import { sql } from 'drizzle-orm';
+import { addTrackingColumns } from '../../db/repositories/feature-edits.js';
 import {
   dropFeatureTable,
   featureTableStats,
@@ -18,6 +19,7 @@ import {
   updateService,
   upsertLayer,
 } from '../../db/repositories/services.js';
+import { deleteTileCache } from '../../db/repositories/tile-caches.js';
 import type { LayerPlan, PublishPlan } from '../../db/schema/publish-request.js';
 import { publishJobs } from '../../db/schema/publishing.js';
 import { sharedBoundaryLookup } from '../../infra/boundary-service.js';
@@ -26,7 +28,7 @@ import { unionBounds } from '../../lib/geometry/index.js';
 import type { Bounds } from '../../lib/geometry/types.js';
 import { createTransformer, spatialReferenceForWkid, wkidOf } from '../../lib/projection/index.js';
 import { withFailureMapping } from './activity-errors.js';
-import { buildLayerDefinition, buildServiceDefinition } from './layer-definition.js';
+import { buildLayerDefinition, buildServiceDefinition, editorTrackingFieldsOf } from './layer-definition.js';
 import { planLayer } from './layer-plan.js';
 import { sourceTables } from './layer-sources.js';
 import { type LoadResult, loadLayer } from './load-layer.js';
@@ -132,6 +134,9 @@ export function createPublishActivities(deps: PublishDeps) {
       const row = await job(jobId);
       const plan = layerPlan(row, layerId);
       await indexFeatureTable(database, plan.tableName);
+      // Editor tracking: the loaded rows are credited to the publisher at the job's start.
+      const tracking = editorTrackingFieldsOf(plan, row.request.service);
+      await addTrackingColumns(database, plan.tableName, tracking, row.owner, row.created);
       const stats = await featureTableStats(database, plan.tableName);
       const spatialReference = spatialReferenceForWkid(wkidOf(row.request.targetSR) ?? 3857);
       const layerRequest = row.request.layers.find((l) => l.id === layerId) ?? row.request.layers[0];
@@ -151,6 +156,7 @@ export function createPublishActivities(deps: PublishDeps) {
         columns: [
           { name: 'OBJECTID', column: 'objectid' },
           ...plan.fields.map((f) => ({ name: f.name, column: f.column })),
+          ...tracking.map((f) => ({ name: f.name, column: f.column })),
         ],
         featureCount: stats.count,
       });
@@ -158,7 +164,8 @@ export function createPublishActivities(deps: PublishDeps) {
     },
 
     /** Publishes the service resource and completes the job; the item gets its extent in WGS84. */
-    async markServiceReady(jobId: string, totals: JobTotals): Promise<void> {
+    /** `cacheFollows`: a tile cache is built next, and the job completes only after it. */
+    async markServiceReady(jobId: string, totals: JobTotals, cacheFollows = false): Promise<void> {
       const row = await job(jobId);
       const service = await findService(db, row.serviceItemId);
       if (!service) throw internalError('Unable to complete operation.', ['The service row is missing.']);
@@ -188,12 +195,38 @@ export function createPublishActivities(deps: PublishDeps) {
         });
       }
       await updateJobProgress(db, jobId, { ...totals }, deps.now());
+      if (!cacheFollows) await finishJob(db, jobId, 'completed', 'completed', deps.now());
+    },
+
+    /**
+     * Completes a job whose initial tile cache was built (or failed: the feature service stands
+     * either way, and the Map Service's own job keeps the cache's failure).
+     */
+    async finishPublishJob(jobId: string, cache: { status: string; tiles?: number; message?: string }) {
+      const row = await job(jobId);
+      const cacheCounts = {
+        cacheStatus: cache.status,
+        ...(cache.tiles !== undefined ? { tilesDone: cache.tiles } : {}),
+        ...(cache.message ? { cacheMessage: cache.message } : {}),
+      };
+      await updateJobProgress(db, jobId, { ...row.progress, ...cacheCounts }, deps.now());
       await finishJob(db, jobId, 'completed', 'completed', deps.now());
     },
 
     /** Undoes a failed publish: no tables, no service, no item left; the job keeps the reason. */
-    async failPublish(jobId: string, code: number, message: string): Promise<void> {
+    async failPublish(
+      jobId: string,
+      code: number,
+      message: string,
+      cache?: { serviceItemId: string; jobId: string },
+    ): Promise<void> {
       const row = await job(jobId);
+      if (cache) {
+        // The Map Service that was to be cached from this service goes with it.
+        await deleteTileCache(db, cache.serviceItemId);
+        await deleteItemRow(db, cache.serviceItemId);
+        await finishJob(db, cache.jobId, 'failed', JSON.stringify({ code, message }), deps.now());
+      }
       for (const l of row.plan?.layers ?? []) await dropFeatureTable(database, l.tableName);
       for (const l of await listLayers(db, row.serviceItemId)) await dropFeatureTable(database, l.tableName);
       await deleteService(db, row.serviceItemId);

@@ -114,7 +114,19 @@ export function createTileActivities(deps: TileDeps) {
           storage: definition.storage,
           format: definition.format,
         });
-        await updateTileCache(db, serviceItemId, { definition, modified: deps.now() });
+        // The layers as they are now: a cache set up before its source was loaded (buildInitialCache)
+        // or rebuilt after a re-publish shows the current ones.
+        const serviceLayers = source.layers.map((l) => ({
+          id: l.layerId,
+          name: l.name,
+          geometryType: l.geometryType,
+          drawingInfo: l.drawingInfo,
+        }));
+        await updateTileCache(db, serviceItemId, {
+          definition,
+          service: { ...cache.service, layers: serviceLayers },
+          modified: deps.now(),
+        });
       }
       await store.put(confXmlKey(serviceItemId), confXml(definition), undefined, 'application/xml');
       if (definition.extent)

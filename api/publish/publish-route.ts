@@ -8,13 +8,19 @@ import type { Context } from 'hono';
 import { deleteItemRow, findItem, insertItem, insertRelationship } from '../../db/repositories/items.js';
 import { findJob, insertJob, type PublishJobRow } from '../../db/repositories/jobs.js';
 import { deleteService, findServiceByName, insertService } from '../../db/repositories/services.js';
+import { deleteTileCache, findTileCacheByName } from '../../db/repositories/tile-caches.js';
 import type { PublishRequest } from '../../db/schema/publish-request.js';
 import { badRequest, forbidden, GeoError, internalError } from '../../lib/errors.js';
 import { PUBLISH_WORKFLOW, type PublishWorkflowInput, publishWorkflowId } from '../../workflows/messages.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { publishTiles } from '../services/map-server-package-publish.js';
-import { tilePublishKind } from '../services/map-server-publish.js';
+import { parseTileParameters } from '../services/map-server-parameters.js';
+import {
+  createCachedMapService,
+  requestedCacheDefinition,
+  tilePublishKind,
+} from '../services/map-server-publish.js';
 import { servicesUrl } from '../urls.js';
 import { parseFileType, parseJsonParameter, parsePublishParameters } from './publish-parameters.js';
 import { impliedFileType, isAdmin, resolveSource, storeSource } from './publish-source.js';
@@ -29,8 +35,15 @@ const KEYS = {
 
 const serviceUrl = (c: Context<AppEnv>, name: string) => `${servicesUrl(c)}/Hosted/${name}/FeatureServer`;
 
-function servicesResponse(c: Context<AppEnv>, job: PublishJobRow) {
+function servicesResponse(c: Context<AppEnv>, job: PublishJobRow, cacheJob?: PublishJobRow) {
   const name = job.request.serviceName;
+  const mapService = cacheJob && {
+    type: 'Map Service',
+    serviceurl: `${servicesUrl(c)}/Hosted/${name}/MapServer`,
+    encodedServiceURL: `${servicesUrl(c)}/Hosted/${encodeURIComponent(name)}/MapServer`,
+    jobId: cacheJob.id,
+    serviceItemId: cacheJob.serviceItemId,
+  };
   return {
     services: [
       {
@@ -41,9 +54,16 @@ function servicesResponse(c: Context<AppEnv>, job: PublishJobRow) {
         jobId: job.id,
         serviceItemId: job.serviceItemId,
       },
+      ...(mapService ? [mapService] : []),
     ],
   };
 }
+
+/** The Map Service job of a publish with buildInitialCache, derived from the publish job's id. */
+const cacheJobIdFor = (jobId: string) => {
+  const h = createHash('sha256').update(`${jobId}\ninitial-cache`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+};
 
 /** A client-chosen item id makes the job id, so repeating the request finds the same job. */
 const jobIdFor = (owner: string, itemIdToCreate: string | undefined) => {
@@ -72,7 +92,7 @@ export async function publish(c: Context<AppEnv>) {
   const jobId = jobIdFor(user.username, itemIdToCreate);
   if (itemIdToCreate) {
     const previous = await findJob(db, jobId);
-    if (previous) return servicesResponse(c, previous);
+    if (previous) return servicesResponse(c, previous, await findJob(db, cacheJobIdFor(jobId)));
     if (await findItem(db, itemIdToCreate)) {
       throw badRequest(
         'Unable to publish.',
@@ -96,6 +116,15 @@ export async function publish(c: Context<AppEnv>) {
       'Choose another name, or delete the service that has it.',
     ]);
   }
+  // buildInitialCache: a Map Service of the same name serves the cache built from the new service.
+  const cacheParameters = checked.service.buildInitialCache
+    ? parseTileParameters(params.get('publishParameters'))
+    : undefined;
+  if (cacheParameters && (await findTileCacheByName(db, 'MapServer', checked.serviceName))) {
+    throw badRequest(`Service name '${checked.serviceName}' already exists.`, [
+      'A Map Service of that name exists; choose another name, or delete the service that has it.',
+    ]);
+  }
 
   const serviceItemId = itemIdToCreate ?? randomBytes(16).toString('hex');
   const sourceKey = `publish/${jobId}/source`;
@@ -103,6 +132,10 @@ export async function publish(c: Context<AppEnv>) {
   const request: PublishRequest = { ...checked, sourceKey, sourceSize: source.size };
   const now = deps.now();
   const url = serviceUrl(c, checked.serviceName);
+  const cache = cacheParameters && {
+    serviceItemId: randomBytes(16).toString('hex'),
+    jobId: cacheJobIdFor(jobId),
+  };
   try {
     await insertService(db, {
       serviceItemId,
@@ -160,9 +193,29 @@ export async function publish(c: Context<AppEnv>) {
       created: now,
       modified: now,
     });
-    await startWorkflow(c, job);
-    return servicesResponse(c, job);
+    const cacheJob =
+      cache &&
+      cacheParameters &&
+      (await createCachedMapService(db, {
+        ...cache,
+        workflowId: publishWorkflowId(jobId),
+        name: checked.serviceName,
+        owner: user.username,
+        sourceServiceItemId: serviceItemId,
+        definition: requestedCacheDefinition(cacheParameters),
+        layers: [],
+        description: checked.service.description,
+        copyrightText: checked.service.copyrightText,
+        url: `${servicesUrl(c)}/Hosted/${checked.serviceName}/MapServer`,
+        now,
+      }));
+    await startWorkflow(c, job, cache);
+    return servicesResponse(c, job, cacheJob);
   } catch (e) {
+    if (cache) {
+      await deleteTileCache(db, cache.serviceItemId).catch(() => {});
+      await deleteItemRow(db, cache.serviceItemId).catch(() => {});
+    }
     await deleteItemRow(db, serviceItemId).catch(() => {});
     await deleteService(db, serviceItemId).catch(() => {});
     if (e instanceof GeoError) throw e;
@@ -171,7 +224,11 @@ export async function publish(c: Context<AppEnv>) {
   }
 }
 
-async function startWorkflow(c: Context<AppEnv>, job: PublishJobRow) {
+async function startWorkflow(
+  c: Context<AppEnv>,
+  job: PublishJobRow,
+  cache?: { serviceItemId: string; jobId: string },
+) {
   const { config } = c.get('deps');
   const client = await c.get('deps').temporal();
   const input: PublishWorkflowInput = {
@@ -179,6 +236,7 @@ async function startWorkflow(c: Context<AppEnv>, job: PublishJobRow) {
     serviceItemId: job.serviceItemId,
     owner: job.owner,
     fileType: job.fileType,
+    ...(cache ? { cache } : {}),
   };
   await client.workflow.start(PUBLISH_WORKFLOW, {
     taskQueue: config.temporal.taskQueue,

@@ -36,12 +36,19 @@ export async function itemStatus(c: Context<AppEnv>) {
     });
     return { status: 'failed', statusMessage, ...base, ...counts };
   }
+  const cacheJob = live.progress?.cacheJobId
+    ? await findJob(deps.database.db, live.progress.cacheJobId)
+    : undefined;
   return {
     status: 'processing',
     statusMessage: 'processing',
     ...base,
     ...counts,
     ...(live.progress ? progressCounts(live.progress) : {}),
+    // buildInitialCache: the cache's bundles and tiles so far, as its own Map Service job counts them.
+    ...(cacheJob
+      ? { cache: { jobId: cacheJob.id, serviceItemId: cacheJob.serviceItemId, ...cacheJob.progress } }
+      : {}),
   };
 }
 

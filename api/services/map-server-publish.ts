@@ -5,6 +5,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
+import type { Database } from '../../db/client.js';
 import { findItem, insertItem, insertRelationship } from '../../db/repositories/items.js';
 import { insertJob, type PublishJobRow } from '../../db/repositories/jobs.js';
 import { findService, listLayers } from '../../db/repositories/services.js';
@@ -22,7 +23,7 @@ import {
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { servicesUrl } from '../urls.js';
-import { parseTileLevels, parseTileParameters } from './map-server-parameters.js';
+import { parseTileLevels, parseTileParameters, type TileParameters } from './map-server-parameters.js';
 
 const isAdmin = (role: string) => role === 'org_admin' || role === 'account_admin';
 
@@ -66,10 +67,7 @@ export async function publishTilesFromFeatureService(c: Context<AppEnv>): Promis
       'Choose another name, or delete the service that has it.',
     ]);
   }
-  const levels = parseTileLevels(parameters);
-  const definition: CacheDefinition = levels
-    ? webMercatorCache({ ...levels, storage: parameters.storage })
-    : { ...webMercatorCache({ minLevel: 0, maxLevel: 0, storage: parameters.storage }), lods: [] };
+  const definition = requestedCacheDefinition(parameters);
   const layers = (await listLayers(db, sourceId))
     .filter((l) => l.definition.type !== 'Table' && l.definition.geometryType)
     .map((l) => ({
@@ -83,54 +81,19 @@ export async function publishTilesFromFeatureService(c: Context<AppEnv>): Promis
   const serviceItemId = randomBytes(16).toString('hex');
   const jobId = randomUUID();
   const url = `${servicesUrl(c)}/Hosted/${name}/MapServer`;
-  await insertTileCache(db, {
+  const job = await createCachedMapService(db, {
     serviceItemId,
-    name,
-    owner: user.username,
-    serviceType: 'MapServer',
-    sourceServiceItemId: sourceId,
-    status: 'building',
-    definition,
-    service: { layers, description: parameters.description, copyrightText: parameters.copyrightText },
-    created: now,
-    modified: now,
-  });
-  await insertItem(db, {
-    id: serviceItemId,
-    owner: user.username,
-    title: name.replaceAll('_', ' '),
-    name,
-    type: 'Map Service',
-    typeKeywords: ['ArcGIS Server', 'Data', 'Map Service', 'Service', 'Tiled', 'Hosted Service'],
-    description: parameters.description,
-    licenseInfo: '',
-    accessInformation: parameters.copyrightText,
-    url,
-    created: now,
-    modified: now,
-  });
-  await insertRelationship(db, {
-    originItemId: sourceId,
-    destinationItemId: serviceItemId,
-    relationshipType: 'Service2Service',
-    createdBy: user.username,
-    created: now,
-  });
-  const job = await insertJob(db, {
-    id: jobId,
-    serviceItemId,
-    sourceItemId: sourceId,
-    owner: user.username,
-    fileType: 'featureService',
-    jobType: 'publish',
+    jobId,
     workflowId: tilePublishWorkflowId(jobId),
-    status: 'processing',
-    statusMessage: 'processing',
-    // The job table's request column is typed for feature publishing; a tile job keeps its own
-    // request on the tile cache row and stores only the service name here.
-    request: { serviceName: name, sourceSize: 0 } as unknown as PublishRequest,
-    created: now,
-    modified: now,
+    name,
+    owner: user.username,
+    sourceServiceItemId: sourceId,
+    definition,
+    layers,
+    description: parameters.description,
+    copyrightText: parameters.copyrightText,
+    url,
+    now,
   });
   await startTilePublish(
     c,
@@ -162,4 +125,85 @@ export async function startTilePublish(
     args: [input],
     memo: { serviceItemId: job.serviceItemId, jobId: job.id, kind },
   });
+}
+
+export interface CachedMapService {
+  serviceItemId: string;
+  jobId: string;
+  /** The workflow that completes the job (the tile publish, or the feature publish that builds it). */
+  workflowId: string;
+  name: string;
+  owner: string;
+  sourceServiceItemId: string;
+  definition: CacheDefinition;
+  /** Service JSON layers; empty when the source's layers are not loaded yet (the build fills them). */
+  layers: Record<string, unknown>[];
+  description: string;
+  copyrightText: string;
+  url: string;
+  now: number;
+}
+
+/**
+ * The rows of a Map Service drawn from a hosted feature service: its tile cache (building), its item
+ * related to the feature service by Service2Service, and the job its build completes.
+ */
+export async function createCachedMapService(db: Database, m: CachedMapService): Promise<PublishJobRow> {
+  await insertTileCache(db, {
+    serviceItemId: m.serviceItemId,
+    name: m.name,
+    owner: m.owner,
+    serviceType: 'MapServer',
+    sourceServiceItemId: m.sourceServiceItemId,
+    status: 'building',
+    definition: m.definition,
+    service: { layers: m.layers, description: m.description, copyrightText: m.copyrightText },
+    created: m.now,
+    modified: m.now,
+  });
+  await insertItem(db, {
+    id: m.serviceItemId,
+    owner: m.owner,
+    title: m.name.replaceAll('_', ' '),
+    name: m.name,
+    type: 'Map Service',
+    typeKeywords: ['ArcGIS Server', 'Data', 'Map Service', 'Service', 'Tiled', 'Hosted Service'],
+    description: m.description,
+    licenseInfo: '',
+    accessInformation: m.copyrightText,
+    url: m.url,
+    created: m.now,
+    modified: m.now,
+  });
+  await insertRelationship(db, {
+    originItemId: m.sourceServiceItemId,
+    destinationItemId: m.serviceItemId,
+    relationshipType: 'Service2Service',
+    createdBy: m.owner,
+    created: m.now,
+  });
+  return insertJob(db, {
+    id: m.jobId,
+    serviceItemId: m.serviceItemId,
+    sourceItemId: m.sourceServiceItemId,
+    owner: m.owner,
+    fileType: 'featureService',
+    jobType: 'publish',
+    workflowId: m.workflowId,
+    status: 'processing',
+    statusMessage: 'processing',
+    // The job table's request column is typed for feature publishing; a tile job keeps its own
+    // request on the tile cache row and stores only the service name here.
+    request: { serviceName: m.name, sourceSize: 0 } as unknown as PublishRequest,
+    created: m.now,
+    modified: m.now,
+  });
+}
+
+/** The cache definition for the levels a request names, or none yet (the build picks them). */
+export function requestedCacheDefinition(parameters: TileParameters): CacheDefinition {
+  const levels = parseTileLevels(parameters);
+  return levels
+    ? webMercatorCache({ ...levels, storage: parameters.storage })
+    : { ...webMercatorCache({ minLevel: 0, maxLevel: 0, storage: parameters.storage }), lods: [] };
 }
