@@ -86,8 +86,9 @@ async function publish(stack: BenchStack, token: string, file: string, name: str
   clearInterval(sampler);
   await printActivityTimes(stack, service.jobId);
   const count = await json(
-    `${stack.baseUrl}/rest/services/Hosted/${name}/FeatureServer/0/query?f=json&where=1%3D1&returnCountOnly=true`,
+    `${stack.baseUrl}/rest/services/Hosted/${name}/FeatureServer/0/query?f=json&where=1%3D1&returnCountOnly=true&token=${token}`,
   );
+  if (typeof count.count !== 'number') throw new Error(`count query failed: ${JSON.stringify(count)}`);
   return {
     label: `ours (${name})`,
     rows: countLines(file),

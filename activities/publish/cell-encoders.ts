@@ -201,6 +201,110 @@ export function cellEncoder(field: PlannedField, options: ParseOptions): CellEnc
   }
 }
 
+/** Like CellEncoder, for a cell of plain ASCII given by its bounds in a buffer. */
+export type ByteCellEncoder = (buf: Buffer, start: number, end: number, w: CopyBinaryWriter) => string | null;
+
+/**
+ * The byte form of a field's encoder: short text, plain integers and plain decimals are written
+ * from the bytes; any other cell becomes the string `encoder` reads, with the same result.
+ */
+export function byteCellEncoder(
+  field: PlannedField,
+  options: ParseOptions,
+  encoder: CellEncoder,
+): ByteCellEncoder {
+  const viaString: ByteCellEncoder = (buf, s, e, w) => encoder(buf.toString('latin1', s, e), w);
+  const mark = options.decimalComma ? 44 : 46;
+  switch (field.type) {
+    case 'esriFieldTypeString':
+    case 'esriFieldTypeGUID': {
+      const max = field.length ?? Number.POSITIVE_INFINITY;
+      return (buf, s, e, w) => {
+        const c = buf[s];
+        // Starts with a visible character (so not all blanks); the line has no NUL and no byte over 0x7f.
+        if (e - s > max || c <= 32 || c >= 127) return viaString(buf, s, e, w);
+        w.ascii(buf, s, e);
+        return null;
+      };
+    }
+    case 'esriFieldTypeInteger':
+    case 'esriFieldTypeSmallInteger':
+    case 'esriFieldTypeBigInteger': {
+      const small = field.type === 'esriFieldTypeSmallInteger';
+      const big = field.type === 'esriFieldTypeBigInteger';
+      return (buf, s, e, w) => {
+        const v = plainIntegerBytes(buf, s, e, small ? 4 : 9);
+        if (Number.isNaN(v)) return viaString(buf, s, e, w);
+        if (small) w.int2(v);
+        else if (big) w.int8(v);
+        else w.int4(v);
+        return null;
+      };
+    }
+    case 'esriFieldTypeDouble':
+    case 'esriFieldTypeSingle': {
+      const single = field.type === 'esriFieldTypeSingle';
+      return (buf, s, e, w) => {
+        const v = plainDecimalBytes(buf, s, e, mark);
+        if (Number.isNaN(v)) return viaString(buf, s, e, w);
+        if (single) w.float4(Math.fround(v));
+        else w.float8(v);
+        return null;
+      };
+    }
+    default:
+      return viaString;
+  }
+}
+
+/** plainInteger over the bytes `[start, end)`. */
+export function plainIntegerBytes(b: Uint8Array, start: number, end: number, maxDigits: number): number {
+  const neg = b[start] === 45;
+  let i = neg ? start + 1 : start;
+  const digits = end - i;
+  if (digits < 1 || digits > maxDigits) return Number.NaN;
+  if (b[i] === 48) return end - start === 1 ? 0 : Number.NaN;
+  let v = 0;
+  for (; i < end; i++) {
+    const c = b[i] - 48;
+    if (c < 0 || c > 9) return Number.NaN;
+    v = v * 10 + c;
+  }
+  return neg ? -v : v;
+}
+
+/** plainDecimal over the bytes `[start, end)`. */
+export function plainDecimalBytes(b: Uint8Array, start: number, end: number, mark: number): number {
+  const neg = b[start] === 45;
+  let i = neg ? start + 1 : start;
+  if (i >= end) return Number.NaN;
+  let m = 0;
+  const intStart = i;
+  for (; i < end; i++) {
+    const c = b[i] - 48;
+    if (c < 0 || c > 9) break;
+    m = m * 10 + c;
+  }
+  const intDigits = i - intStart;
+  if (intDigits === 0 || intDigits > 15 || (intDigits > 1 && b[intStart] === 48)) return Number.NaN;
+  let scale = 0;
+  if (i < end) {
+    if (b[i] !== mark) return Number.NaN;
+    i++;
+    const fracStart = i;
+    for (; i < end; i++) {
+      const c = b[i] - 48;
+      if (c < 0 || c > 9) return Number.NaN;
+      m = m * 10 + c;
+    }
+    scale = i - fracStart;
+    if (scale === 0 || scale > 17) return Number.NaN;
+  }
+  if (m >= MAX_EXACT) return Number.NaN; // the string route reads it with Number()
+  const v = scale === 0 ? m : m / POW10[scale];
+  return neg ? -v : v;
+}
+
 /** A coordinate from a cell: the plain decimal first, lib/ingest's parseNumber rules otherwise. */
 export function coordinateReader(
   decimalComma: boolean,

@@ -141,6 +141,21 @@ export class CopyBinaryWriter {
     this.pos = p;
   }
 
+  /** Bytes known to be ASCII (so UTF-8 as they are), copied from `src[start, end)`. */
+  ascii(src: Uint8Array, start: number, end: number): void {
+    const n = end - start;
+    this.ensure(4 + n);
+    this.view.setInt32(this.pos, n);
+    const buf = this.buf;
+    let p = this.pos + 4;
+    if (n <= 32) for (let i = start; i < end; i++) buf[p++] = src[i];
+    else {
+      buf.set(src.subarray(start, end), p);
+      p += n;
+    }
+    this.pos = p;
+  }
+
   /** The rows so far and the trailer; the writer is spent afterwards. */
   finish(): Uint8Array {
     this.ensure(2);

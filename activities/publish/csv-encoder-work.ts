@@ -23,12 +23,23 @@ let rowNumber = init.firstRowNumber;
 const port = parentPort;
 if (!port) throw new Error('csv-encoder-work runs in a worker thread.');
 
+const qualifier = dialect.qualifier.length === 1 ? dialect.qualifier.charCodeAt(0) : -1;
+
+/** Batches without a qualifier (most of a machine-written file) are encoded from their bytes. */
+function encodeBatch(bytes: Uint8Array) {
+  if (qualifier >= 0 && qualifier < 0x80 && !bytes.includes(qualifier)) {
+    const batch = encoder.encodeDelimited(bytes, dialect, rowNumber);
+    return { ...batch, rows: batch.records };
+  }
+  const rows = parseRecords(bytes, dialect);
+  return { ...encoder.encode(rows, rowNumber), rows: rows.length };
+}
+
 port.on('message', (bytes: Uint8Array) => {
   try {
-    const rows = parseRecords(bytes, dialect);
-    const { data, loaded, rejected } = encoder.encode(rows, rowNumber);
-    rowNumber += rows.length;
-    port.postMessage({ ok: true, rows: rows.length, data, loaded, rejected }, [data.buffer as ArrayBuffer]);
+    const { data, loaded, rejected, rows } = encodeBatch(bytes);
+    rowNumber += rows;
+    port.postMessage({ ok: true, rows, data, loaded, rejected }, [data.buffer as ArrayBuffer]);
   } catch (e) {
     port.postMessage({ ok: false, message: e instanceof Error ? e.message : String(e) });
   }

@@ -4,15 +4,21 @@
  * geocoder) and projected to the storage spatial reference, its box computed. Unusable rows are
  * returned with their reason instead of stopping the load. Points from x/y columns never become
  * objects: this loop runs once per row of million-row files.
+ *
+ * Delimited text can also be encoded straight from its bytes (encodeDelimited): a line of plain
+ * ASCII without qualifiers is cut into fields by offsets and its numbers read from the bytes, so
+ * no string is made for most cells; any other line takes the string route, with the same result.
  */
+
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
 import type { LayerPlan } from '../../db/schema/publish-request.js';
 import { geometryBounds, isEmptyGeometry } from '../../lib/geometry/index.js';
 import type { Bounds, EsriGeometry, SpatialReference } from '../../lib/geometry/types.js';
-import { type CellValue, parseNumber } from '../../lib/ingest/index.js';
+import { type CellValue, decoderFor, parseNumber } from '../../lib/ingest/index.js';
 import { createTransformer, resolveSpatialReference } from '../../lib/projection/index.js';
-import { cellEncoder, coordinateReader } from './cell-encoders.js';
+import { byteCellEncoder, cellEncoder, coordinateReader, plainDecimalBytes } from './cell-encoders.js';
 import { CopyBinaryWriter } from './copy-binary.js';
+import type { CsvDialect } from './csv-source.js';
 
 type Reject = { reason: string };
 
@@ -34,7 +40,38 @@ export interface RowEncoder {
     firstRowNumber: number,
     geometries?: readonly (EsriGeometry | Reject | null)[],
   ): EncodedBatch;
+  /**
+   * Whole records of delimited text (no partial line), read exactly as `parseRecords` reads them
+   * when the bytes hold no qualifier; only for layers located by x/y columns or not at all.
+   * Answers the batch and the number of records in it.
+   */
+  encodeDelimited(
+    bytes: Uint8Array,
+    dialect: CsvDialect,
+    firstRowNumber: number,
+  ): EncodedBatch & { records: number };
 }
+
+/** The running extent of a batch. */
+class Extent {
+  xmin = Number.POSITIVE_INFINITY;
+  ymin = Number.POSITIVE_INFINITY;
+  xmax = Number.NEGATIVE_INFINITY;
+  ymax = Number.NEGATIVE_INFINITY;
+  add(x0: number, y0: number, x1: number, y1: number) {
+    if (x0 < this.xmin) this.xmin = x0;
+    if (y0 < this.ymin) this.ymin = y0;
+    if (x1 > this.xmax) this.xmax = x1;
+    if (y1 > this.ymax) this.ymax = y1;
+  }
+  bounds(loaded: number): Bounds | null {
+    return loaded > 0 && this.xmin <= this.xmax ? [this.xmin, this.ymin, this.xmax, this.ymax] : null;
+  }
+}
+
+const PROJECTION_FAILED = 'The location cannot be projected to the target spatial reference.';
+const WHITESPACE = new Uint8Array(128);
+for (const c of [9, 10, 11, 12, 13, 32]) WHITESPACE[c] = 1;
 
 export function createRowEncoder(
   plan: LayerPlan,
@@ -45,130 +82,229 @@ export function createRowEncoder(
   const geographic = plan.geometryType ? resolveSpatialReference(geometrySR).geographic : false;
   const options = { decimalComma: plan.decimalComma, timeZone: plan.timeZone };
   const encoders = plan.fields.map((f) => cellEncoder(f, options));
+  const byteEncoders = plan.fields.map((f, i) => byteCellEncoder(f, options, encoders[i]));
   const sources = plan.fields.map((f) => f.sourceIndex);
   const readCoordinate = coordinateReader(plan.decimalComma, parseNumber);
+  const mark = plan.decimalComma ? 44 : 46;
   const location = plan.location;
+  const columns = encoders.length + 3;
+  const points = transformer !== null && location.type === 'coordinates' ? location : null;
+
+  /** Writes the point's shape and box, or answers why it cannot be stored. */
+  function writePoint(w: CopyBinaryWriter, extent: Extent, x: number, y: number): string | null {
+    if (geographic && (Math.abs(x) > 180 || Math.abs(y) > 90)) {
+      return `Coordinates ${x}, ${y} are outside longitude/latitude ranges.`;
+    }
+    const [px, py] = (transformer as NonNullable<typeof transformer>).project(x, y);
+    if (!Number.isFinite(px) || !Number.isFinite(py)) return PROJECTION_FAILED;
+    extent.add(px, py, px, py);
+    w.text(`{"x":${px},"y":${py}}`);
+    w.box(px, py, px, py);
+    return null;
+  }
+
+  /** One row of values: written whole, or rolled back with its reason. */
+  function encodeRow(
+    w: CopyBinaryWriter,
+    extent: Extent,
+    row: readonly CellValue[],
+    objectId: number,
+    geometry: EsriGeometry | Reject | null | undefined,
+  ): string | null {
+    const rowStart = w.pos;
+    w.row(columns);
+    w.int4(objectId);
+    for (let f = 0; f < encoders.length; f++) {
+      const raw = row[sources[f]];
+      if (raw === null || raw === undefined || raw === '') {
+        w.null();
+        continue;
+      }
+      const reason = encoders[f](raw, w);
+      if (reason !== null) {
+        w.pos = rowStart;
+        return reason;
+      }
+    }
+    let reason: string | null = null;
+    if (!transformer || location.type === 'none') {
+      w.null();
+      w.null();
+    } else if (points) {
+      const x = readCoordinate(row[points.xIndex]);
+      const y = readCoordinate(row[points.yIndex]);
+      reason =
+        Number.isFinite(x) && Number.isFinite(y)
+          ? writePoint(w, extent, x, y)
+          : `Invalid coordinates '${String(row[points.xIndex] ?? '')}', '${String(row[points.yIndex] ?? '')}'.`;
+    } else {
+      const located = geometry ?? {
+        reason: location.type === 'address' ? 'The address was not found.' : 'The feature has no geometry.',
+      };
+      if ('reason' in located) reason = located.reason;
+      else if (isEmptyGeometry(located)) reason = 'The feature has an empty geometry.';
+      else {
+        const projected = transformer.projectGeometry(located);
+        delete projected.spatialReference;
+        const b = geometryBounds(projected);
+        if (!b?.every(Number.isFinite)) reason = PROJECTION_FAILED;
+        else {
+          extent.add(b[0], b[1], b[2], b[3]);
+          w.text(JSON.stringify(projected));
+          w.box(b[0], b[1], b[2], b[3]);
+        }
+      }
+    }
+    if (reason !== null) w.pos = rowStart;
+    return reason;
+  }
 
   return {
     encode(rows, firstRowNumber, geometries) {
       const w = new CopyBinaryWriter(rows.length * 160 + 64);
-      const columns = encoders.length + 3;
-      let loaded = 0;
+      const extent = new Extent();
       const rejected: ErrorRecord[] = [];
-      let xmin = Number.POSITIVE_INFINITY;
-      let ymin = Number.POSITIVE_INFINITY;
-      let xmax = Number.NEGATIVE_INFINITY;
-      let ymax = Number.NEGATIVE_INFINITY;
-      nextRow: for (let i = 0; i < rows.length; i++) {
-        const row = rows[i];
+      let loaded = 0;
+      for (let i = 0; i < rows.length; i++) {
         const objectId = firstRowNumber + i + 1;
-        const rowStart = w.pos;
-        w.row(columns);
-        w.int4(objectId);
-        for (let f = 0; f < encoders.length; f++) {
-          const raw = row[sources[f]];
-          if (raw === null || raw === undefined || raw === '') {
-            w.null();
-            continue;
-          }
-          const reason = encoders[f](raw, w);
-          if (reason !== null) {
-            w.pos = rowStart;
-            rejectRow(rejected, plan.id, objectId, row, reason);
-            continue nextRow;
-          }
-        }
-        if (!transformer || location.type === 'none') {
-          w.null();
-          w.null();
-          loaded++;
-          continue;
-        }
-        if (location.type === 'coordinates') {
-          const x = readCoordinate(row[location.xIndex]);
-          const y = readCoordinate(row[location.yIndex]);
-          if (!Number.isFinite(x) || !Number.isFinite(y)) {
-            w.pos = rowStart;
-            rejectRow(
-              rejected,
-              plan.id,
-              objectId,
-              row,
-              `Invalid coordinates '${String(row[location.xIndex] ?? '')}', '${String(row[location.yIndex] ?? '')}'.`,
-            );
-            continue;
-          }
-          if (geographic && (Math.abs(x) > 180 || Math.abs(y) > 90)) {
-            w.pos = rowStart;
-            rejectRow(
-              rejected,
-              plan.id,
-              objectId,
-              row,
-              `Coordinates ${x}, ${y} are outside longitude/latitude ranges.`,
-            );
-            continue;
-          }
-          const [px, py] = transformer.project(x, y);
-          if (!Number.isFinite(px) || !Number.isFinite(py)) {
-            w.pos = rowStart;
-            rejectRow(
-              rejected,
-              plan.id,
-              objectId,
-              row,
-              'The location cannot be projected to the target spatial reference.',
-            );
-            continue;
-          }
-          if (px < xmin) xmin = px;
-          if (py < ymin) ymin = py;
-          if (px > xmax) xmax = px;
-          if (py > ymax) ymax = py;
-          w.text(`{"x":${px},"y":${py}}`);
-          w.box(px, py, px, py);
-          loaded++;
-          continue;
-        }
-        const located = geometries?.[i] ?? {
-          reason: location.type === 'address' ? 'The address was not found.' : 'The feature has no geometry.',
-        };
-        if ('reason' in located) {
-          w.pos = rowStart;
-          rejectRow(rejected, plan.id, objectId, row, located.reason);
-          continue;
-        }
-        if (isEmptyGeometry(located)) {
-          w.pos = rowStart;
-          rejectRow(rejected, plan.id, objectId, row, 'The feature has an empty geometry.');
-          continue;
-        }
-        const projected = transformer.projectGeometry(located);
-        delete projected.spatialReference;
-        const b = geometryBounds(projected);
-        if (!b?.every(Number.isFinite)) {
-          w.pos = rowStart;
-          rejectRow(
-            rejected,
-            plan.id,
-            objectId,
-            row,
-            'The location cannot be projected to the target spatial reference.',
-          );
-          continue;
-        }
-        xmin = Math.min(xmin, b[0]);
-        ymin = Math.min(ymin, b[1]);
-        xmax = Math.max(xmax, b[2]);
-        ymax = Math.max(ymax, b[3]);
-        w.text(JSON.stringify(projected));
-        w.box(b[0], b[1], b[2], b[3]);
-        loaded++;
+        const reason = encodeRow(w, extent, rows[i], objectId, geometries?.[i]);
+        if (reason === null) loaded++;
+        else rejectRow(rejected, plan.id, objectId, rows[i], reason);
       }
-      const bounds: Bounds | null = loaded > 0 && xmin <= xmax ? [xmin, ymin, xmax, ymax] : null;
-      return { data: w.finish(), loaded, rejected, bounds };
+      return { data: w.finish(), loaded, rejected, bounds: extent.bounds(loaded) };
+    },
+
+    encodeDelimited(bytes, dialect, firstRowNumber) {
+      if (location.type !== 'coordinates' && location.type !== 'none') {
+        throw new Error('encodeDelimited reads x/y locations only.');
+      }
+      const w = new CopyBinaryWriter(bytes.length * 2 + 64);
+      const extent = new Extent();
+      const rejected: ErrorRecord[] = [];
+      const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+      const decoder = decoderFor(dialect.encoding);
+      const delimiter = dialect.delimiter.length === 1 ? dialect.delimiter.charCodeAt(0) : -1;
+      const crlf = dialect.newline === '\r\n';
+      let bounds: Int32Array = new Int32Array(256);
+      let loaded = 0;
+      let records = 0;
+      const n = bytes.length;
+      let lineStart = 0;
+      while (lineStart < n) {
+        // The line ends at the dialect's newline (a bare LF stays in the line of a CRLF file).
+        let lf = bytes.indexOf(10, lineStart);
+        if (crlf) {
+          while (lf >= 0 && (lf === lineStart || bytes[lf - 1] !== 13)) lf = bytes.indexOf(10, lf + 1);
+        }
+        const lineEnd = lf < 0 ? n : crlf ? lf - 1 : lf;
+        const next = lf < 0 ? n : lf + 1;
+        if (lineEnd === lineStart) {
+          lineStart = next;
+          continue;
+        }
+        // Field bounds (start, end pairs); plain means ASCII without NUL and a one-byte delimiter.
+        let fields = 0;
+        let plain = delimiter >= 0;
+        let blank = true;
+        let fieldStart = lineStart;
+        for (let i = lineStart; plain && i < lineEnd; i++) {
+          const c = bytes[i];
+          if (c === delimiter) {
+            if (fields * 2 + 4 > bounds.length) bounds = grow(bounds);
+            bounds[fields * 2] = fieldStart;
+            bounds[fields * 2 + 1] = i;
+            fields++;
+            fieldStart = i + 1;
+          } else if (c >= 0x80 || c === 0) plain = false;
+          else if (blank && WHITESPACE[c] === 0) blank = false;
+        }
+        if (!plain) {
+          // Not plain ASCII: the line as parseRecords reads it, as strings.
+          const row = decoder.decode(bytes.subarray(lineStart, lineEnd)).split(dialect.delimiter);
+          lineStart = next;
+          if (row.every((f) => f.trim() === '')) continue;
+          const objectId = firstRowNumber + ++records;
+          const reason = encodeRow(w, extent, row, objectId, undefined);
+          if (reason === null) loaded++;
+          else rejectRow(rejected, plan.id, objectId, row, reason);
+          continue;
+        }
+        lineStart = next;
+        if (blank) continue;
+        if (fields * 2 + 2 > bounds.length) bounds = grow(bounds);
+        bounds[fields * 2] = fieldStart;
+        bounds[fields * 2 + 1] = lineEnd;
+        fields++;
+        const objectId = firstRowNumber + ++records;
+        const reason = encodeBytesRow(w, extent, buf, bounds, fields, objectId);
+        if (reason === null) loaded++;
+        else rejectRow(rejected, plan.id, objectId, asciiRow(buf, bounds, fields), reason);
+      }
+      return { data: w.finish(), loaded, rejected, bounds: extent.bounds(loaded), records };
     },
   };
+
+  /** One plain ASCII row from its field bounds: as encodeRow would write its strings. */
+  function encodeBytesRow(
+    w: CopyBinaryWriter,
+    extent: Extent,
+    buf: Buffer,
+    bounds: Int32Array,
+    fields: number,
+    objectId: number,
+  ): string | null {
+    const rowStart = w.pos;
+    w.row(columns);
+    w.int4(objectId);
+    for (let f = 0; f < byteEncoders.length; f++) {
+      const src = sources[f];
+      const s = src < fields ? bounds[src * 2] : 0;
+      const e = src < fields ? bounds[src * 2 + 1] : 0;
+      if (s === e) {
+        w.null();
+        continue;
+      }
+      const reason = byteEncoders[f](buf, s, e, w);
+      if (reason !== null) {
+        w.pos = rowStart;
+        return reason;
+      }
+    }
+    if (!points) {
+      w.null();
+      w.null();
+      return null;
+    }
+    const x = coordinateAt(buf, bounds, fields, points.xIndex);
+    const y = coordinateAt(buf, bounds, fields, points.yIndex);
+    const reason =
+      Number.isFinite(x) && Number.isFinite(y)
+        ? writePoint(w, extent, x, y)
+        : `Invalid coordinates '${cellText(buf, bounds, fields, points.xIndex)}', '${cellText(buf, bounds, fields, points.yIndex)}'.`;
+    if (reason !== null) w.pos = rowStart;
+    return reason;
+  }
+
+  function coordinateAt(buf: Buffer, bounds: Int32Array, fields: number, index: number): number {
+    if (index >= fields) return Number.NaN;
+    const s = bounds[index * 2];
+    const e = bounds[index * 2 + 1];
+    const v = plainDecimalBytes(buf, s, e, mark);
+    return Number.isNaN(v) ? readCoordinate(buf.toString('latin1', s, e)) : v;
+  }
+}
+
+function grow(bounds: Int32Array): Int32Array {
+  const next = new Int32Array(bounds.length * 2);
+  next.set(bounds);
+  return next;
+}
+
+const cellText = (buf: Buffer, bounds: Int32Array, fields: number, index: number): string =>
+  index < fields ? buf.toString('latin1', bounds[index * 2], bounds[index * 2 + 1]) : '';
+
+function asciiRow(buf: Buffer, bounds: Int32Array, fields: number): string[] {
+  return Array.from({ length: fields }, (_, i) => buf.toString('latin1', bounds[i * 2], bounds[i * 2 + 1]));
 }
 
 function rejectRow(

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CsvDialect, parseRecords } from '../../../activities/publish/csv-source.js';
 import { createRowEncoder } from '../../../activities/publish/row-encoder.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { copyColumns, copyRows, createFeatureTable } from '../../../db/repositories/feature-tables.js';
@@ -191,5 +192,65 @@ describe('createRowEncoder', () => {
     expect(await stored(polygons, data)).toEqual([
       { objectid: 1, shape: `{"rings":${JSON.stringify([ring])}}`, bbox: '(1,1),(0,0)' },
     ]);
+  });
+});
+
+describe('encodeDelimited', () => {
+  const located: LayerPlan = {
+    ...plan,
+    fields: [
+      field('name', 'esriFieldTypeString', 0, { length: 12 }),
+      field('opened', 'esriFieldTypeDate', 1),
+      field('visits', 'esriFieldTypeInteger', 2),
+      field('score', 'esriFieldTypeDouble', 5),
+      field('rank', 'esriFieldTypeSmallInteger', 6),
+    ],
+    source: {
+      kind: 'csv',
+      dialect: { encoding: 'utf-8', delimiter: ',', qualifier: '"', newline: '\n' },
+      dataOffset: 0,
+    },
+  };
+  const lines = [
+    'Loop,2024-03-05,12,41.5,-87.5,0.25,3',
+    '',
+    ' , ,\t, , ',
+    'Zürich,05/03/2024,7,47.37,8.54,1e2,-0',
+    'short row,2024-01-01',
+    'far too long a name,2024-01-01,1,1,1,1,1',
+    'bad number,,1.5,1,1,,',
+    'bad place,,1,north,1,,',
+    'spaces, 2024-03-05 , 12 ,41.5, -87.5 ,2.50,00',
+    'nul\u0000here,,1,1,1,,',
+    'last,2024-03-06,0,-33.9,151.2,-0.000001,32767',
+  ];
+
+  /** The same records through parseRecords and the string encoder, and straight from the bytes. */
+  function both(layer: LayerPlan, dialect: CsvDialect, text: string, encoding: 'utf-8' | 'latin1' = 'utf-8') {
+    const bytes = encoding === 'latin1' ? Buffer.from(text, 'latin1') : Buffer.from(text, 'utf8');
+    const encoder = createRowEncoder(layer, webMercator);
+    const rows = parseRecords(bytes, dialect);
+    return { strings: encoder.encode(rows, 10), bytes: encoder.encodeDelimited(bytes, dialect, 10), rows };
+  }
+
+  it('writes what parseRecords and encode write, row for row, rejections included', () => {
+    const dialect = (located.source as { dialect: CsvDialect }).dialect;
+    const { strings, bytes, rows } = both(located, dialect, `${lines.join('\n')}\n`);
+    expect(bytes.records).toBe(rows.length);
+    expect(bytes.rejected).toEqual(strings.rejected);
+    expect(bytes.rejected.map((r) => r.rowNumber)).toEqual([13, 14, 15, 16, 18]);
+    expect(bytes.rejected[4].reason).toBe('Value of name contains a NUL character.');
+    expect(bytes.loaded).toBe(strings.loaded);
+    expect(Buffer.from(bytes.data).equals(Buffer.from(strings.data))).toBe(true);
+  });
+
+  it('reads CRLF lines (a bare LF stays in its field), Latin-1, semicolons and decimal commas alike', () => {
+    const dialect: CsvDialect = { encoding: 'latin1', delimiter: ';', qualifier: '"', newline: '\r\n' };
+    const comma: LayerPlan = { ...located, decimalComma: true };
+    const text = `${lines.map((l) => l.replaceAll(',', ';').replace('41.5', '41,5')).join('\r\n')}\r\nline\nbreak;;1;2;3;4,5;6`;
+    const { strings, bytes, rows } = both(comma, dialect, text, 'latin1');
+    expect(bytes.records).toBe(rows.length);
+    expect(bytes.rejected).toEqual(strings.rejected);
+    expect(Buffer.from(bytes.data).equals(Buffer.from(strings.data))).toBe(true);
   });
 });
