@@ -3,6 +3,9 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { findServiceByName } from '../../db/repositories/services.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
+import { mountAttachmentRoutes } from './attachments-routes.js';
+import { narrowedWhere, ownFeaturesWhere } from './feature-edit-access.js';
+import { mountFeatureEditRoutes } from './feature-edit-routes.js';
 import { readyLayer, readyService, serviceNotFound } from './hosted-layer.js';
 import { queryLayer } from './layer-query.js';
 import { authorizeService } from './service-access.js';
@@ -44,14 +47,21 @@ export function createFeatureServerRouter(): Hono<AppEnv> {
   });
 
   router.on(methods, `${base}/:layer{[0-9]+}/query`, async (c) => {
-    const out = await queryLayer(
-      c.get('deps').database,
+    const params: Record<string, string | undefined> = c.get('params').all();
+    const { service, layer } = await readyLayer(
+      c.get('deps').database.db,
       c.req.param('name'),
       c.req.param('layer'),
-      c.get('params').all(),
     );
+    // Ownership access control: others' features stay hidden where allowOthersToQuery is false.
+    const own = await ownFeaturesWhere(c.get('deps').database.db, service, layer, c.get('user'));
+    if (own) params.where = narrowedWhere(params.where, own);
+    const out = await queryLayer(c.get('deps').database, c.req.param('name'), c.req.param('layer'), params);
     return sendJson(c, out.body);
   });
+
+  mountFeatureEditRoutes(router, base);
+  mountAttachmentRoutes(router, base);
 
   return router;
 }

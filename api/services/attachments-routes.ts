@@ -1,0 +1,123 @@
+/**
+ * Attachment resources of a hosted layer: `/{layer}/{oid}/attachments`, `/attachments/{id}` (the
+ * file), `addAttachment`, `updateAttachment`, `deleteAttachments` (as @esri/arcgis-rest-feature-service
+ * sends them: a multipart `attachment` part), and `/{layer}/queryAttachments`.
+ */
+import type { Context, Hono } from 'hono';
+import { listAttachments } from '../../db/repositories/attachments.js';
+import { operationNotSupported } from '../../lib/edit/capabilities.js';
+import { readObjectIdList } from '../../lib/edit/edit-parameters.js';
+import { badRequest } from '../../lib/errors.js';
+import { present } from '../../lib/query/normalize/parameter-values.js';
+import type { AppEnv } from '../env.js';
+import { sendJson } from '../render.js';
+import {
+  addAttachment,
+  attachmentContent,
+  attachmentInfo,
+  attachmentScope,
+  deleteAttachments,
+  featureAttachments,
+  updateAttachment,
+} from './attachments.js';
+import { narrowedWhere, ownFeaturesWhere } from './feature-edit-access.js';
+import { selectObjectIds } from './feature-edit-select.js';
+import { readyLayer } from './hosted-layer.js';
+
+async function scopeOf(c: Context<AppEnv>) {
+  const deps = c.get('deps');
+  const { service, layer } = await readyLayer(
+    deps.database.db,
+    c.req.param('name') ?? '',
+    c.req.param('layer') ?? '',
+  );
+  return attachmentScope(deps, service, layer, c.get('user'));
+}
+
+const objectIdOf = (c: Context<AppEnv>) => Number(c.req.param('objectId'));
+
+export function mountAttachmentRoutes(router: Hono<AppEnv>, base: string): void {
+  const feature = `${base}/:layer{[0-9]+}/:objectId{[0-9]+}`;
+
+  router.on(['GET', 'POST'], `${feature}/attachments`, async (c) => {
+    const infos = await featureAttachments(await scopeOf(c), objectIdOf(c));
+    return sendJson(c, {
+      attachmentInfos: infos.map(({ parentObjectId: _, ...info }) => info),
+    });
+  });
+
+  router.get(`${feature}/attachments/:attachmentId{[0-9]+}`, async (c) => {
+    const { row, body } = await attachmentContent(
+      await scopeOf(c),
+      objectIdOf(c),
+      Number(c.req.param('attachmentId')),
+    );
+    return c.body(body, 200, {
+      'Content-Type': row.contentType,
+      'Content-Length': String(row.size),
+      'Content-Disposition': `inline; filename*=UTF-8''${encodeURIComponent(row.name)}`,
+    });
+  });
+
+  router.post(`${feature}/addAttachment`, async (c) => {
+    const params = c.get('params');
+    const result = await addAttachment(
+      await scopeOf(c),
+      objectIdOf(c),
+      params.file('attachment'),
+      params.get('keywords') ?? '',
+    );
+    return sendJson(c, { addAttachmentResult: result });
+  });
+
+  router.post(`${feature}/updateAttachment`, async (c) => {
+    const params = c.get('params');
+    const [attachmentId] = readObjectIdList('attachmentId', params.get('attachmentId'));
+    if (attachmentId === undefined)
+      throw badRequest('Unable to complete operation.', ["'attachmentId' parameter is required."]);
+    const result = await updateAttachment(
+      await scopeOf(c),
+      objectIdOf(c),
+      attachmentId,
+      params.file('attachment'),
+      params.get('keywords'),
+    );
+    return sendJson(c, { updateAttachmentResult: result });
+  });
+
+  router.post(`${feature}/deleteAttachments`, async (c) => {
+    const ids = readObjectIdList('attachmentIds', c.get('params').get('attachmentIds'));
+    const results = await deleteAttachments(await scopeOf(c), objectIdOf(c), ids);
+    return sendJson(c, { deleteAttachmentResults: results });
+  });
+
+  router.on(['GET', 'POST'], `${base}/:layer{[0-9]+}/queryAttachments`, async (c) => {
+    const scope = await scopeOf(c);
+    if (!scope.model.capabilities.query) throw operationNotSupported(scope.model.capabilities.text);
+    const p: Record<string, string | undefined> = c.get('params').all();
+    const db = scope.deps.database.db;
+    const own = await ownFeaturesWhere(db, scope.service, scope.layer, scope.user);
+    const where = present(p.definitionexpression);
+    const ids = await selectObjectIds(scope.deps.database, scope.service, scope.layer, {
+      where: own ? narrowedWhere(where, own) : where,
+      objectIds: p.objectids,
+    });
+    const types = (present(p.attachmenttypes) ?? '')
+      .split(',')
+      .map((t) => t.trim().toLowerCase())
+      .filter(Boolean);
+    const rows = (await listAttachments(db, scope.service.serviceItemId, scope.layer.layerId, ids)).filter(
+      (r) => types.length === 0 || types.some((t) => r.contentType.toLowerCase().startsWith(t)),
+    );
+    const groups = new Map<number, ReturnType<typeof attachmentInfo>[]>();
+    for (const r of rows) groups.set(r.objectId, [...(groups.get(r.objectId) ?? []), attachmentInfo(r)]);
+    return sendJson(c, {
+      fields: [{ name: 'OBJECTID', type: 'esriFieldTypeOID', alias: 'OBJECTID' }],
+      attachmentGroups: [...groups].map(([parentObjectId, infos]) => ({
+        parentObjectId,
+        parentGlobalId: null,
+        attachmentInfos: infos.map(({ parentObjectId: _, ...info }) => info),
+      })),
+    });
+  });
+}
