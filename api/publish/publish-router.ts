@@ -1,8 +1,9 @@
-/** The publishing operations under sharing/rest: analyze, publish and the job status. */
+/** The publishing operations under sharing/rest: analyze, publish, the job status and its error records. */
 import { Hono } from 'hono';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { analyze } from './analyze-route.js';
+import { errorRecords } from './error-records-route.js';
 import { publish } from './publish-route.js';
 import { itemStatus } from './status-route.js';
 // Registers the hook that removes a hosted service with its item.
@@ -20,6 +21,9 @@ export function createPublishRouter(): Hono<AppEnv> {
   );
   router.on(methods, '/content/users/:user/:folder/items/:itemId/status', async (c) =>
     sendJson(c, await itemStatus(c)),
+  );
+  router.on(methods, '/content/users/:user/items/:itemId/errorRecords', async (c) =>
+    sendJson(c, await errorRecords(c)),
   );
   return router;
 }
