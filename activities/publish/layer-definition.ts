@@ -4,6 +4,12 @@
  * keys win over the defaults, except what the data decides (fields, geometry, extent, ids).
  */
 import type { LayerPlan, ServiceProperties } from '../../db/schema/publish-request.js';
+import {
+  editFieldsInfoOf,
+  type TrackingField,
+  trackingFieldResource,
+  trackingFieldsFor,
+} from '../../lib/edit/editor-tracking.js';
 import type { Bounds, EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
 import { sqlTypeOf } from '../../lib/ingest/index.js';
 
@@ -25,6 +31,7 @@ const COMPUTED = new Set([
   'serviceItemId',
   'spatialReference',
   'currentVersion',
+  'editFieldsInfo',
 ]);
 
 const BLUE = [0, 122, 194, 255];
@@ -75,8 +82,18 @@ export interface LayerDefinitionInput {
   extent: Bounds | null;
 }
 
+/** The editor tracking fields a layer gets when its service enables editor tracking; none otherwise. */
+export function editorTrackingFieldsOf(plan: LayerPlan, service: ServiceProperties): TrackingField[] {
+  if (service.editorTrackingInfo.enableEditorTracking !== true) return [];
+  return trackingFieldsFor(
+    plan.fields.map((f) => f.name),
+    plan.fields.map((f) => f.column),
+  );
+}
+
 export function buildLayerDefinition(input: LayerDefinitionInput): Record<string, unknown> {
   const { plan, service, spatialReference } = input;
+  const tracking = editorTrackingFieldsOf(plan, service);
   const g = plan.geometryType;
   const maxRecordCount = service.maxRecordCount > 0 ? service.maxRecordCount : DEFAULT_MAX_RECORD_COUNT;
   const fields = [
@@ -106,6 +123,7 @@ export function buildLayerDefinition(input: LayerDefinitionInput): Record<string
       defaultValue: null,
       ...(f.locationType && f.locationType !== 'unknown' ? { locationType: f.locationType } : {}),
     })),
+    ...tracking.map(trackingFieldResource),
   ];
   const displayField = plan.fields.find((f) => f.type === 'esriFieldTypeString')?.name ?? OBJECT_ID_FIELD;
   const base: Record<string, unknown> = {
@@ -186,6 +204,7 @@ export function buildLayerDefinition(input: LayerDefinitionInput): Record<string
     ...(service.editorTrackingInfo.enableEditorTracking !== undefined
       ? { editorTrackingInfo: service.editorTrackingInfo }
       : {}),
+    ...(tracking.length > 0 ? { editFieldsInfo: editFieldsInfoOf(tracking) } : {}),
   };
   for (const [key, value] of Object.entries(input.layerInfo)) {
     if (!COMPUTED.has(key) && value !== undefined && value !== null && value !== '') base[key] = value;
