@@ -20,6 +20,16 @@ import type { ResumePoint, SourceBatch } from './layer-sources.js';
 
 export const GEOJSON_BATCH_ROWS = 2000;
 
+/** Every feature of a GeoJSON byte stream, in order. */
+export async function* geoJsonFeatures(
+  chunks: AsyncIterable<Buffer | Uint8Array>,
+): AsyncGenerator<GeoJSONFeature> {
+  for await (const item of geoJsonItems(chunks)) {
+    if (item.kind === 'feature') yield checkedFeature(item.value);
+    else yield* documentFeatures(item.value);
+  }
+}
+
 /** Every feature of the stored file, in order. */
 export async function* storedGeoJsonFeatures(
   store: ObjectStore,
@@ -27,26 +37,26 @@ export async function* storedGeoJsonFeatures(
 ): AsyncGenerator<GeoJSONFeature> {
   const stream = await store.getStream(key);
   try {
-    for await (const item of geoJsonItems(stream)) {
-      if (item.kind === 'feature') yield checkedFeature(item.value);
-      else yield* documentFeatures(item.value);
-    }
+    yield* geoJsonFeatures(stream);
   } finally {
     stream.destroy();
   }
 }
 
-/** The file described in one pass; rows and geometries hold only the first `keep` features. */
-export async function scanGeoJson(
-  store: ObjectStore,
-  key: string,
+/** A GeoJSON stream described in one pass; rows and geometries hold only the first `keep` features. */
+export async function describeGeoJson(
+  features: AsyncIterable<GeoJSONFeature>,
   name: string,
   keep: number,
 ): Promise<FeatureTable & { count: number }> {
   const builder = new FeatureTableBuilder(keep);
-  for await (const f of storedGeoJsonFeatures(store, key)) builder.add(f);
+  for await (const f of features) builder.add(f);
   return { ...builder.table(name), count: builder.count };
 }
+
+/** The stored file described in one pass. */
+export const scanGeoJson = (store: ObjectStore, key: string, name: string, keep: number) =>
+  describeGeoJson(storedGeoJsonFeatures(store, key), name, keep);
 
 /** Batches of rows and geometries from the feature numbered `start.rowNumber` to the end. */
 export async function* geoJsonBatches(

@@ -1,14 +1,15 @@
 /**
- * content/features/analyze: reads the start of a csv (or the whole workbook, GeoJSON or zip), detects
+ * content/features/analyze: reads the start of a csv (GeoJSON as a stream, the whole workbook or zip), detects
  * encoding, delimiter, qualifier, field types and location fields, and returns publishParameters ready
  * to hand to publish, with sample records.
  */
 import type { Context } from 'hono';
 import { sampleFromBytes } from '../../activities/publish/csv-source.js';
 import { parseWorkbook } from '../../activities/publish/excel-source.js';
-import { parseGeoJson, parseShapefileZip } from '../../activities/publish/feature-source.js';
+import { parseShapefileZip } from '../../activities/publish/feature-source.js';
+import { describeGeoJson, geoJsonFeatures } from '../../activities/publish/geojson-source.js';
 import { buildLayerDefinition } from '../../activities/publish/layer-definition.js';
-import { planLayer } from '../../activities/publish/layer-plan.js';
+import { type LayerRequestWithLocale, planLayer } from '../../activities/publish/layer-plan.js';
 import { detectLocation } from '../../activities/publish/location-detection.js';
 import type {
   LayerPlan,
@@ -16,11 +17,12 @@ import type {
   PublishFileType,
   ServiceProperties,
 } from '../../db/schema/publish-request.js';
-import { type CellValue, parseCellValue } from '../../lib/ingest/index.js';
+import { badRequest } from '../../lib/errors.js';
+import { type CellValue, localeConventions, parseCellValue } from '../../lib/ingest/index.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { parseFileType, parseJsonParameter } from './publish-parameters.js';
-import { impliedFileType, readSourceBytes, resolveSource } from './publish-source.js';
+import { impliedFileType, readSourceBytes, resolveSource, sourceChunks } from './publish-source.js';
 
 const SAMPLE_BYTES = 512 * 1024;
 const ANALYZE_ID = '0'.repeat(32);
@@ -82,23 +84,34 @@ export async function analyze(c: Context<AppEnv>) {
       qualifier: sample.dialect.qualifier,
       encoding: sample.dialect.encoding,
     };
-  } else {
+  } else if (fileType === 'excel') {
     const bytes = await readSourceBytes(store, source);
-    if (fileType === 'excel') {
-      tables = (await parseWorkbook(bytes)).map((s, i) => ({ ...s, decimalComma: false, sheetIndex: i }));
-    } else {
-      const parsed = fileType === 'geojson' ? [parseGeoJson(bytes, name)] : await parseShapefileZip(bytes);
-      tables = parsed.map((t) => ({
-        name: t.name,
-        headers: t.headers,
-        rows: t.rows,
-        geometryType: t.geometryType,
-        textColumns: t.textColumns,
-        decimalComma: false,
-      }));
-    }
+    tables = (await parseWorkbook(bytes)).map((s, i) => ({ ...s, decimalComma: false, sheetIndex: i }));
+  } else {
+    // GeoJSON is read as a stream (fields and types from every feature, rows only for the sample).
+    const parsed =
+      fileType === 'geojson'
+        ? [await describeGeoJson(geoJsonFeatures(sourceChunks(store, source)), name, 1000)]
+        : await parseShapefileZip(await readSourceBytes(store, source));
+    tables = parsed.map((t) => ({
+      name: t.name,
+      headers: t.headers,
+      rows: t.rows,
+      geometryType: t.geometryType,
+      textColumns: t.textColumns,
+      decimalComma: false,
+    }));
   }
-  const analyzed = tables.map((t, i) => analyzeTable(t, i, fileType, tables.length === 1 ? name : t.name));
+  // sourceLocale: text numbers with a decimal comma, ambiguous short dates in the locale's order.
+  const tag = typeof options.sourceLocale === 'string' && options.sourceLocale.trim() ? options.sourceLocale : '';
+  const locale = tag && (fileType === 'csv' || fileType === 'excel') ? localeConventions(tag) : null;
+  if (tag && locale === null && (fileType === 'csv' || fileType === 'excel')) {
+    throw badRequest('Invalid analyzeParameters.', [`sourceLocale '${tag}' is not a locale tag such as 'de' or 'en-US'.`]);
+  }
+  if (locale?.decimalComma) for (const t of tables) t.decimalComma = true;
+  const analyzed = tables.map((t, i) =>
+    analyzeTable(t, i, fileType, tables.length === 1 ? name : t.name, locale ? tag : undefined),
+  );
   const first = analyzed[0];
   const publishParameters: Record<string, unknown> = {
     type: fileType,
@@ -129,12 +142,19 @@ export async function analyze(c: Context<AppEnv>) {
   return { publishParameters, records: first ? first.records.slice(0, sampleSize) : [] };
 }
 
-function analyzeTable(t: Table, index: number, fileType: PublishFileType, layerName: string) {
+function analyzeTable(
+  t: Table,
+  index: number,
+  fileType: PublishFileType,
+  layerName: string,
+  sourceLocale?: string,
+) {
   const records = t.rows.map((row) => Object.fromEntries(t.headers.map((h, i) => [h, row[i]])));
   const detected = detectLocation(t.headers, records, { decimalComma: t.decimalComma });
   const hasGeometry = fileType === 'geojson' || fileType === 'shapefile';
   const locationType = hasGeometry ? 'geometry' : detected.locationType;
-  const request: LayerRequest = {
+  const request: LayerRequestWithLocale = {
+    ...(sourceLocale ? { sourceLocale } : {}),
     id: index,
     name: layerName,
     location:

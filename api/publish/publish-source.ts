@@ -92,6 +92,20 @@ export async function readSourceBytes(
   }
 }
 
+/** The source's bytes as a stream of chunks, for readers that need not hold the whole file. */
+export async function* sourceChunks(store: ObjectStore, source: SourceRef): AsyncGenerator<Buffer> {
+  if (source.kind === 'text') {
+    yield Buffer.from(source.text, 'utf8');
+    return;
+  }
+  const stream = source.kind === 'item' ? await store.getStream(source.key) : createReadStream(source.path);
+  try {
+    for await (const chunk of stream) yield chunk as Buffer;
+  } finally {
+    stream.destroy();
+  }
+}
+
 /** The file type an item or upload implies, when the request does not say. */
 export function impliedFileType(source: SourceRef): string | undefined {
   if (source.kind === 'item') {

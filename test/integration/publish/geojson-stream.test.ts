@@ -30,12 +30,18 @@ function generatedCollection(): string {
 describe('a GeoJSON file larger than the planning sample', () => {
   const name = uniqueName('geojson_stream');
   let status: Record<string, any>;
+  let analyzed: Record<string, any>;
 
   beforeAll(async () => {
     const token = await adminToken();
     const dir = mkdtempSync(join(tmpdir(), 'geojson-stream-'));
     const path = join(dir, 'generated.geojson');
     writeFileSync(path, generatedCollection());
+    analyzed = await upload(
+      '/sharing/rest/content/features/analyze',
+      { token, filetype: 'geojson' },
+      { name: 'generated.geojson', path },
+    );
     const owner = stack().admin.username;
     const res = await upload(
       `/sharing/rest/content/users/${owner}/publish`,
@@ -46,6 +52,18 @@ describe('a GeoJSON file larger than the planning sample', () => {
     if (!service) throw new Error(`publish failed: ${JSON.stringify(res)}`);
     status = await waitForJob(token, owner, service.serviceItemId, service.jobId, 180_000);
   }, 240_000);
+
+  it('analyze describes the whole file and returns sample records', () => {
+    const fields = analyzed.publishParameters.layerInfo.fields;
+    const types = Object.fromEntries(fields.map((f: any) => [f.name, f.type]));
+    expect(types).toMatchObject({
+      seq: 'esriFieldTypeInteger',
+      code: 'esriFieldTypeString',
+      late: 'esriFieldTypeString',
+    });
+    expect(analyzed.publishParameters.layerInfo.geometryType).toBe('esriGeometryPoint');
+    expect(analyzed.records[0]).toMatchObject({ seq: 0, code: '0' });
+  });
 
   it('loads every feature', async () => {
     expect(status.status).toBe('completed');
