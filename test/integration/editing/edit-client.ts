@@ -26,9 +26,10 @@ export async function publishStations(
   );
   const name = uniqueName('stations');
   const parameters = { ...analyzed.publishParameters, name, ...properties };
-  // analyze proposes layerInfo.capabilities 'Query'; the layer's own key wins over the service's.
-  if (properties.capabilities)
-    parameters.layerInfo = { ...parameters.layerInfo, capabilities: properties.capabilities };
+  // analyze proposes layerInfo keys (capabilities 'Query', …); the layer's own keys win over the service's.
+  for (const key of ['capabilities', 'hasAttachments', 'editorTrackingInfo']) {
+    if (key in properties) parameters.layerInfo = { ...parameters.layerInfo, [key]: properties[key] };
+  }
   const res = await upload(
     `/sharing/rest/content/users/${owner}/publish`,
     {

@@ -4,10 +4,13 @@ import { adminToken, call, stack } from '../support/portal-client.js';
 import { EDITABLE, type EditableService, edit, features, publishStations } from './edit-client.js';
 
 const share = async (svc: EditableService, params: Record<string, string>) => {
-  const res = await call(`/sharing/rest/content/users/${stack().admin.username}/items/${svc.serviceItemId}/share`, {
-    token: await adminToken(),
-    ...params,
-  });
+  const res = await call(
+    `/sharing/rest/content/users/${stack().admin.username}/items/${svc.serviceItemId}/share`,
+    {
+      token: await adminToken(),
+      ...params,
+    },
+  );
   if (res.json.error) throw new Error(`share failed: ${res.text}`);
 };
 
@@ -78,7 +81,11 @@ describe('editor tracking', () => {
     });
     expect(res.updateResults[0].success).toBe(true);
     const [after] = await features(svc, token, "Name = 'Alice dock'");
-    expect(after.attributes).toMatchObject({ Creator: alice.username, Editor: stack().admin.username, Kind: 'pier' });
+    expect(after.attributes).toMatchObject({
+      Creator: alice.username,
+      Editor: stack().admin.username,
+      Kind: 'pier',
+    });
     expect(after.attributes.EditDate).toBeGreaterThanOrEqual(f.attributes.EditDate);
     expect(after.attributes.CreationDate).toBe(f.attributes.CreationDate);
   });
@@ -95,7 +102,10 @@ describe('ownership access control', () => {
   beforeAll(async () => {
     token = await adminToken();
     [alice, bob] = [await newUser(), await newUser()];
-    guarded = await publishStations(token, tracking({ allowOthersToUpdate: false, allowOthersToDelete: false }));
+    guarded = await publishStations(
+      token,
+      tracking({ allowOthersToUpdate: false, allowOthersToDelete: false }),
+    );
     hidden = await publishStations(
       token,
       tracking({ allowOthersToQuery: false, allowOthersToUpdate: false, allowOthersToDelete: false }),
@@ -106,11 +116,15 @@ describe('ownership access control', () => {
     aliceFeature = add.addResults[0].objectId;
   }, 180_000);
 
-  it("others may not update a feature they did not create; its creator may", async () => {
+  it('others may not update a feature they did not create; its creator may', async () => {
     const byBob = await edit(`${guarded.layer}/updateFeatures`, bob.token, {
       features: [{ attributes: { OBJECTID: aliceFeature, Name: 'Bob was here' } }],
     });
-    expect(byBob.updateResults[0]).toMatchObject({ objectId: aliceFeature, success: false, error: { code: 1000 } });
+    expect(byBob.updateResults[0]).toMatchObject({
+      objectId: aliceFeature,
+      success: false,
+      error: { code: 1000 },
+    });
     expect(byBob.updateResults[0].error.description).toContain('created by someone else');
     const byAlice = await edit(`${guarded.layer}/updateFeatures`, alice.token, {
       features: [{ attributes: { OBJECTID: aliceFeature, Name: 'Alice dock 2' } }],
@@ -133,10 +147,19 @@ describe('ownership access control', () => {
     const add = await edit(`${guarded.layer}/addFeatures`, bob.token, { features: [dock('Bob dock')] });
     const bobFeature = add.addResults[0].objectId;
     const res = await edit(`${guarded.layer}/deleteFeatures`, bob.token, { where: '1=1' });
-    expect(res.deleteResults).toEqual([{ objectId: bobFeature, uniqueId: bobFeature, globalId: null, success: true }]);
-    const byIds = await edit(`${guarded.layer}/deleteFeatures`, bob.token, { objectIds: String(aliceFeature) });
+    expect(res.deleteResults).toEqual([
+      { objectId: bobFeature, uniqueId: bobFeature, globalId: null, success: true },
+    ]);
+    const byIds = await edit(`${guarded.layer}/deleteFeatures`, bob.token, {
+      objectIds: String(aliceFeature),
+    });
     expect(byIds.deleteResults[0].success).toBe(false);
-    expect((await features(guarded, token)).map((f) => f.attributes.OBJECTID)).toEqual([1, 2, 3, aliceFeature]);
+    expect((await features(guarded, token)).map((f) => f.attributes.OBJECTID)).toEqual([
+      1,
+      2,
+      3,
+      aliceFeature,
+    ]);
   });
 
   it('with allowOthersToQuery false others see only their own features', async () => {
@@ -148,7 +171,11 @@ describe('ownership access control', () => {
     const aliceId = (await features(hidden, alice.token))[0].attributes.OBJECTID;
     const single = (await call(`${hidden.layer}/${aliceId}`, { token: bob.token }, { method: 'GET' })).json;
     expect(single.error.code).toBe(404);
-    const sneaky = await call(`${hidden.layer}/query`, { token: bob.token, where: "1=1) OR (1=1", outFields: '*' });
+    const sneaky = await call(`${hidden.layer}/query`, {
+      token: bob.token,
+      where: '1=1) OR (1=1',
+      outFields: '*',
+    });
     expect(sneaky.json.error.code).toBe(400);
   });
 

@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { callMultipart, objectKeys, withDatabase } from '../portal/portal-helpers.js';
+import { adminToken, call, stack } from '../support/portal-client.js';
+import { EDITABLE, type EditableService, edit, publishStations } from './edit-client.js';
+
+const attachmentPrefix = (svc: EditableService) => `items/${svc.serviceItemId}/attachments/`;
+
+describe('attachments of hosted features', () => {
+  let token: string;
+  let svc: EditableService;
+  const photo = randomBytes(300_000);
+  let photoId: number;
+
+  beforeAll(async () => {
+    token = await adminToken();
+    svc = await publishStations(token, EDITABLE);
+  }, 120_000);
+
+  it('addAttachment stores a multipart file; attachments lists it; the file comes back byte for byte', async () => {
+    const add = await callMultipart(
+      `${svc.layer}/1/addAttachment`,
+      { token, keywords: 'photo' },
+      { field: 'attachment', name: 'pier.jpg', bytes: photo, type: 'image/jpeg' },
+    );
+    expect(add.json.addAttachmentResult).toMatchObject({ success: true });
+    photoId = add.json.addAttachmentResult.objectId;
+    const list = (await call(`${svc.layer}/1/attachments`, { token }, { method: 'GET' })).json;
+    expect(list.attachmentInfos).toEqual([
+      {
+        id: photoId,
+        globalId: add.json.addAttachmentResult.globalId,
+        name: 'pier.jpg',
+        contentType: 'image/jpeg',
+        size: photo.length,
+        keywords: 'photo',
+      },
+    ]);
+    const res = await fetch(`${stack().baseUrl}${svc.layer}/1/attachments/${photoId}?token=${token}`);
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
+    expect(Buffer.from(await res.arrayBuffer()).equals(photo)).toBe(true);
+  });
+
+  it('updateAttachment replaces the file and keeps the id; the old bytes are gone from the store', async () => {
+    const text = Buffer.from('inspection notes\n');
+    const res = await callMultipart(
+      `${svc.layer}/1/updateAttachment`,
+      { token, attachmentId: String(photoId) },
+      { field: 'attachment', name: 'notes.txt', bytes: text, type: 'text/plain' },
+    );
+    expect(res.json.updateAttachmentResult).toMatchObject({ objectId: photoId, success: true });
+    const body = await (
+      await fetch(`${stack().baseUrl}${svc.layer}/1/attachments/${photoId}?token=${token}`)
+    ).text();
+    expect(body).toBe('inspection notes\n');
+    expect(await objectKeys(attachmentPrefix(svc))).toHaveLength(1);
+  });
+
+  it('queryAttachments groups the attachments by feature, by objectIds or definitionExpression', async () => {
+    await callMultipart(
+      `${svc.layer}/2/addAttachment`,
+      { token },
+      { field: 'attachment', name: 'lock.png', bytes: Buffer.from([137, 80, 78, 71]), type: 'image/png' },
+    );
+    const byIds = (await call(`${svc.layer}/queryAttachments`, { token, objectIds: '1,2' })).json;
+    expect(
+      byIds.attachmentGroups.map((g: any) => [g.parentObjectId, g.attachmentInfos.map((a: any) => a.name)]),
+    ).toEqual([
+      [1, ['notes.txt']],
+      [2, ['lock.png']],
+    ]);
+    const byWhere = (
+      await call(`${svc.layer}/queryAttachments`, { token, definitionExpression: "Kind = 'lock'" })
+    ).json;
+    expect(byWhere.attachmentGroups.map((g: any) => g.parentObjectId)).toEqual([2]);
+    const images = (await call(`${svc.layer}/queryAttachments`, { token, attachmentTypes: 'image/png' }))
+      .json;
+    expect(images.attachmentGroups.map((g: any) => g.parentObjectId)).toEqual([2]);
+  });
+
+  it('deleteAttachments removes the row and the file; an unknown id fails alone', async () => {
+    const res = await call(`${svc.layer}/1/deleteAttachments`, { token, attachmentIds: `${photoId},99999` });
+    expect(res.json.deleteAttachmentResults.map((r: any) => [r.objectId, r.success])).toEqual([
+      [photoId, true],
+      [99999, false],
+    ]);
+    expect((await call(`${svc.layer}/1/attachments`, { token })).json.attachmentInfos).toEqual([]);
+    expect(await objectKeys(attachmentPrefix(svc))).toHaveLength(1);
+  });
+
+  it('deleting a feature deletes its attachments', async () => {
+    const del = await edit(`${svc.layer}/deleteFeatures`, token, { objectIds: '2' });
+    expect(del.deleteResults[0].success).toBe(true);
+    expect(await objectKeys(attachmentPrefix(svc))).toEqual([]);
+    const rows = await withDatabase(
+      (sql) => sql`select id from feature_attachments where service_item_id = ${svc.serviceItemId}`,
+    );
+    expect(rows).toHaveLength(0);
+  });
+
+  it('an attachment on a missing feature is refused', async () => {
+    const res = await callMultipart(
+      `${svc.layer}/404/addAttachment`,
+      { token },
+      { field: 'attachment', name: 'x.txt', bytes: Buffer.from('x') },
+    );
+    expect(res.json.error.code).toBe(404);
+  });
+
+  it('deleting the service item deletes every attachment', async () => {
+    await callMultipart(
+      `${svc.layer}/3/addAttachment`,
+      { token },
+      { field: 'attachment', name: 'a.txt', bytes: Buffer.from('a') },
+    );
+    expect(await objectKeys(attachmentPrefix(svc))).toHaveLength(1);
+    const del = await call(
+      `/sharing/rest/content/users/${stack().admin.username}/items/${svc.serviceItemId}/delete`,
+      { token },
+    );
+    expect(del.json.success).toBe(true);
+    expect(await objectKeys(attachmentPrefix(svc))).toEqual([]);
+    const rows = await withDatabase(
+      (sql) => sql`select id from feature_attachments where service_item_id = ${svc.serviceItemId}`,
+    );
+    expect(rows).toHaveLength(0);
+  });
+});
+
+describe('a layer without attachments', () => {
+  it('refuses the attachment operations', async () => {
+    const token = await adminToken();
+    const svc = await publishStations(token, { ...EDITABLE, hasAttachments: false });
+    const list = (await call(`${svc.layer}/1/attachments`, { token })).json;
+    expect(list.error).toMatchObject({
+      code: 400,
+      message: 'Requested operation is not supported by this service.',
+    });
+    const add = await callMultipart(
+      `${svc.layer}/1/addAttachment`,
+      { token },
+      { field: 'attachment', name: 'a.txt', bytes: Buffer.from('a') },
+    );
+    expect(add.json.error.code).toBe(400);
+  }, 120_000);
+});
