@@ -13,6 +13,8 @@ export interface PublishWorkflowInput {
   fileType: string;
   /** buildInitialCache: the Map Service whose cache is built as a child once the features are loaded. */
   cache?: { serviceItemId: string; jobId: string };
+  /** Re-publish into the existing service: swap the new tables in, then rebuild its caches. */
+  overwrite?: boolean;
 }
 
 export interface LayerProgress {

@@ -8,12 +8,15 @@ import {
   ApplicationFailure,
   ChildWorkflowFailure,
   executeChild,
+  ParentClosePolicy,
   proxyActivities,
   setHandler,
+  startChild,
   upsertMemo,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { PublishActivities } from '../activities/publish/publish-activities.js';
+import type { TileActivities } from '../activities/tiles/tile-activities.js';
 import {
   type LayerProgress,
   type PublishProgress,
@@ -22,6 +25,7 @@ import {
   publishProgressQuery,
 } from './messages.js';
 import { tileCacheBuildWorkflow } from './tile-cache-build.js';
+import { tileCacheBuildWorkflowId } from './tile-cache-messages.js';
 
 const retry = {
   initialInterval: '1 second',
@@ -30,11 +34,13 @@ const retry = {
   maximumAttempts: 8,
 };
 
-const { planPublish, finishLayer, markServiceReady, failPublish, finishPublishJob } =
+const { planPublish, finishLayer, markServiceReady, failPublish, finishPublishJob, swapInOverwrite } =
   proxyActivities<PublishActivities>({
     startToCloseTimeout: '10 minutes',
     retry,
   });
+
+const { cachesDrawnFrom } = proxyActivities<TileActivities>({ startToCloseTimeout: '1 minute', retry });
 
 const { loadLayer } = proxyActivities<PublishActivities>({
   startToCloseTimeout: '4 hours',
@@ -98,7 +104,9 @@ export async function publishWorkflow(input: PublishWorkflowInput): Promise<Publ
     const rowsRead = progress.layers.reduce((n, l) => n + l.rowsRead, 0);
     const rowsLoaded = progress.layers.reduce((n, l) => n + l.rowsLoaded, 0);
     const totals = { rowsRead, rowsLoaded, rowsRejected, featureCount, ...geocoded };
+    if (input.overwrite) await swapInOverwrite(input.jobId);
     await markServiceReady(input.jobId, totals, input.cache !== undefined);
+    if (input.overwrite) await rebuildCachesOf(input.serviceItemId);
     if (!input.cache) {
       progress.phase = 'completed';
       return { serviceItemId: input.serviceItemId, featureCount, rowsRejected };
@@ -140,4 +148,22 @@ function failureOf(err: unknown): { code: number; message: string } {
     return { code: 500, message: cause.message };
   }
   return { code: 500, message: err instanceof Error ? err.message : 'The publish job failed.' };
+}
+
+/**
+ * After an overwrite every cache drawn from the service is reset and built again, by the same
+ * workflow and id an owner's `updateTiles` starts (so the two join); it runs on after this job ends.
+ */
+async function rebuildCachesOf(serviceItemId: string): Promise<void> {
+  for (const cache of await cachesDrawnFrom(serviceItemId)) {
+    try {
+      await startChild(tileCacheBuildWorkflow, {
+        workflowId: tileCacheBuildWorkflowId(cache.serviceItemId, cache.generation),
+        args: [{ serviceItemId: cache.serviceItemId, reset: true }],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+      });
+    } catch {
+      // A rebuild of that generation is already running: it reads the new tables too.
+    }
+  }
 }

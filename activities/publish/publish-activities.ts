@@ -6,7 +6,15 @@
 import { sql } from 'drizzle-orm';
 import { addTrackingColumns } from '../../db/repositories/feature-edits.js';
 import {
+  dropStagingTables,
+  isStagingTable,
+  stagingTableName,
+  swapInStagedLayers,
+  targetOfStaging,
+} from '../../db/repositories/feature-table-swap.js';
+import {
   dropFeatureTable,
+  featureTableExists,
   featureTableStats,
   indexFeatureTable,
 } from '../../db/repositories/feature-tables.js';
@@ -16,6 +24,7 @@ import {
   deleteService,
   findService,
   listLayers,
+  type NewHostedLayer,
   updateService,
   upsertLayer,
 } from '../../db/repositories/services.js';
@@ -75,6 +84,39 @@ export function createPublishActivities(deps: PublishDeps) {
     return plan;
   }
 
+  /** The layer row of a loaded table: its resource with count and extent, and its columns. */
+  async function layerRowOf(row: PublishJobRow, plan: LayerPlan): Promise<NewHostedLayer> {
+    const tracking = editorTrackingFieldsOf(plan, row.request.service);
+    // A retried swap finds the table already renamed to its target.
+    const table =
+      isStagingTable(plan.tableName) && !(await featureTableExists(database, plan.tableName))
+        ? targetOfStaging(plan.tableName)
+        : plan.tableName;
+    const stats = await featureTableStats(database, table);
+    const spatialReference = spatialReferenceForWkid(wkidOf(row.request.targetSR) ?? 3857);
+    const layerRequest = row.request.layers.find((l) => l.id === plan.id) ?? row.request.layers[0];
+    const definition = buildLayerDefinition({
+      plan,
+      layerInfo: { ...(layerRequest?.layerInfo ?? {}), name: plan.name },
+      service: row.request.service,
+      serviceItemId: row.serviceItemId,
+      spatialReference,
+      extent: stats.extent,
+    });
+    return {
+      serviceItemId: row.serviceItemId,
+      layerId: plan.id,
+      tableName: plan.tableName,
+      definition,
+      columns: [
+        { name: 'OBJECTID', column: 'objectid' },
+        ...plan.fields.map((f) => ({ name: f.name, column: f.column })),
+        ...tracking.map((f) => ({ name: f.name, column: f.column })),
+      ],
+      featureCount: stats.count,
+    };
+  }
+
   return withFailureMapping({
     /** Reads a sample of the source, resolves fields and locations per layer, stores the plan. */
     async planPublish(jobId: string): Promise<LayerRef[]> {
@@ -114,6 +156,8 @@ export function createPublishActivities(deps: PublishDeps) {
           ]);
         }
       }
+      // An overwrite loads beside the service's tables; swapInOverwrite replaces them at the end.
+      if (request.overwrite) for (const l of layers) l.tableName = stagingTableName(l.tableName, jobId);
       const plan: PublishPlan = { layers };
       await db
         .update(publishJobs)
@@ -129,7 +173,10 @@ export function createPublishActivities(deps: PublishDeps) {
       return loadLayer(deps, jobId, row.request, plan, row.request.persistErrorRecordsForReview);
     },
 
-    /** Indexes the loaded table and writes the layer resource with its count and extent. */
+    /**
+     * Indexes the loaded table and writes the layer resource with its count and extent. An overwrite
+     * keeps the layer row as it is: its staged table and row are swapped in with the others at once.
+     */
     async finishLayer(jobId: string, layerId: number): Promise<FinishedLayer> {
       const row = await job(jobId);
       const plan = layerPlan(row, layerId);
@@ -137,30 +184,27 @@ export function createPublishActivities(deps: PublishDeps) {
       // Editor tracking: the loaded rows are credited to the publisher at the job's start.
       const tracking = editorTrackingFieldsOf(plan, row.request.service);
       await addTrackingColumns(database, plan.tableName, tracking, row.owner, row.created);
-      const stats = await featureTableStats(database, plan.tableName);
-      const spatialReference = spatialReferenceForWkid(wkidOf(row.request.targetSR) ?? 3857);
-      const layerRequest = row.request.layers.find((l) => l.id === layerId) ?? row.request.layers[0];
-      const definition = buildLayerDefinition({
-        plan,
-        layerInfo: { ...(layerRequest?.layerInfo ?? {}), name: plan.name },
-        service: row.request.service,
-        serviceItemId: row.serviceItemId,
-        spatialReference,
-        extent: stats.extent,
-      });
-      await upsertLayer(db, {
-        serviceItemId: row.serviceItemId,
-        layerId,
-        tableName: plan.tableName,
-        definition,
-        columns: [
-          { name: 'OBJECTID', column: 'objectid' },
-          ...plan.fields.map((f) => ({ name: f.name, column: f.column })),
-          ...tracking.map((f) => ({ name: f.name, column: f.column })),
-        ],
-        featureCount: stats.count,
-      });
-      return { layerId, featureCount: stats.count };
+      const layer = await layerRowOf(row, plan);
+      if (!row.request.overwrite) await upsertLayer(db, layer);
+      return { layerId, featureCount: layer.featureCount ?? 0 };
+    },
+
+    /** Overwrite: the staged tables replace the service's tables, and its layer rows, in one step. */
+    async swapInOverwrite(jobId: string): Promise<void> {
+      const row = await job(jobId);
+      const plans = row.plan?.layers ?? [];
+      const staged = plans.filter((p) => isStagingTable(p.tableName));
+      const layers = [];
+      for (const plan of plans) {
+        const layer = await layerRowOf(row, plan);
+        layers.push({ ...layer, tableName: targetOfStaging(plan.tableName) });
+      }
+      await swapInStagedLayers(
+        database,
+        row.serviceItemId,
+        layers,
+        staged.map((p) => p.tableName),
+      );
     },
 
     /** Publishes the service resource and completes the job; the item gets its extent in WGS84. */
@@ -221,6 +265,15 @@ export function createPublishActivities(deps: PublishDeps) {
       cache?: { serviceItemId: string; jobId: string },
     ): Promise<void> {
       const row = await job(jobId);
+      if (row.request.overwrite) {
+        // A failed overwrite drops only what it loaded: the service keeps serving its old data.
+        await dropStagingTables(
+          database,
+          (row.plan?.layers ?? []).map((l) => l.tableName),
+        );
+        await finishJob(db, jobId, 'failed', JSON.stringify({ code, message }), deps.now());
+        return;
+      }
       if (cache) {
         // The Map Service that was to be cached from this service goes with it.
         await deleteTileCache(db, cache.serviceItemId);

@@ -13,6 +13,7 @@ import {
   findTileCache,
   recordBundle,
   type TileCacheRow,
+  tileCachesOfSource,
   updateTileCache,
 } from '../../db/repositories/tile-caches.js';
 import { bundleKey, cachePrefix, confCdiKey, confXmlKey, explodedKey } from '../../infra/tile-cache-store.js';
@@ -249,6 +250,15 @@ export function createTileActivities(deps: TileDeps) {
       const generation = cache.generation + 1;
       await updateTileCache(db, serviceItemId, { generation, status: 'building', modified: deps.now() });
       return generation;
+    },
+
+    /** The Map Service caches drawn from a feature service, with the generation each is at. */
+    async cachesDrawnFrom(
+      sourceServiceItemId: string,
+    ): Promise<{ serviceItemId: string; generation: number }[]> {
+      return (await tileCachesOfSource(db, sourceServiceItemId))
+        .filter((c) => c.serviceType === 'MapServer')
+        .map((c) => ({ serviceItemId: c.serviceItemId, generation: c.generation }));
     },
 
     async tileCacheGeneration(serviceItemId: string): Promise<number> {

@@ -3,7 +3,6 @@
  * source by Service2Data) and the job, starts the workflow and answers at once with services[].
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { Context } from 'hono';
 import { deleteItemRow, findItem, insertItem, insertRelationship } from '../../db/repositories/items.js';
 import { findJob, insertJob, type PublishJobRow } from '../../db/repositories/jobs.js';
@@ -11,7 +10,7 @@ import { deleteService, findServiceByName, insertService } from '../../db/reposi
 import { deleteTileCache, findTileCacheByName } from '../../db/repositories/tile-caches.js';
 import type { PublishRequest } from '../../db/schema/publish-request.js';
 import { badRequest, forbidden, GeoError, internalError } from '../../lib/errors.js';
-import { PUBLISH_WORKFLOW, type PublishWorkflowInput, publishWorkflowId } from '../../workflows/messages.js';
+import { publishWorkflowId } from '../../workflows/messages.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { publishTiles } from '../services/map-server-package-publish.js';
@@ -22,18 +21,15 @@ import {
   tilePublishKind,
 } from '../services/map-server-publish.js';
 import { servicesUrl } from '../urls.js';
+import { overwriteService } from './overwrite-route.js';
 import { parseFileType, parseJsonParameter, parsePublishParameters } from './publish-parameters.js';
 import { impliedFileType, isAdmin, resolveSource, storeSource } from './publish-source.js';
+import { startWorkflow } from './publish-workflow-start.js';
 
 const ITEM_ID = /^[A-Za-z0-9]{32}$/;
-const KEYS = {
-  itemId: defineSearchAttributeKey('ItemId', SearchAttributeType.KEYWORD),
-  owner: defineSearchAttributeKey('Owner', SearchAttributeType.KEYWORD),
-  fileType: defineSearchAttributeKey('FileType', SearchAttributeType.KEYWORD),
-  jobType: defineSearchAttributeKey('JobType', SearchAttributeType.KEYWORD),
-};
 
-const serviceUrl = (c: Context<AppEnv>, name: string) => `${servicesUrl(c)}/Hosted/${name}/FeatureServer`;
+export const serviceUrl = (c: Context<AppEnv>, name: string) =>
+  `${servicesUrl(c)}/Hosted/${name}/FeatureServer`;
 
 function servicesResponse(c: Context<AppEnv>, job: PublishJobRow, cacheJob?: PublishJobRow) {
   const name = job.request.serviceName;
@@ -82,6 +78,7 @@ export async function publish(c: Context<AppEnv>) {
   // Tiled outputs (Map and Vector Tile Services) are published by the tile cache module.
   const tileKind = tilePublishKind(params.get('filetype'), params.get('outputType'));
   if (tileKind) return publishTiles(c, tileKind);
+  if (params.get('overwrite')?.toLowerCase() === 'true') return overwriteService(c);
 
   const itemIdToCreate = params.get('itemIdToCreate') || undefined;
   if (itemIdToCreate !== undefined && !ITEM_ID.test(itemIdToCreate)) {
@@ -222,33 +219,4 @@ export async function publish(c: Context<AppEnv>) {
     deps.log.error('publish could not start', { err: e, jobId });
     throw internalError('Unable to publish.', ['The publishing job could not be started.']);
   }
-}
-
-async function startWorkflow(
-  c: Context<AppEnv>,
-  job: PublishJobRow,
-  cache?: { serviceItemId: string; jobId: string },
-) {
-  const { config } = c.get('deps');
-  const client = await c.get('deps').temporal();
-  const input: PublishWorkflowInput = {
-    jobId: job.id,
-    serviceItemId: job.serviceItemId,
-    owner: job.owner,
-    fileType: job.fileType,
-    ...(cache ? { cache } : {}),
-  };
-  await client.workflow.start(PUBLISH_WORKFLOW, {
-    taskQueue: config.temporal.taskQueue,
-    workflowId: job.workflowId,
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    args: [input],
-    memo: { serviceName: job.request.serviceName, sourceItemId: job.sourceItemId ?? '', jobId: job.id },
-    typedSearchAttributes: [
-      { key: KEYS.itemId, value: job.serviceItemId },
-      { key: KEYS.owner, value: job.owner },
-      { key: KEYS.fileType, value: job.fileType },
-      { key: KEYS.jobType, value: 'publish' },
-    ],
-  });
 }

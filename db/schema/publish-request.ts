@@ -60,6 +60,8 @@ export interface PublishRequest {
   layers: LayerRequest[];
   service: ServiceProperties;
   persistErrorRecordsForReview: boolean;
+  /** Re-publishing into an existing service: load beside its tables, swap in at the end. */
+  overwrite?: boolean;
 }
 
 export interface PlannedField {

@@ -1,0 +1,107 @@
+/**
+ * Re-publishing (overwrite) loads the new data beside the old: into staging tables named after the
+ * layer's table and the job, then swaps them in with the new layer rows in one transaction. Readers
+ * see either the old tables and layers or the new ones, never a half-loaded layer; a failed overwrite
+ * only drops its staging tables.
+ */
+
+import { createHash } from 'node:crypto';
+import { and, eq, notInArray, sql } from 'drizzle-orm';
+import { internalError } from '../../lib/errors.js';
+import type { DatabaseHandle } from '../client.js';
+import { hostedLayers } from '../schema/publishing.js';
+import { dropFeatureTable } from './feature-tables.js';
+import type { NewHostedLayer } from './services.js';
+
+const FEATURE_TABLE = /^f_[a-z0-9]{32}_\d{1,3}$/;
+const STAGING_TABLE = /^f_[a-z0-9]{32}_\d{1,3}_o[0-9a-f]{8}$/;
+
+/** The staging table an overwrite job loads a layer into: `<table>_o<8 hex of the job id>`. */
+export function stagingTableName(table: string, jobId: string): string {
+  if (!FEATURE_TABLE.test(table))
+    throw internalError('Unable to complete operation.', ['Invalid feature table.']);
+  return `${table}_o${createHash('sha256').update(jobId).digest('hex').slice(0, 8)}`;
+}
+
+/** The layer table a staging table replaces. */
+export function targetOfStaging(staging: string): string {
+  if (!STAGING_TABLE.test(staging))
+    throw internalError('Unable to complete operation.', ['Invalid staging table.']);
+  return staging.slice(0, staging.lastIndexOf('_o'));
+}
+
+export const isStagingTable = (name: string): boolean => STAGING_TABLE.test(name);
+
+/**
+ * In one transaction: every staging table replaces its target (indexes renamed along), the old
+ * tables of layers the new data no longer has are dropped, and the service's layer rows become
+ * `layers` (which name the target tables). A retry after the commit finds no staging table left
+ * and only rewrites the same layer rows.
+ */
+export async function swapInStagedLayers(
+  database: DatabaseHandle,
+  serviceItemId: string,
+  layers: NewHostedLayer[],
+  staging: string[],
+): Promise<void> {
+  await database.db.transaction(async (tx) => {
+    const run = (text: string) => tx.execute(sql.raw(text));
+    for (const s of staging) {
+      const target = targetOfStaging(s);
+      const exists = (await tx.execute(sql`select to_regclass(${s})::text as t`)) as unknown;
+      const rows = (Array.isArray(exists) ? exists : (exists as { rows: { t: string | null }[] }).rows) as {
+        t: string | null;
+      }[];
+      if (rows[0]?.t == null) continue;
+      await run(`drop table if exists "${target}"`);
+      await run(`alter table "${s}" rename to "${target}"`);
+      const idx = (await tx.execute(
+        sql`select indexname from pg_indexes where tablename = ${target} and indexname like ${`${s}%`}`,
+      )) as unknown;
+      const names = (Array.isArray(idx) ? idx : (idx as { rows: { indexname: string }[] }).rows) as {
+        indexname: string;
+      }[];
+      for (const { indexname } of names)
+        await run(`alter index "${indexname}" rename to "${target}${indexname.slice(s.length)}"`);
+    }
+    const keep = layers.map((l) => l.layerId);
+    const gone = await tx
+      .select({ tableName: hostedLayers.tableName })
+      .from(hostedLayers)
+      .where(
+        and(
+          eq(hostedLayers.serviceItemId, serviceItemId),
+          keep.length ? notInArray(hostedLayers.layerId, keep) : sql`true`,
+        ),
+      );
+    for (const g of gone)
+      if (FEATURE_TABLE.test(g.tableName)) await run(`drop table if exists "${g.tableName}"`);
+    await tx
+      .delete(hostedLayers)
+      .where(
+        and(
+          eq(hostedLayers.serviceItemId, serviceItemId),
+          keep.length ? notInArray(hostedLayers.layerId, keep) : sql`true`,
+        ),
+      );
+    for (const l of layers) {
+      await tx
+        .insert(hostedLayers)
+        .values(l)
+        .onConflictDoUpdate({
+          target: [hostedLayers.serviceItemId, hostedLayers.layerId],
+          set: {
+            tableName: l.tableName,
+            definition: l.definition,
+            columns: l.columns,
+            featureCount: l.featureCount,
+          },
+        });
+    }
+  });
+}
+
+/** Drops the staging tables of a failed overwrite; the service keeps its tables and layers. */
+export async function dropStagingTables(database: DatabaseHandle, staging: string[]): Promise<void> {
+  for (const s of staging) if (isStagingTable(s)) await dropFeatureTable(database, s);
+}
