@@ -28,10 +28,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     maxFormBytes: Math.min(deps.config.uploadMaxBytes, 256 * 1024 ** 2),
   };
 
-  app.use('*', cors({ origin: (origin) => origin || '*', credentials: true, maxAge: 86400 }));
-  // Tile GETs are answered here, ahead of parameter parsing and authentication (see tile-fast-path.ts).
+  // Tile GETs are answered first, ahead of CORS, parameter parsing and authentication (tile-fast-path.ts).
   const tiles = createTileFastPath(deps);
   tiles.mount(app, deps.config.basePath);
+  app.use('*', cors({ origin: (origin) => origin || '*', credentials: true, maxAge: 86400 }));
   app.use('*', async (c, next) => {
     c.set('deps', deps);
     const { params, cleanup } = await parseParams(c.req.raw, limits);

@@ -16,8 +16,8 @@ import {
   answerTile,
   createTileCacheRows,
   ROW_TTL_MS,
-  sendTileAnswer,
   type TileServiceType,
+  tileResponse,
 } from './services/tile-serving.js';
 
 /** A token's grant is looked up again after this long, so a sign-out or a disabled user shows soon. */
@@ -27,7 +27,7 @@ const MAX_GRANTS = 10_000;
 export interface TileFastPath {
   /** The tile reader (and its LRU) the app's MapServer and VectorTileServer routers share. */
   reader: TileCacheReader;
-  /** Mounts the tile routes on `app` under `basePath`; call before the heavy middleware is added. */
+  /** Mounts the tile routes on `app` under `basePath`; call before any middleware is added. */
   mount(app: Hono<AppEnv>, basePath: string): void;
 }
 
@@ -84,7 +84,7 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
           vector: serviceType === 'VectorTileServer',
         },
       );
-      return sendTileAnswer(c, answer);
+      return tileResponse(answer, corsHeaders(c.req.header('origin')));
     };
 
   return {
@@ -94,6 +94,18 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
       app.use(`${hosted}/MapServer/tile/:level/:row/:col`, tileRoute('MapServer'));
       app.use(`${hosted}/VectorTileServer/tile/:level/:row/:col`, tileRoute('VectorTileServer'));
     },
+  };
+}
+
+/**
+ * What app.ts's cors() middleware adds to a GET (origin echoed, credentials allowed). The lean path runs
+ * ahead of it because it rebuilds every response it passes as a stream; preflights still go to it.
+ */
+function corsHeaders(origin: string | undefined): Record<string, string> {
+  return {
+    'Access-Control-Allow-Origin': origin || '*',
+    'Access-Control-Allow-Credentials': 'true',
+    Vary: 'Origin',
   };
 }
 

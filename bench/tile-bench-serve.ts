@@ -72,8 +72,9 @@ export async function wrk(dir: string, script: string, pathsFile: string, url: s
   );
   return {
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
-    p50: /50%\s+(\S+)/.exec(out)?.[1] ?? '?',
-    p99: /99%\s+(\S+)/.exec(out)?.[1] ?? '?',
+    // The latency distribution's lines, not the thread stats' "+/- Stdev" percentages.
+    p50: /^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? '?',
+    p99: /^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? '?',
     errors: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
   };
 }

@@ -128,11 +128,24 @@ export function createTileCacheReader(
   const now = options.now ?? Date.now;
   let indexFetches = 0;
 
+  // Reads under way, shared: a map view asks for the tiles of one bundle all at once.
+  const pendingIndexes = new Map<string, Promise<BundleIndex | number>>();
+  const pendingTiles = new Map<string, Promise<Uint8Array | undefined>>();
+
   /** The index, or the time until which the bundle is known to be missing. */
-  async function bundleIndex(cacheKey: string, key: string): Promise<BundleIndex | number> {
+  function bundleIndex(cacheKey: string, key: string): BundleIndex | number | Promise<BundleIndex | number> {
     const cached = indexes.get(cacheKey);
     if (cached && 'sizes' in cached) return cached;
     if (cached && cached.missingUntil > now()) return cached.missingUntil;
+    let pending = pendingIndexes.get(cacheKey);
+    if (!pending) {
+      pending = fetchIndex(cacheKey, key).finally(() => pendingIndexes.delete(cacheKey));
+      pendingIndexes.set(cacheKey, pending);
+    }
+    return pending;
+  }
+
+  async function fetchIndex(cacheKey: string, key: string): Promise<BundleIndex | number> {
     indexFetches++;
     const bytes = await rangeOrMissing(store, key, BUNDLE_INDEX_RANGE.start, BUNDLE_INDEX_SIZE);
     if (!bytes) {
@@ -156,35 +169,44 @@ export function createTileCacheReader(
     return undefined;
   }
 
+  async function fetchTile(tileCacheKey: string, at: TileLocation, tile: TileAddress) {
+    let bytes: Uint8Array | undefined;
+    let absentUntil = now() + missingTtl;
+    if (at.storage === 'exploded') {
+      bytes = await getOrMissing(store, explodedKey(at.serviceItemId, tile, at.extension ?? 'png'));
+    } else {
+      const key = bundleKey(at.serviceItemId, tile.level, tile.row, tile.col);
+      const index = await bundleIndex(`${at.serviceItemId}/${at.generation ?? 0}/${key}`, key);
+      if (typeof index === 'number') absentUntil = index;
+      else {
+        // A bundle is written whole, once per generation: what its index lacks stays absent.
+        absentUntil = Number.POSITIVE_INFINITY;
+        const entry = tileEntry(index, tile.row, tile.col);
+        bytes = entry ? await store.getRange(key, entry.offset, entry.size) : undefined;
+      }
+    }
+    // Small reads may be views into a shared pool buffer: keep an exact copy so the bound holds.
+    if (bytes && bytes.byteLength !== bytes.buffer.byteLength) bytes = new Uint8Array(bytes);
+    if (bytes) tiles.set(tileCacheKey, bytes, bytes.length + ABSENT_WEIGHT);
+    else tiles.set(tileCacheKey, { until: absentUntil }, ABSENT_WEIGHT);
+    return bytes;
+  }
+
   return {
     get indexFetches() {
       return indexFetches;
     },
     peekTile: (at, tile) => peek(keyOf(at, tile)),
-    async readTile(at, tile) {
+    readTile(at, tile) {
       const tileCacheKey = keyOf(at, tile);
       const known = peek(tileCacheKey);
-      if (known !== undefined) return known ?? undefined;
-      let bytes: Uint8Array | undefined;
-      let absentUntil = now() + missingTtl;
-      if (at.storage === 'exploded') {
-        bytes = await getOrMissing(store, explodedKey(at.serviceItemId, tile, at.extension ?? 'png'));
-      } else {
-        const key = bundleKey(at.serviceItemId, tile.level, tile.row, tile.col);
-        const index = await bundleIndex(`${at.serviceItemId}/${at.generation ?? 0}/${key}`, key);
-        if (typeof index === 'number') absentUntil = index;
-        else {
-          // A bundle is written whole, once per generation: what its index lacks stays absent.
-          absentUntil = Number.POSITIVE_INFINITY;
-          const entry = tileEntry(index, tile.row, tile.col);
-          bytes = entry ? await store.getRange(key, entry.offset, entry.size) : undefined;
-        }
+      if (known !== undefined) return Promise.resolve(known ?? undefined);
+      let pending = pendingTiles.get(tileCacheKey);
+      if (!pending) {
+        pending = fetchTile(tileCacheKey, at, tile).finally(() => pendingTiles.delete(tileCacheKey));
+        pendingTiles.set(tileCacheKey, pending);
       }
-      // Small reads may be views into a shared pool buffer: keep an exact copy so the bound holds.
-      if (bytes && bytes.byteLength !== bytes.buffer.byteLength) bytes = new Uint8Array(bytes);
-      if (bytes) tiles.set(tileCacheKey, bytes, bytes.length + ABSENT_WEIGHT);
-      else tiles.set(tileCacheKey, { until: absentUntil }, ABSENT_WEIGHT);
-      return bytes;
+      return pending;
     },
     forget(serviceItemId) {
       indexes.deletePrefix(`${serviceItemId}/`);

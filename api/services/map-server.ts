@@ -20,8 +20,8 @@ import {
   answerTile,
   createTileCacheRows,
   ROW_TTL_MS,
-  sendTileAnswer,
   type TileServiceType,
+  tileResponse,
 } from './tile-serving.js';
 
 const methods = ['GET', 'POST'];
@@ -63,7 +63,7 @@ export async function sendTile(
     ifNoneMatch: c.req.header('if-none-match'),
     vector,
   });
-  return sendTileAnswer(c, answer);
+  return tileResponse(answer);
 }
 
 /** `tiles`: the app's shared tile reader (its LRU is the lean tile path's); one of its own otherwise. */

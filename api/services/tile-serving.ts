@@ -3,7 +3,6 @@
  * MapServer / VectorTileServer routes behind it): 304 when the client holds this generation's tile, the
  * bytes with ETag and Cache-Control otherwise, and a 404 error body when the cache has no such tile.
  */
-import type { Context } from 'hono';
 import type { Database } from '../../db/client.js';
 import { findTileCacheByName, type TileCacheRow } from '../../db/repositories/tile-caches.js';
 import type { TileCacheReader, TileLocation } from '../../infra/tile-cache-store.js';
@@ -126,9 +125,18 @@ export async function answerTile(
   return { status: 200, bytes, headers };
 }
 
-/** The HTTP response for an answer. */
-export function sendTileAnswer<E extends object>(c: Context<E>, answer: TileAnswer): Response {
-  if (answer.status === 404) return c.json(errorEnvelope(answer.error), 404);
-  if (answer.status === 304) return c.body(null, 304, answer.headers);
-  return c.body(answer.bytes as Uint8Array<ArrayBuffer>, 200, answer.headers);
+/**
+ * The HTTP response for an answer, built directly with plain headers: @hono/node-server writes such a
+ * response in one call, where Context helpers and headers objects cost more than the tile itself.
+ */
+export function tileResponse(answer: TileAnswer, extraHeaders?: Record<string, string>): Response {
+  if (answer.status === 404) {
+    return new Response(JSON.stringify(errorEnvelope(answer.error)), {
+      status: 404,
+      headers: { 'Content-Type': 'application/json', ...extraHeaders },
+    });
+  }
+  const headers = extraHeaders ? { ...answer.headers, ...extraHeaders } : answer.headers;
+  if (answer.status === 304) return new Response(null, { status: 304, headers });
+  return new Response(answer.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
 }

@@ -135,6 +135,23 @@ describe('tiles of a private Map Service (from a .tpkx)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(res.headers.get('vary')).toBe('Origin');
+    // The same CORS headers as the routes behind the app's cors() middleware.
+    const json = await fetch(`${stack().baseUrl}/rest/services/Hosted/${name}/MapServer?f=json`, {
+      headers: { Origin: 'https://app.example.com', Authorization: `Bearer ${await adminToken()}` },
+    });
+    for (const h of ['access-control-allow-origin', 'access-control-allow-credentials', 'vary'])
+      expect(res.headers.get(h)).toBe(json.headers.get(h));
+  });
+
+  it('leaves a browser preflight to the cors middleware', async () => {
+    const res = await fetch(tileUrl(name, '1/1/1'), {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'GET' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(res.headers.get('access-control-allow-methods')).toContain('GET');
   });
 
   it('answers HEAD with the headers of the tile and no body', async () => {

@@ -142,6 +142,21 @@ describe('tile reader memory', () => {
     expect(bytes?.buffer.byteLength).toBe(300);
   });
 
+  it('shares reads under way: a bundle asked for many tiles at once fetches its index once', async () => {
+    const { store, objects, reads } = memoryStore();
+    putBundle(objects, 3, [
+      [0, 0, tileOf(1, 100)],
+      [0, 1, tileOf(2, 100)],
+    ]);
+    const reader = createTileCacheReader(store);
+    const asks = [0, 1, 0, 1, 0, 1, 2].map((col) => reader.readTile(compact(1), { level: 3, row: 0, col }));
+    const got = await Promise.all(asks);
+    expect(got.map((b) => b?.[0])).toEqual([1, 2, 1, 2, 1, 2, undefined]);
+    expect(reader.indexFetches).toBe(1);
+    // One index read and one read per present tile.
+    expect(reads).toHaveLength(3);
+  });
+
   it('forgets every tile of a service when asked', async () => {
     const { store, objects } = memoryStore();
     putBundle(objects, 3, [[0, 0, tileOf(6, 300)]]);
