@@ -17,7 +17,7 @@ import { badRequest } from '../../lib/errors.js';
 import type { BoundaryLookup } from '../../lib/geocode/boundary-lookup.js';
 import { detectLookupColumn } from '../../lib/geocode/lookup-detection.js';
 import type { EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
-import { type CellValue, inferFields, sanitizeFieldName } from '../../lib/ingest/index.js';
+import { type CellValue, inferFields, localeConventions, sanitizeFieldName } from '../../lib/ingest/index.js';
 import { isEsriFieldType } from '../../lib/query/field-types.js';
 import { asLocationPlan, boundaryKindOf, type LookupLocation, lookupOf } from './boundary-lookup-rows.js';
 import { detectLocation } from './location-detection.js';
@@ -30,6 +30,35 @@ export interface LayerSample {
   geometryType?: EsriGeometryType | null;
   /** Columns to keep as text whatever their values look like. */
   textColumns?: number[];
+}
+
+/**
+ * A layer request with publishParameters' sourceLocale (top level, or the sheet's entry for Excel):
+ * the locale the file's numbers and dates are written in.
+ */
+export type LayerRequestWithLocale = LayerRequest & { sourceLocale?: string };
+
+/** The sourceLocale a layer request carries, if any. */
+export const sourceLocaleOf = (layer: LayerRequest): string | undefined =>
+  (layer as LayerRequestWithLocale).sourceLocale;
+
+/**
+ * How the layer's text is read: a decimal comma when the file's delimiter leaves the comma free
+ * (';') or its sourceLocale writes one; short dates in the locale's order when the data allows both.
+ */
+export function readingConventions(
+  layer: LayerRequest,
+  decimalComma: boolean,
+): { decimalComma: boolean; dateOrder?: 'mdy' | 'dmy' | 'ymd' } {
+  const tag = sourceLocaleOf(layer);
+  if (!tag) return { decimalComma };
+  const locale = localeConventions(tag);
+  if (!locale) {
+    throw badRequest('Invalid publishParameters.', [
+      `sourceLocale '${tag}' is not a locale tag such as 'de' or 'en-US'.`,
+    ]);
+  }
+  return { decimalComma: decimalComma || locale.decimalComma, dateOrder: locale.dateOrder };
 }
 
 export interface PlanInput {
@@ -56,10 +85,16 @@ const STORABLE = new Set([
 
 export function planLayer(input: PlanInput): LayerPlan {
   const { layer, sample } = input;
+  const reading = readingConventions(layer, input.decimalComma === true);
+  const decimalComma = reading.decimalComma;
   const records = sample.rows.map((row) => Object.fromEntries(sample.headers.map((h, i) => [h, row[i]])));
   const inferred = inferFields(
     { names: sample.headers, columns: sample.headers.map((_, i) => sample.rows.map((r) => r[i])) },
-    { decimalComma: input.decimalComma, taken: ['OBJECTID'] },
+    {
+      decimalComma,
+      taken: ['OBJECTID'],
+      ...(reading.dateOrder ? { dateOrder: reading.dateOrder } : {}),
+    },
   );
   const requested = Array.isArray(layer.layerInfo.fields)
     ? (layer.layerInfo.fields as Record<string, unknown>[])
@@ -92,7 +127,7 @@ export function planLayer(input: PlanInput): LayerPlan {
     });
   }
   ensureUniqueNames(fields);
-  const location = planLocation(layer, sample, records, input.decimalComma === true, input.boundaries);
+  const location = planLocation(layer, sample, records, decimalComma, input.boundaries);
   const geometryType: EsriGeometryType | null =
     location.type === 'none'
       ? null
@@ -111,7 +146,7 @@ export function planLayer(input: PlanInput): LayerPlan {
     location: geometryType === null ? { type: 'none' } : location,
     source: input.source,
     sourceSR: input.sourceSR,
-    decimalComma: input.decimalComma === true,
+    decimalComma,
     ...(layer.dateTimeZone ? { timeZone: layer.dateTimeZone } : {}),
   };
 }

@@ -103,10 +103,13 @@ export async function analyze(c: Context<AppEnv>) {
     }));
   }
   // sourceLocale: text numbers with a decimal comma, ambiguous short dates in the locale's order.
-  const tag = typeof options.sourceLocale === 'string' && options.sourceLocale.trim() ? options.sourceLocale : '';
+  const tag =
+    typeof options.sourceLocale === 'string' && options.sourceLocale.trim() ? options.sourceLocale : '';
   const locale = tag && (fileType === 'csv' || fileType === 'excel') ? localeConventions(tag) : null;
   if (tag && locale === null && (fileType === 'csv' || fileType === 'excel')) {
-    throw badRequest('Invalid analyzeParameters.', [`sourceLocale '${tag}' is not a locale tag such as 'de' or 'en-US'.`]);
+    throw badRequest('Invalid analyzeParameters.', [
+      `sourceLocale '${tag}' is not a locale tag such as 'de' or 'en-US'.`,
+    ]);
   }
   if (locale?.decimalComma) for (const t of tables) t.decimalComma = true;
   const analyzed = tables.map((t, i) =>

@@ -4,13 +4,13 @@
  * later, by the workflow, against the file itself.
  */
 
+import type { LayerRequestWithLocale } from '../../activities/publish/layer-plan.js';
 import {
   isCallableGeocodeService,
   type WithGeocodeService,
 } from '../../activities/publish/remote-geocoder.js';
 import type {
   AddressRoleName,
-  LayerRequest,
   LocationRequest,
   PublishFileType,
   PublishRequest,
@@ -18,6 +18,7 @@ import type {
 } from '../../db/schema/publish-request.js';
 import { badRequest } from '../../lib/errors.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
+import { localeConventions } from '../../lib/ingest/index.js';
 import { resolveSpatialReference } from '../../lib/projection/index.js';
 
 type Json = Record<string, unknown>;
@@ -204,7 +205,10 @@ export function parsePublishParameters(o: PublishOptions): Omit<PublishRequest, 
     throw invalid("'layers' (one entry per sheet) is required for excel files.");
   }
   const timeZone = str(obj(get(p, 'dateFieldsTimeReference')).timeZone);
-  const layers: LayerRequest[] =
+  const locale = str(get(p, 'sourceLocale'));
+  if (locale && !localeConventions(locale))
+    throw invalid(`sourceLocale '${locale}' is not a locale tag such as 'de' or 'en-US'.`);
+  const layers: LayerRequestWithLocale[] =
     o.fileType === 'excel' && Array.isArray(rawLayers) && rawLayers.length > 0
       ? rawLayers.map((raw, i) => excelLayer(obj(raw), i, name, p, timeZone))
       : [
@@ -214,6 +218,7 @@ export function parsePublishParameters(o: PublishOptions): Omit<PublishRequest, 
             location: location(p, o.fileType),
             layerInfo,
             ...(timeZone ? { dateTimeZone: timeZone } : {}),
+            ...(locale ? { sourceLocale: locale } : {}),
           },
         ];
   const delimiter = str(get(p, 'columnDelimiter')) ?? (get(p, 'columnDelimiter') === '\t' ? '\t' : undefined);
@@ -250,10 +255,11 @@ function excelLayer(
   serviceName: string,
   p: Json,
   timeZone: string | undefined,
-): LayerRequest {
+): LayerRequestWithLocale {
   const merged: Json = { ...p, ...entry };
   const sheetId = get(entry, 'excelSheetId');
   const zone = str(obj(get(entry, 'dateFieldsTimeReference')).timeZone) ?? timeZone;
+  const locale = str(get(entry, 'sourceLocale')) ?? str(get(p, 'sourceLocale'));
   return {
     id: Number.isInteger(entry.id) ? (entry.id as number) : index,
     name: str(entry.name) ?? (index === 0 ? serviceName : `${serviceName}_${index}`),
@@ -261,5 +267,6 @@ function excelLayer(
     location: location(merged, 'excel'),
     layerInfo: entry,
     ...(zone ? { dateTimeZone: zone } : {}),
+    ...(locale ? { sourceLocale: locale } : {}),
   };
 }

@@ -26,5 +26,6 @@ export {
   detectLocationFields,
   type LocationDetection,
 } from './location-fields.js';
+export { type LocaleConventions, localeConventions } from './source-locale.js';
 export { decode, decoderFor, detectEncoding, isValidUtf8, type TextEncodingName } from './text-encoding.js';
 export { classifyValue, parseNumber, type ValueClass } from './value-classes.js';

@@ -16,6 +16,11 @@ export interface InferOptions extends ClassifyOptions, FieldNameOptions {
   minStringLength?: number;
   /** Give integers beyond 32 bits esriFieldTypeBigInteger instead of esriFieldTypeDouble. */
   bigInteger?: boolean;
+  /**
+   * How the source's locale writes a short date: with 'dmy', a column whose values all fit both
+   * day- and month-first (03/05/2024) is read day-first. Values that fit one order only decide.
+   */
+  dateOrder?: 'mdy' | 'dmy' | 'ymd';
 }
 
 const INT32_MAX = 2147483647;
@@ -99,7 +104,8 @@ function decideType(s: ColumnStats, options: InferOptions): { type: EsriFieldTyp
   if (s.dates > 0) {
     // Dates mixed with numbers, or in formats no one reading fits, stay text.
     if (numeric > 0 || !s.dateFormats || s.dateFormats.size === 0) return { type: 'esriFieldTypeString' };
-    const order: DateFormat[] = ['iso', 'ymd', 'mdy', 'dmy'];
+    const order: DateFormat[] =
+      options.dateOrder === 'dmy' ? ['iso', 'ymd', 'dmy', 'mdy'] : ['iso', 'ymd', 'mdy', 'dmy'];
     return { type: 'esriFieldTypeDate', dateFormat: order.find((f) => s.dateFormats!.has(f)) };
   }
   if (s.reals > 0) return { type: 'esriFieldTypeDouble' };
