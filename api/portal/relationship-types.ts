@@ -13,6 +13,10 @@ export interface RelationshipType {
   ownership?: OwnershipRule;
   /** Deleting the origin deletes the destination too (attachments, app configurations, code). */
   compositeDelete?: true;
+  /** Sharing or unsharing the origin does the same to the destination. */
+  compositeShare?: true;
+  /** When the relationship is added, the destination takes the origin's sharing. */
+  copyOriginShareOnAdd?: true;
 }
 
 const DOCUMENTS = [
@@ -53,6 +57,8 @@ const TYPES: RelationshipType[] = [
     origin: ['Web Mapping Application'],
     destination: ['Code Attachment'],
     compositeDelete: true,
+    compositeShare: true,
+    copyOriginShareOnAdd: true,
   },
   { name: 'Map2FeatureCollection', origin: ['Web Map'], destination: ['Feature Collection'] },
   {
@@ -60,6 +66,8 @@ const TYPES: RelationshipType[] = [
     origin: ['Mobile Application'],
     destination: ['Code Attachment'],
     compositeDelete: true,
+    compositeShare: true,
+    copyOriginShareOnAdd: true,
   },
   {
     name: 'Service2Data',
@@ -79,6 +87,8 @@ const TYPES: RelationshipType[] = [
     origin: ['Web Map'],
     destination: ['Application Configuration'],
     ownership: 'mustOwnAllItems',
+    compositeShare: true,
+    copyOriginShareOnAdd: true,
   },
   {
     name: 'Map2IndoorsConfig',
@@ -86,6 +96,8 @@ const TYPES: RelationshipType[] = [
     origin: ['Web Map'],
     destination: ['Indoors Map Configuration'],
     ownership: 'mustOwnAllItems',
+    compositeShare: true,
+    copyOriginShareOnAdd: true,
   },
   {
     name: 'Item2Attachment',
@@ -93,6 +105,7 @@ const TYPES: RelationshipType[] = [
     destination: DOCUMENTS,
     ownership: 'mustOwnAllItems',
     compositeDelete: true,
+    compositeShare: true,
   },
   { name: 'Item2Report', origin: '*', destination: DOCUMENTS },
   {
@@ -162,6 +175,11 @@ const BY_NAME = new Map(TYPES.map((t) => [t.name.toLowerCase(), t]));
 /** Names of the types whose destination goes with its origin when the origin is deleted. */
 export const COMPOSITE_DELETE_TYPES: ReadonlySet<string> = new Set(
   TYPES.filter((t) => t.compositeDelete).map((t) => t.name),
+);
+
+/** Names of the types whose destination is shared and unshared with its origin. */
+export const COMPOSITE_SHARE_TYPES: ReadonlySet<string> = new Set(
+  TYPES.filter((t) => t.compositeShare).map((t) => t.name),
 );
 
 export const RELATIONSHIP_TYPE_NAMES: readonly string[] = TYPES.map((t) => t.name);

@@ -12,7 +12,8 @@ import { badRequest, forbidden, GeoError } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
-import { canReadShared, itemControl, readableItem } from './item-access.js';
+import { copySharing } from './composite-share.js';
+import { canChange, canReadShared, itemControl, readableItem } from './item-access.js';
 import { itemJson } from './item-json.js';
 import { pageInfo, readPage } from './paging.js';
 import {
@@ -85,6 +86,9 @@ export function createRelationshipsRouter(): Hono<AppEnv> {
       });
     }
     await insertRelationship(database.db, { ...key, createdBy: caller.username, created: now() });
+    // copyOriginShareOnAdd: the destination takes the origin's sharing (when the caller may change it).
+    if (type.copyOriginShareOnAdd && canChange(destination, caller))
+      await copySharing(database.db, origin, destination, caller.username, now());
     return sendJson(c, { success: true });
   });
 

@@ -1,6 +1,7 @@
 /**
  * Item sharing: share with everyone (public), the organization, and groups the caller belongs to;
- * unshare from groups. Absent everyone/org leave that level unchanged.
+ * unshare from groups. Absent everyone/org leave that level unchanged. Items related by a
+ * compositeShare relationship (a web app's code, an item's attached documents) follow their origin.
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
@@ -11,6 +12,7 @@ import type { UserRow } from '../../db/repositories/users.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { isAdmin } from './access.js';
+import { compositeShareDestinations } from './composite-share.js';
 import { commaList } from './group-params.js';
 import { changeableItem } from './item-access.js';
 
@@ -38,29 +40,41 @@ async function mayShareTo(c: Context<AppEnv>, caller: UserRow, groupId: string):
 async function share(c: Context<AppEnv>) {
   const { item, caller } = await changeableItem(c);
   const { database, now } = c.get('deps');
+  const db = database.db;
   const params = c.get('params');
   const notSharedWith: string[] = [];
+  const groupIds: string[] = [];
   for (const groupId of commaList(params.get('groups'))) {
-    if (await mayShareTo(c, caller, groupId))
-      await shareWithGroup(database.db, item.id, groupId, caller.username, now());
+    if (await mayShareTo(c, caller, groupId)) groupIds.push(groupId);
     else notSharedWith.push(groupId);
   }
-  const groups = await itemGroupIds(database.db, item.id);
-  const access = accessAfter(item, flag(params.get('everyone')), flag(params.get('org')), groups.length);
-  await updateItem(database.db, item.id, { access, modified: now() });
+  const [everyone, org] = [flag(params.get('everyone')), flag(params.get('org'))];
+  // The item, then the items that share with it (compositeShare relationships).
+  for (const target of [item, ...(await compositeShareDestinations(db, item, caller))]) {
+    for (const groupId of groupIds) await shareWithGroup(db, target.id, groupId, caller.username, now());
+    const groups = await itemGroupIds(db, target.id);
+    await updateItem(db, target.id, {
+      access: accessAfter(target, everyone, org, groups.length),
+      modified: now(),
+    });
+  }
   return sendJson(c, { notSharedWith, itemId: item.id });
 }
 
 async function unshare(c: Context<AppEnv>) {
-  const { item } = await changeableItem(c);
+  const { item, caller } = await changeableItem(c);
   const { database, now } = c.get('deps');
+  const db = database.db;
   const requested = commaList(c.get('params').get('groups'));
-  const current = await itemGroupIds(database.db, item.id);
-  const notUnsharedFrom = requested.filter((g) => !current.includes(g));
-  await unshareFromGroups(database.db, item.id, requested);
-  const remaining = current.filter((g) => !requested.includes(g)).length;
-  if (item.access === 'shared' && remaining === 0) {
-    await updateItem(database.db, item.id, { access: 'private', modified: now() });
+  let notUnsharedFrom: string[] = [];
+  for (const target of [item, ...(await compositeShareDestinations(db, item, caller))]) {
+    const current = await itemGroupIds(db, target.id);
+    if (target === item) notUnsharedFrom = requested.filter((g) => !current.includes(g));
+    await unshareFromGroups(db, target.id, requested);
+    const remaining = current.filter((g) => !requested.includes(g)).length;
+    if (target.access === 'shared' && remaining === 0) {
+      await updateItem(db, target.id, { access: 'private', modified: now() });
+    }
   }
   return sendJson(c, { notUnsharedFrom, itemId: item.id });
 }
