@@ -11,12 +11,7 @@ import { describeGeoJson, geoJsonFeatures } from '../../activities/publish/geojs
 import { buildLayerDefinition } from '../../activities/publish/layer-definition.js';
 import { type LayerRequestWithLocale, planLayer } from '../../activities/publish/layer-plan.js';
 import { detectLocation } from '../../activities/publish/location-detection.js';
-import type {
-  LayerPlan,
-  LayerRequest,
-  PublishFileType,
-  ServiceProperties,
-} from '../../db/schema/publish-request.js';
+import type { LayerPlan, PublishFileType, ServiceProperties } from '../../db/schema/publish-request.js';
 import { badRequest } from '../../lib/errors.js';
 import { type CellValue, localeConventions, parseCellValue } from '../../lib/ingest/index.js';
 import { requireUser } from '../auth.js';

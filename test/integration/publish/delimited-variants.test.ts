@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, signIn } from '../support/portal-client.js';
+import { call, signIn, stack } from '../support/portal-client.js';
 import { featureServer, fixture, publishFile, uniqueName, upload } from './publish-client.js';
 
 const analyzeFile = (token: string, file: string) =>
@@ -66,5 +66,103 @@ describe('semicolon-delimited French CSV files with decimal commas', () => {
       returnCountOnly: 'true',
     });
     expect(count.json.count).toBe(4);
+  });
+});
+
+describe('sourceLocale: a tab-delimited German file with decimal commas and day-first dates', () => {
+  const file = 'wochenmaerkte-de-tab.csv';
+  let token: string;
+  beforeAll(async () => {
+    token = await signIn();
+  });
+  const analyzeIn = (locale?: string) =>
+    upload(
+      '/sharing/rest/content/features/analyze',
+      {
+        token,
+        filetype: 'csv',
+        ...(locale ? { analyzeParameters: JSON.stringify({ sourceLocale: locale }) } : {}),
+      },
+      { name: file, path: fixture(file) },
+    );
+
+  it('analyze reads numbers and dates in the given locale, and as text or month-first without it', async () => {
+    const german = await analyzeIn('de');
+    expect(german.publishParameters.sourceLocale).toBe('de');
+    expect(german.records[0]).toMatchObject({
+      Markt: 'Viktualienmarkt',
+      Flaeche: 22000.5,
+      Breite: 48.1351,
+      Eroeffnet: Date.UTC(2010, 4, 2),
+    });
+    const plain = await analyzeIn();
+    expect(plain.records[0]).toMatchObject({ Flaeche: '22000,5', Eroeffnet: Date.UTC(2010, 1, 5) });
+  });
+
+  it('publish with sourceLocale de stores the decimal-comma values, the coordinates and day-first dates', async () => {
+    const name = uniqueName('maerkte');
+    const { status } = await publishFile(token, file, 'csv', {
+      name,
+      sourceLocale: 'de',
+      locationType: 'coordinates',
+      latitudeFieldName: 'Breite',
+      longitudeFieldName: 'Laenge',
+      layerInfo: { capabilities: 'Query' },
+    });
+    expect(status.status).toBe('completed');
+    const res = await call(`${featureServer(name)}/0/query`, {
+      token,
+      where: 'Flaeche > 9000',
+      outFields: 'Markt,Flaeche,Eroeffnet',
+      orderByFields: 'Flaeche',
+      outSR: '4326',
+    });
+    expect(res.json.features.map((f: any) => f.attributes)).toMatchObject([
+      { Markt: 'Winterfeldtmarkt', Flaeche: 9500.25, Eroeffnet: Date.UTC(2011, 3, 7) },
+      { Markt: 'Isemarkt', Flaeche: 12800, Eroeffnet: Date.UTC(2009, 5, 3) },
+      { Markt: 'Viktualienmarkt', Flaeche: 22000.5, Eroeffnet: Date.UTC(2010, 4, 2) },
+    ]);
+    expect(res.json.features[2].geometry.y).toBeCloseTo(48.1351, 5);
+    expect(res.json.features[2].geometry.x).toBeCloseTo(11.5763, 5);
+  });
+
+  it('publish with sourceLocale en-US reads the same dates month-first', async () => {
+    const name = uniqueName('maerkte_us');
+    const { status } = await publishFile(token, file, 'csv', {
+      name,
+      sourceLocale: 'en-US',
+      locationType: 'none',
+      layerInfo: { capabilities: 'Query' },
+    });
+    expect(status.status).toBe('completed');
+    const res = await call(`${featureServer(name)}/0/query`, {
+      token,
+      where: "Markt = 'Viktualienmarkt'",
+      outFields: 'Eroeffnet,Flaeche',
+    });
+    expect(res.json.features[0].attributes).toMatchObject({
+      Eroeffnet: Date.UTC(2010, 1, 5),
+      Flaeche: '22000,5',
+    });
+  });
+
+  it('a sourceLocale that is not a locale tag is refused before anything is stored', async () => {
+    const owner = stack().admin.username;
+    const res = await upload(
+      `/sharing/rest/content/users/${owner}/publish`,
+      {
+        token,
+        filetype: 'csv',
+        publishParameters: JSON.stringify({
+          name: uniqueName('maerkte_bad'),
+          sourceLocale: 'not a locale!',
+          locationType: 'none',
+          layerInfo: { capabilities: 'Query' },
+        }),
+      },
+      { name: file, path: fixture(file) },
+    );
+    expect(res.error?.code).toBe(400);
+    expect(res.error?.details?.[0]).toContain('sourceLocale');
   });
 });
