@@ -187,3 +187,29 @@ describe('ownership access control', () => {
     expect(res.error.code).toBe(403);
   });
 });
+
+describe('anonymous editing of a public service', () => {
+  let svc: EditableService;
+
+  beforeAll(async () => {
+    const token = await adminToken();
+    svc = await publishStations(
+      token,
+      tracking({ allowOthersToUpdate: true, allowAnonymousToUpdate: false, allowAnonymousToDelete: true }),
+    );
+    await share(svc, { everyone: 'true' });
+  }, 120_000);
+
+  it('anonymous callers add with an empty creator, may delete but not update under allowAnonymousTo…', async () => {
+    const add = await edit(`${svc.layer}/addFeatures`, undefined, { features: [dock('Anonymous dock')] });
+    const id = add.addResults[0].objectId;
+    const [f] = await features(svc, undefined, `OBJECTID = ${id}`);
+    expect(f.attributes.Creator).toBe('');
+    const update = await edit(`${svc.layer}/updateFeatures`, undefined, {
+      features: [{ attributes: { OBJECTID: id, Name: 'changed' } }],
+    });
+    expect(update.updateResults[0].success).toBe(false);
+    const del = await edit(`${svc.layer}/deleteFeatures`, undefined, { objectIds: String(id) });
+    expect(del.deleteResults[0]).toMatchObject({ objectId: id, success: true });
+  });
+});
