@@ -41,6 +41,9 @@ export interface EditOptions {
   rollbackOnFailure: boolean;
 }
 
+/** Past this many touched envelopes the tile caches are asked to redraw their union instead. */
+const MAX_REFRESH_AREAS = 500;
+
 class RolledBack extends Error {
   constructor(readonly outcomes: LayerOutcome[]) {
     super('rolled back');
@@ -118,7 +121,10 @@ async function afterCommit(deps: AppDeps, serviceItemId: string, outcomes: Layer
       );
   }
   const areas = outcomes.flatMap((o) => o.areas);
-  if (areas.length > 0) await refreshCachesAfterEdit(deps, serviceItemId, areas);
+  if (areas.length === 0) return;
+  // A large edit (a delete by where clause) is one area: the signal stays small and the redraw is the same.
+  const union = areas.length > MAX_REFRESH_AREAS ? unionBounds(areas) : null;
+  await refreshCachesAfterEdit(deps, serviceItemId, union ? [union] : areas);
 }
 
 async function updateServiceExtent(
