@@ -48,19 +48,24 @@ async function supervise(config: Config, log: Logger) {
   }
   await runtime.close();
   let stopping = false;
-  for (let i = 0; i < config.apiProcesses; i++) cluster.fork();
+  let listening = 0;
+  cluster.on('listening', () => {
+    // Said once, when every server takes connections.
+    if (++listening !== config.apiProcesses) return;
+    log.info('api listening', {
+      host: config.host,
+      port: config.port,
+      basePath: config.basePath,
+      processes: config.apiProcesses,
+    });
+  });
   cluster.on('exit', (worker, code, signal) => {
     if (!stopping) {
       log.warn('api process exited; starting another', { pid: worker.process.pid, code, signal });
       cluster.fork();
     } else if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
   });
-  log.info('api listening', {
-    host: config.host,
-    port: config.port,
-    basePath: config.basePath,
-    processes: config.apiProcesses,
-  });
+  for (let i = 0; i < config.apiProcesses; i++) cluster.fork();
   const stop = () => {
     stopping = true;
     const workers = Object.values(cluster.workers ?? {});

@@ -16,7 +16,7 @@ export interface RunningApi {
   stop(): Promise<void>;
 }
 
-/** Starts `api/main.ts` with `processes` servers and waits until it answers. */
+/** Starts `api/main.ts` with `processes` servers and waits until every one of them takes connections. */
 export async function startApi(stack: BenchStack, processes: number, memoryMb = 256): Promise<RunningApi> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'api/main.ts'], {
@@ -27,32 +27,34 @@ export async function startApi(stack: BenchStack, processes: number, memoryMb = 
       PORT: String(port),
       API_PROCESSES: String(processes),
       TILE_MEMORY_CACHE_MB: String(memoryMb),
+      // The "api listening" line says when all servers are up (a cluster says it once, for all).
+      LOG_LEVEL: 'info',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
     if (child.exitCode === null) child.kill('SIGKILL');
   };
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode}`);
-    // Every server of a cluster must be up: ask a few times in a row.
-    const ok = await Promise.all(
-      Array.from({ length: processes * 2 }, () =>
-        fetch(`${baseUrl}/rest/info?f=json`).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      ),
-    );
-    if (ok.every(Boolean)) return { baseUrl, stop };
-    await new Promise((r) => setTimeout(r, 200));
+  const listening = await new Promise<boolean>((resolve) => {
+    let seen = '';
+    const timer = setTimeout(() => resolve(false), 120_000);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      seen = (seen + chunk.toString()).slice(-4096);
+      if (seen.includes('"api listening"')) {
+        clearTimeout(timer);
+        resolve(true);
+      }
+    });
+    child.once('exit', () => resolve(false));
+  });
+  if (!listening) {
+    await stop();
+    throw new Error('the API did not start');
   }
-  await stop();
-  throw new Error('the API did not start');
+  return { baseUrl: `http://127.0.0.1:${port}`, stop };
 }
 
 export interface WrkResult {
