@@ -1,31 +1,21 @@
 /**
  * Lookup layers (locationType lookup): each row's value (a country name or code, a state, a postal code)
- * matched to its boundary polygon. The plan schema has no lookup variant yet, so the lookup location is
- * kept in the plan's location object under its own `type: 'lookup'` and read back through `lookupOf`.
+ * matched to its boundary polygon (the plan's `LookupPlan` location).
  */
-import type { LayerPlan, LocationPlan } from '../../db/schema/publish-request.js';
+import type { LayerPlan, LocationPlan, LookupPlan } from '../../db/schema/publish-request.js';
 import type { BoundaryKind, BoundaryLookup } from '../../lib/geocode/boundary-lookup.js';
 import type { CellValue } from '../../lib/ingest/index.js';
 import type { GeocodeCounts } from './geocoder.js';
 import type { Located } from './layer-sources.js';
 
-export interface LookupLocation {
-  type: 'lookup';
-  /** Position of the looked-up value in a source row. */
-  index: number;
-  /** The kind of place the values name; absent: any kind (countries first). */
-  kind?: BoundaryKind;
-  countryCode?: string;
-}
+export type LookupLocation = LookupPlan;
 
 export const UNMATCHED_LOOKUP = 'The value matched no boundary.';
 
-/** The plan's location as stored: the lookup location rides in the JSON plan beside the schema's kinds. */
-export const asLocationPlan = (location: LookupLocation): LocationPlan => location as unknown as LocationPlan;
+export const asLocationPlan = (location: LookupLocation): LocationPlan => location;
 
 export function lookupOf(plan: Pick<LayerPlan, 'location'>): LookupLocation | undefined {
-  const location = plan.location as LocationPlan | LookupLocation;
-  return location.type === 'lookup' ? location : undefined;
+  return plan.location.type === 'lookup' ? plan.location : undefined;
 }
 
 const KINDS: Record<string, BoundaryKind> = {

@@ -19,7 +19,13 @@ import {
   indexFeatureTable,
 } from '../../db/repositories/feature-tables.js';
 import { deleteItemRow, findItem, updateItem } from '../../db/repositories/items.js';
-import { findJob, finishJob, type PublishJobRow, updateJobProgress } from '../../db/repositories/jobs.js';
+import {
+  type FeatureJobRow,
+  findJob,
+  finishJob,
+  isFeatureJob,
+  updateJobProgress,
+} from '../../db/repositories/jobs.js';
 import {
   deleteService,
   findService,
@@ -69,13 +75,15 @@ export function createPublishActivities(deps: PublishDeps) {
   const { database } = deps;
   const db = database.db;
 
-  async function job(jobId: string): Promise<PublishJobRow> {
+  async function job(jobId: string): Promise<FeatureJobRow> {
     const row = await findJob(db, jobId);
     if (!row) throw internalError('Unable to complete operation.', [`Publish job ${jobId} does not exist.`]);
+    if (!isFeatureJob(row))
+      throw internalError('Unable to complete operation.', [`Job ${jobId} publishes tiles, not features.`]);
     return row;
   }
 
-  function layerPlan(row: PublishJobRow, layerId: number): LayerPlan {
+  function layerPlan(row: FeatureJobRow, layerId: number): LayerPlan {
     const plan = row.plan?.layers.find((l) => l.id === layerId);
     if (!plan)
       throw internalError('Unable to complete operation.', [
@@ -85,7 +93,7 @@ export function createPublishActivities(deps: PublishDeps) {
   }
 
   /** The layer row of a loaded table: its resource with count and extent, and its columns. */
-  async function layerRowOf(row: PublishJobRow, plan: LayerPlan): Promise<NewHostedLayer> {
+  async function layerRowOf(row: FeatureJobRow, plan: LayerPlan): Promise<NewHostedLayer> {
     const tracking = editorTrackingFieldsOf(plan, row.request.service);
     // A retried swap finds the table already renamed to its target.
     const table =

@@ -4,19 +4,17 @@
  * in-process one answers the same, and ArcGIS clients send Esri's World locator by default, which closed
  * networks cannot reach.
  */
+import type { LocationPlan, LocationRequest } from '../../db/schema/publish-request.js';
 import { badRequest } from '../../lib/errors.js';
 import { batchesOf } from '../../lib/geocode/address-fields.js';
 import type { GeocodeRecord, GeocodeResult, Geocoder } from './geocoder.js';
 
-/**
- * An address location (request or plan) with the GeocodeServer publishParameters named; the schema's
- * location types have no field for it yet, so it rides beside them in the stored JSON.
- */
+/** A location (request or plan) that may name a GeocodeServer; the schema's address kinds have the field. */
 export type WithGeocodeService<T> = T & { geocodeServiceUrl?: string };
 
 /** The other GeocodeServer an address location names, if any; undefined means the in-process locator. */
-export function remoteGeocodeService(location: object): string | undefined {
-  const url = (location as WithGeocodeService<object>).geocodeServiceUrl;
+export function remoteGeocodeService(location: LocationPlan | LocationRequest): string | undefined {
+  const url = location.type === 'address' ? location.geocodeServiceUrl : undefined;
   return url && !isOwnLocator(url) ? url : undefined;
 }
 

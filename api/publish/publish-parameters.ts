@@ -5,10 +5,7 @@
  */
 
 import type { LayerRequestWithLocale } from '../../activities/publish/layer-plan.js';
-import {
-  isCallableGeocodeService,
-  type WithGeocodeService,
-} from '../../activities/publish/remote-geocoder.js';
+import { isCallableGeocodeService } from '../../activities/publish/remote-geocoder.js';
 import type {
   AddressRoleName,
   LocationRequest,
@@ -128,7 +125,7 @@ function location(p: Json, fileType: PublishFileType): LocationRequest {
     if (geocodeServiceUrl && !isCallableGeocodeService(geocodeServiceUrl)) {
       throw invalid(`geocodeServiceUrl '${geocodeServiceUrl}' is not the URL of a GeocodeServer.`);
     }
-    const address: WithGeocodeService<Extract<LocationRequest, { type: 'address' }>> = {
+    const address: Extract<LocationRequest, { type: 'address' }> = {
       type,
       addressFields,
       ...(template ? { addressTemplate: template } : {}),

@@ -2,9 +2,9 @@
  * content/users/{u}/publish: checks the request, creates the Feature Service item (related to its
  * source by Service2Data) and the job, starts the workflow and answers at once with services[].
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
-import { deleteItemRow, findItem, insertItem, insertRelationship } from '../../db/repositories/items.js';
+import { deleteItemRow, insertItem, insertRelationship } from '../../db/repositories/items.js';
 import { findJob, insertJob, type PublishJobRow } from '../../db/repositories/jobs.js';
 import { deleteService, findServiceByName, insertService } from '../../db/repositories/services.js';
 import { deleteTileCache, findTileCacheByName } from '../../db/repositories/tile-caches.js';
@@ -21,12 +21,11 @@ import {
   tilePublishKind,
 } from '../services/map-server-publish.js';
 import { servicesUrl } from '../urls.js';
+import { chooseItemId, derivedJobId } from './item-id-to-create.js';
 import { overwriteService } from './overwrite-route.js';
 import { parseFileType, parseJsonParameter, parsePublishParameters } from './publish-parameters.js';
 import { impliedFileType, isAdmin, resolveSource, storeSource } from './publish-source.js';
 import { startWorkflow } from './publish-workflow-start.js';
-
-const ITEM_ID = /^[A-Za-z0-9]{32}$/;
 
 export const serviceUrl = (c: Context<AppEnv>, name: string) =>
   `${servicesUrl(c)}/Hosted/${name}/FeatureServer`;
@@ -56,17 +55,7 @@ function servicesResponse(c: Context<AppEnv>, job: PublishJobRow, cacheJob?: Pub
 }
 
 /** The Map Service job of a publish with buildInitialCache, derived from the publish job's id. */
-const cacheJobIdFor = (jobId: string) => {
-  const h = createHash('sha256').update(`${jobId}\ninitial-cache`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
-};
-
-/** A client-chosen item id makes the job id, so repeating the request finds the same job. */
-const jobIdFor = (owner: string, itemIdToCreate: string | undefined) => {
-  if (!itemIdToCreate) return randomUUID();
-  const h = createHash('sha256').update(`${owner}\n${itemIdToCreate}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
-};
+const cacheJobIdFor = (jobId: string) => derivedJobId(jobId, 'initial-cache');
 
 export async function publish(c: Context<AppEnv>) {
   const user = requireUser(c);
@@ -80,24 +69,8 @@ export async function publish(c: Context<AppEnv>) {
   if (tileKind) return publishTiles(c, tileKind);
   if (params.get('overwrite')?.toLowerCase() === 'true') return overwriteService(c);
 
-  const itemIdToCreate = params.get('itemIdToCreate') || undefined;
-  if (itemIdToCreate !== undefined && !ITEM_ID.test(itemIdToCreate)) {
-    throw badRequest('Invalid or missing input parameters.', [
-      'itemIdToCreate must be 32 letters or digits.',
-    ]);
-  }
-  const jobId = jobIdFor(user.username, itemIdToCreate);
-  if (itemIdToCreate) {
-    const previous = await findJob(db, jobId);
-    if (previous) return servicesResponse(c, previous, await findJob(db, cacheJobIdFor(jobId)));
-    if (await findItem(db, itemIdToCreate)) {
-      throw badRequest(
-        'Unable to publish.',
-        [`An item with id ${itemIdToCreate} already exists.`],
-        'CONT_0093',
-      );
-    }
-  }
+  const { itemIdToCreate, jobId, previous } = await chooseItemId(db, params, user.username);
+  if (previous) return servicesResponse(c, previous, await findJob(db, cacheJobIdFor(jobId)));
 
   const rawType = params.get('filetype');
   const source = await resolveSource(db, params, user, rawType ? parseFileType(rawType) : null);

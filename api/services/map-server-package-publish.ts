@@ -4,26 +4,27 @@
  * tile publish workflow copies its tiles into the cache.
  */
 
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Context } from 'hono';
 import { packageSourceKey } from '../../activities/tiles/tile-package-activities.js';
 import { findItem, insertItem, insertRelationship } from '../../db/repositories/items.js';
 import { insertJob } from '../../db/repositories/jobs.js';
 import { findTileCacheByName, insertTileCache } from '../../db/repositories/tile-caches.js';
-import type { PublishRequest } from '../../db/schema/publish-request.js';
 import { badRequest, forbidden, itemNotFound } from '../../lib/errors.js';
 import { webMercatorCache } from '../../lib/tiles/cache-definition.js';
 import type { TilePublishKind } from '../../workflows/tile-cache-messages.js';
 import { tilePublishWorkflowId } from '../../workflows/tile-cache-messages.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
+import { chooseItemId } from '../publish/item-id-to-create.js';
 import { servicesUrl } from '../urls.js';
 import { parseTileParameters } from './map-server-parameters.js';
 import {
   publishTilesFromFeatureService,
   startTilePublish,
   type TilePublishResponse,
+  tileServicesResponse,
 } from './map-server-publish.js';
 
 /** The publish route's entry for every tiled output. */
@@ -40,6 +41,8 @@ async function publishTilesFromPackage(
   const deps = c.get('deps');
   const db = deps.database.db;
   const params = c.get('params');
+  const { itemIdToCreate, jobId, previous } = await chooseItemId(db, params, user.username);
+  if (previous) return tileServicesResponse(c, previous);
   const parameters = parseTileParameters(params.get('publishParameters'));
   const serviceType = kind === 'vectorTilePackage' ? 'VectorTileServer' : 'MapServer';
   if (await findTileCacheByName(db, serviceType, parameters.name)) {
@@ -47,7 +50,6 @@ async function publishTilesFromPackage(
       'Choose another name, or delete the service that has it.',
     ]);
   }
-  const jobId = randomUUID();
   const key = packageSourceKey(jobId);
   const itemId = params.get('itemid');
   const file = params.file('file');
@@ -67,7 +69,7 @@ async function publishTilesFromPackage(
   }
 
   const now = deps.now();
-  const serviceItemId = randomBytes(16).toString('hex');
+  const serviceItemId = itemIdToCreate ?? randomBytes(16).toString('hex');
   const url = `${servicesUrl(c)}/Hosted/${parameters.name}/${serviceType}`;
   const type = kind === 'vectorTilePackage' ? 'Vector Tile Service' : 'Map Service';
   await insertTileCache(db, {
@@ -119,8 +121,13 @@ async function publishTilesFromPackage(
     workflowId: tilePublishWorkflowId(jobId),
     status: 'processing',
     statusMessage: 'processing',
-    // See map-server-publish.ts: tile jobs keep their request on the tile cache row.
-    request: { serviceName: parameters.name, sourceSize: file?.size ?? 0 } as unknown as PublishRequest,
+    request: {
+      kind: 'tiles',
+      tileKind: kind,
+      serviceName: parameters.name,
+      sourceSize: file?.size ?? 0,
+      persistErrorRecordsForReview: false,
+    },
     created: now,
     modified: now,
   });

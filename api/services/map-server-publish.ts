@@ -3,14 +3,13 @@
  * outputType Tiles): a Map Service item related to the feature service by Service2Service, a tile
  * cache row, a publish job, and the tile publish workflow that builds the cache as its child.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import type { Database } from '../../db/client.js';
 import { findItem, insertItem, insertRelationship } from '../../db/repositories/items.js';
 import { insertJob, type PublishJobRow } from '../../db/repositories/jobs.js';
 import { findService, listLayers } from '../../db/repositories/services.js';
 import { findTileCacheByName, insertTileCache } from '../../db/repositories/tile-caches.js';
-import type { PublishRequest } from '../../db/schema/publish-request.js';
 import { badRequest, forbidden, itemNotFound } from '../../lib/errors.js';
 import type { CacheDefinition } from '../../lib/tiles/cache-definition.js';
 import { webMercatorCache } from '../../lib/tiles/cache-definition.js';
@@ -22,6 +21,7 @@ import {
 } from '../../workflows/tile-cache-messages.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
+import { chooseItemId } from '../publish/item-id-to-create.js';
 import { servicesUrl } from '../urls.js';
 import { parseTileLevels, parseTileParameters, type TileParameters } from './map-server-parameters.js';
 
@@ -50,6 +50,8 @@ export async function publishTilesFromFeatureService(c: Context<AppEnv>): Promis
   const deps = c.get('deps');
   const db = deps.database.db;
   const params = c.get('params');
+  const { itemIdToCreate, jobId, previous } = await chooseItemId(db, params, user.username);
+  if (previous) return tileServicesResponse(c, previous);
   const sourceId = params.get('itemid') ?? '';
   const source = sourceId ? await findItem(db, sourceId) : undefined;
   if (!source) throw itemNotFound();
@@ -78,8 +80,7 @@ export async function publishTilesFromFeatureService(c: Context<AppEnv>): Promis
     }));
 
   const now = deps.now();
-  const serviceItemId = randomBytes(16).toString('hex');
-  const jobId = randomUUID();
+  const serviceItemId = itemIdToCreate ?? randomBytes(16).toString('hex');
   const url = `${servicesUrl(c)}/Hosted/${name}/MapServer`;
   const job = await createCachedMapService(db, {
     serviceItemId,
@@ -102,6 +103,22 @@ export async function publishTilesFromFeatureService(c: Context<AppEnv>): Promis
     params.get('buildInitialCache')?.toLowerCase() !== 'false',
   );
   return { services: [{ type: 'Map Service', serviceurl: url, jobId, serviceItemId }] };
+}
+
+/** The answer to a repeated request with the same itemIdToCreate: the job it started before. */
+export function tileServicesResponse(c: Context<AppEnv>, job: PublishJobRow): TilePublishResponse {
+  const vector = job.fileType === 'vectorTilePackage';
+  const server = vector ? 'VectorTileServer' : 'MapServer';
+  return {
+    services: [
+      {
+        type: vector ? 'Vector Tile Service' : 'Map Service',
+        serviceurl: `${servicesUrl(c)}/Hosted/${job.request.serviceName}/${server}`,
+        jobId: job.id,
+        serviceItemId: job.serviceItemId,
+      },
+    ],
+  };
 }
 
 export async function startTilePublish(
@@ -192,9 +209,14 @@ export async function createCachedMapService(db: Database, m: CachedMapService):
     workflowId: m.workflowId,
     status: 'processing',
     statusMessage: 'processing',
-    // The job table's request column is typed for feature publishing; a tile job keeps its own
-    // request on the tile cache row and stores only the service name here.
-    request: { serviceName: m.name, sourceSize: 0 } as unknown as PublishRequest,
+    request: {
+      kind: 'tiles',
+      tileKind: 'featureService',
+      serviceName: m.name,
+      sourceSize: 0,
+      sourceServiceItemId: m.sourceServiceItemId,
+      persistErrorRecordsForReview: false,
+    },
     created: m.now,
     modified: m.now,
   });

@@ -1,8 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../client.js';
+import { isTileRequest, type PublishRequest } from '../schema/publish-request.js';
 import { publishErrorRecords, publishJobs } from '../schema/publishing.js';
 
 export type PublishJobRow = typeof publishJobs.$inferSelect;
+/** A job that publishes features (its request is a PublishRequest, not a TileRequest). */
+export type FeatureJobRow = PublishJobRow & { request: PublishRequest };
+
+export const isFeatureJob = (row: PublishJobRow): row is FeatureJobRow => !isTileRequest(row.request);
 export type NewPublishJob = typeof publishJobs.$inferInsert;
 export type JobStatus = 'processing' | 'completed' | 'failed';
 

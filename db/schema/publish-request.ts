@@ -3,6 +3,7 @@
  * checked from the request, and what the workflow's first activity resolved from the data. Activities
  * read them by job id, so the workflow history carries ids only.
  */
+import type { BoundaryKind } from '../../lib/geocode/boundary-lookup.js';
 import type { EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
 import type { EsriFieldType } from '../../lib/query/field-types.js';
 
@@ -19,6 +20,8 @@ export type LocationRequest =
       /** A single-line template such as "{Street}, {City}" used when no addressFields are given. */
       addressTemplate?: string;
       sourceCountry?: string;
+      /** Another GeocodeServer to geocode with; absent: the in-process locator. */
+      geocodeServiceUrl?: string;
     }
   | { type: 'lookup'; lookupType: string; lookupFields: Record<string, string>; sourceCountry?: string }
   | { type: 'none' }
@@ -34,6 +37,8 @@ export interface LayerRequest {
   /** The client's layerInfo (or `layers[]` entry): keys merged into the layer resource. */
   layerInfo: Record<string, unknown>;
   dateTimeZone?: string;
+  /** The locale numbers and dates of the source are written in (decimal comma, day-first dates). */
+  sourceLocale?: string;
 }
 
 export interface ServiceProperties {
@@ -64,6 +69,28 @@ export interface PublishRequest {
   overwrite?: boolean;
 }
 
+/**
+ * The request of a tile job (a Map Service from a feature service or a tile package, a Vector Tile
+ * Service from a .vtpk, or the Map Service a publish with buildInitialCache creates). Its levels and
+ * storage live on the tile cache row; the job keeps what the status and the Temporal memo show.
+ */
+export interface TileRequest {
+  kind: 'tiles';
+  tileKind: 'featureService' | 'tilePackage' | 'vectorTilePackage';
+  serviceName: string;
+  /** Bytes of the package; 0 for a cache drawn from a feature service. */
+  sourceSize: number;
+  /** The hosted feature service the cache is drawn from. */
+  sourceServiceItemId?: string;
+  /** Tile jobs reject no rows, so none are kept for review. */
+  persistErrorRecordsForReview: false;
+}
+
+/** What a publish job's `request` column holds. */
+export type JobRequest = PublishRequest | TileRequest;
+
+export const isTileRequest = (r: JobRequest): r is TileRequest => 'kind' in r && r.kind === 'tiles';
+
 export interface PlannedField {
   name: string;
   alias: string;
@@ -77,6 +104,16 @@ export interface PlannedField {
   locationType: string;
 }
 
+/** locationType lookup: each row's value matched to a boundary polygon of a kind. */
+export interface LookupPlan {
+  type: 'lookup';
+  /** Position of the looked-up value in a source row. */
+  index: number;
+  /** The kind of place the values name; absent: any kind (countries first). */
+  kind?: BoundaryKind;
+  countryCode?: string;
+}
+
 /** The location columns resolved to positions in a source row. */
 export type LocationPlan =
   | { type: 'coordinates'; xIndex: number; yIndex: number }
@@ -85,7 +122,10 @@ export type LocationPlan =
       roles: Partial<Record<AddressRoleName, number>>;
       template?: string;
       countryCode?: string;
+      /** Another GeocodeServer to geocode with; absent: the in-process locator. */
+      geocodeServiceUrl?: string;
     }
+  | LookupPlan
   | { type: 'geometry' }
   | { type: 'none' };
 

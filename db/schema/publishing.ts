@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { PublishPlan, PublishRequest } from './publish-request.js';
+import type { JobRequest, PublishPlan } from './publish-request.js';
 
 /**
  * Publish jobs. A job outlives a failed service item (which is deleted so nothing half-built stays
@@ -21,7 +21,7 @@ export const publishJobs = pgTable(
     /** Plain text while processing or completed; a JSON `{code,message}` string when failed. */
     statusMessage: text('status_message').notNull().default(''),
     /** The checked publish request: everything the workflow's activities need, keyed by job id. */
-    request: jsonb('request').$type<PublishRequest>().notNull(),
+    request: jsonb('request').$type<JobRequest>().notNull(),
     /** Fields, location columns and tables resolved from the data by the workflow's first activity. */
     plan: jsonb('plan').$type<PublishPlan>(),
     /** Last counts written by the activities (rows read, loaded, rejected per layer). */

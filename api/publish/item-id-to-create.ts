@@ -1,0 +1,53 @@
+/**
+ * itemIdToCreate: the client chooses the new service item's id (32 letters or digits, not yet taken).
+ * The job id is derived from it and the owner, so repeating the same request finds the job it started
+ * instead of publishing twice. Feature and tile publishes check it the same way.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { Database } from '../../db/client.js';
+import { findItem } from '../../db/repositories/items.js';
+import { findJob, type PublishJobRow } from '../../db/repositories/jobs.js';
+import { badRequest } from '../../lib/errors.js';
+import type { RequestParams } from '../params.js';
+
+const ITEM_ID = /^[A-Za-z0-9]{32}$/;
+
+const uuidOf = (hex: string) =>
+  `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+
+export interface ChosenItemId {
+  /** The client's id, or undefined (a random one is made). */
+  itemIdToCreate: string | undefined;
+  jobId: string;
+  /** The job an identical earlier request started, to answer with again. */
+  previous: PublishJobRow | undefined;
+}
+
+/** Reads and checks itemIdToCreate; refuses an id that an item other than our own job's has. */
+export async function chooseItemId(
+  db: Database,
+  params: RequestParams,
+  owner: string,
+): Promise<ChosenItemId> {
+  const itemIdToCreate = params.get('itemIdToCreate') || undefined;
+  if (itemIdToCreate === undefined) return { itemIdToCreate, jobId: randomUUID(), previous: undefined };
+  if (!ITEM_ID.test(itemIdToCreate)) {
+    throw badRequest('Invalid or missing input parameters.', [
+      'itemIdToCreate must be 32 letters or digits.',
+    ]);
+  }
+  const jobId = uuidOf(createHash('sha256').update(`${owner}\n${itemIdToCreate}`).digest('hex'));
+  const previous = await findJob(db, jobId);
+  if (!previous && (await findItem(db, itemIdToCreate))) {
+    throw badRequest(
+      'Unable to publish.',
+      [`An item with id ${itemIdToCreate} already exists.`],
+      'CONT_0093',
+    );
+  }
+  return { itemIdToCreate, jobId, previous };
+}
+
+/** A job id derived from another (the Map Service job of a publish with buildInitialCache). */
+export const derivedJobId = (jobId: string, purpose: string): string =>
+  uuidOf(createHash('sha256').update(`${jobId}\n${purpose}`).digest('hex'));
