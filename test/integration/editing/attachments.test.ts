@@ -98,6 +98,18 @@ describe('attachments of hosted features', () => {
     expect(rows).toHaveLength(0);
   });
 
+  it('a file over UPLOAD_MAX_BYTES is refused with 413 and nothing is stored', async () => {
+    const before = await objectKeys(attachmentPrefix(svc));
+    const res = await callMultipart(
+      `${svc.layer}/3/addAttachment`,
+      { token },
+      { field: 'attachment', name: 'huge.bin', bytes: new Uint8Array(50 * 1024 * 1024 + 1) },
+    );
+    expect(res.json.error.code).toBe(413);
+    expect(await objectKeys(attachmentPrefix(svc))).toEqual(before);
+    expect((await call(`${svc.layer}/3/attachments`, { token })).json.attachmentInfos).toEqual([]);
+  });
+
   it('an attachment on a missing feature is refused', async () => {
     const res = await callMultipart(
       `${svc.layer}/404/addAttachment`,
