@@ -180,7 +180,7 @@ try {
   }
   console.log(`  load average after the runs: ${loadAverage()}`);
 } finally {
-  await stack.stop();
+  // The reference servers first: stopping the stack may end the process before its promise settles.
   spawnSync('nginx', ['-c', `${dir}/nginx.conf`, '-p', `${dir}/`, '-s', 'stop']);
   // spawn-fcgi -F 2 writes one pid per line: stop exactly the processes this run started.
   const pids = spawnSync('cat', [`${dir}/mapserv.pid`])
@@ -188,6 +188,7 @@ try {
     .split(/\s+/)
     .filter(Boolean);
   for (const pid of pids) spawnSync('kill', [pid]);
+  await stack.stop();
 }
 
 /** `z/y/x` of every real (not symlinked blank) tile file of the template cache. */
