@@ -16,6 +16,7 @@ import {
   answerTile,
   createTileCacheRows,
   ROW_TTL_MS,
+  type TileAnswer,
   type TileServiceType,
   tileResponse,
 } from './services/tile-serving.js';
@@ -73,17 +74,23 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
       } catch {
         return next();
       }
-      const answer = await answerTile(
-        reader,
-        { cache, audience },
-        {
-          level: c.req.param('level') ?? '',
-          row: c.req.param('row') ?? '',
-          col: c.req.param('col') ?? '',
-          ifNoneMatch: c.req.header('if-none-match'),
-          vector: serviceType === 'VectorTileServer',
-        },
-      );
+      let answer: TileAnswer;
+      try {
+        answer = await answerTile(
+          reader,
+          { cache, audience },
+          {
+            level: c.req.param('level') ?? '',
+            row: c.req.param('row') ?? '',
+            col: c.req.param('col') ?? '',
+            ifNoneMatch: c.req.header('if-none-match'),
+            vector: serviceType === 'VectorTileServer',
+          },
+        );
+      } catch {
+        // The object store failed: the route behind tries once more and renders its error with CORS.
+        return next();
+      }
       return tileResponse(answer, corsHeaders(c.req.header('origin')));
     };
 
