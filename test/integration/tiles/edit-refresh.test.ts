@@ -14,7 +14,7 @@ import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { listLayers } from '../../../db/repositories/services.js';
 import { findTileCache } from '../../../db/repositories/tile-caches.js';
 import { createObjectStore } from '../../../infra/object-store.js';
-import { bundleKey } from '../../../infra/tile-cache-store.js';
+import { bundleKey, explodedKey } from '../../../infra/tile-cache-store.js';
 import { refreshPlan } from '../../../lib/tiles/refresh-areas.js';
 import { lonLatToMercator } from '../../../lib/tiles/web-mercator.js';
 import {
@@ -145,4 +145,56 @@ describe('refreshing a cache after an edit of its source data', () => {
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).equals(oldTile10)).toBe(true);
   });
+});
+
+describe('refreshing an exploded cache after an edit', () => {
+  it('writes the new tile object and leaves the untouched ones as they were', async () => {
+    const s = stack();
+    const database = await openDatabase({ databaseUrl: s.databaseUrl, poolSize: 2 });
+    const store = createObjectStore({
+      ...s.minio,
+      endpoint: new URL(s.minio.endpoint),
+      consolePort: 0,
+    } as never);
+    const client = new Client({ connection: await Connection.connect({ address: s.temporalAddress }) });
+    try {
+      const token = await signIn();
+      const name = uniqueName('refreshed_exploded');
+      const source = await publishFeatures(token, 'points.geojson', 'geojson', uniqueName('refresh_ex_src'));
+      const { service, status } = await publishTiles(token, source.serviceItemId, {
+        name,
+        levels: '12-12',
+        storageFormat: 'esriMapCacheStorageModeExploded',
+      });
+      expect(status.status).toBe('completed');
+      const oldTile = pixelOf(OLD.lon, OLD.lat, 12).tile;
+      const oldKey = explodedKey(service.serviceItemId, oldTile);
+      const oldEtag = (await store.stat(oldKey))?.etag;
+      expect(oldEtag).toBeDefined();
+      const [layer] = await listLayers(database.db, source.serviceItemId);
+      const [x, y] = lonLatToMercator(NEW.lon, NEW.lat);
+      await database.rows(
+        sql.raw(
+          `insert into "${layer.tableName}" (objectid, shape, bbox) values (1000, '{"x":${x},"y":${y}}', '(${x},${y}),(${x},${y})')`,
+        ),
+      );
+      const deps = {
+        database,
+        temporal: async () => client,
+        config: { temporal: { taskQueue: s.taskQueue } },
+        log: { warn: () => {}, info: () => {}, error: () => {}, debug: () => {} },
+      } as unknown as AppDeps;
+      await refreshCachesAfterEdit(deps, source.serviceItemId, [[x, y, x, y]]);
+      const result: TileCacheRefreshResult = await client.workflow
+        .getHandle(tileCacheRefreshWorkflowId(service.serviceItemId))
+        .result();
+      expect(result.tilesDrawn).toBeGreaterThanOrEqual(1);
+      const newTile = pixelOf(NEW.lon, NEW.lat, 12).tile;
+      expect(await store.stat(explodedKey(service.serviceItemId, newTile))).toBeDefined();
+      expect((await store.stat(oldKey))?.etag).toBe(oldEtag);
+    } finally {
+      await client.connection.close();
+      await database.close();
+    }
+  }, 240_000);
 });
