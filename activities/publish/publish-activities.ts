@@ -207,12 +207,14 @@ export function createPublishActivities(deps: PublishDeps) {
         const layer = await layerRowOf(row, plan);
         layers.push({ ...layer, tableName: targetOfStaging(plan.tableName) });
       }
-      await swapInStagedLayers(
+      const attachments = await swapInStagedLayers(
         database,
         row.serviceItemId,
         layers,
         staged.map((p) => p.tableName),
       );
+      // The replaced features' attachment files; their rows went with the swap.
+      for (const key of attachments) await deps.store.remove(key);
     },
 
     /** Publishes the service resource and completes the job; the item gets its extent in WGS84. */

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import { internalError } from '../../lib/errors.js';
 import type { DatabaseHandle } from '../client.js';
+import { featureAttachments } from '../schema/attachments.js';
 import { hostedLayers } from '../schema/publishing.js';
 import { dropFeatureTable } from './feature-tables.js';
 import type { NewHostedLayer } from './services.js';
@@ -35,16 +36,17 @@ export const isStagingTable = (name: string): boolean => STAGING_TABLE.test(name
 /**
  * In one transaction: every staging table replaces its target (indexes renamed along), the old
  * tables of layers the new data no longer has are dropped, and the service's layer rows become
- * `layers` (which name the target tables). A retry after the commit finds no staging table left
- * and only rewrites the same layer rows.
+ * `layers` (which name the target tables). The old features' attachments go with them (the new
+ * features have new object ids); their object keys are returned for the caller to remove from the
+ * store. A retry after the commit finds no staging table left and only rewrites the same layer rows.
  */
 export async function swapInStagedLayers(
   database: DatabaseHandle,
   serviceItemId: string,
   layers: NewHostedLayer[],
   staging: string[],
-): Promise<void> {
-  await database.db.transaction(async (tx) => {
+): Promise<string[]> {
+  return database.db.transaction(async (tx) => {
     const run = (text: string) => tx.execute(sql.raw(text));
     for (const s of staging) {
       const target = targetOfStaging(s);
@@ -98,6 +100,11 @@ export async function swapInStagedLayers(
           },
         });
     }
+    const removed = await tx
+      .delete(featureAttachments)
+      .where(eq(featureAttachments.serviceItemId, serviceItemId))
+      .returning({ objectKey: featureAttachments.objectKey });
+    return removed.map((r) => r.objectKey);
   });
 }
 
