@@ -2,7 +2,7 @@
  * Configuration: the only reader of process.env. Every variable is validated at start; a bad value is an
  * error that names the variable, so a misconfigured deployment fails before it serves anything.
  */
-import { homedir } from 'node:os';
+import { availableParallelism, homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -60,7 +60,8 @@ const schema = z.object({
     .default(20160 * 2),
   WORKER_ACTIVITY_CONCURRENCY: z.coerce.number().int().positive().default(8),
   TILE_MEMORY_CACHE_MB: z.coerce.number().int().min(0).default(256),
-  API_PROCESSES: z.coerce.number().int().min(1).max(256).default(1),
+  // One server per core: a Node process answers on one thread (see bench/README.md, tile serving).
+  API_PROCESSES: z.coerce.number().int().min(1).max(256).default(availableParallelism()),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   GEOPORTAL_CACHE_DIR: z.string().min(1).optional(),
   EMBEDDED_SERVICES: bool.default(true),
