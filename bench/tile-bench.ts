@@ -6,7 +6,7 @@
  * production API entry (api/main.ts) with 1 and with 2 server processes.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -183,11 +183,14 @@ try {
   // The reference servers first: stopping the stack may end the process before its promise settles.
   spawnSync('nginx', ['-c', `${dir}/nginx.conf`, '-p', `${dir}/`, '-s', 'stop']);
   // spawn-fcgi -F 2 writes one pid per line: stop exactly the processes this run started.
-  const pids = spawnSync('cat', [`${dir}/mapserv.pid`])
-    .stdout.toString()
-    .split(/\s+/)
-    .filter(Boolean);
-  for (const pid of pids) spawnSync('kill', [pid]);
+  const pids = readFileSync(`${dir}/mapserv.pid`, 'utf8').split(/\s+/).filter(Boolean);
+  for (const pid of pids) {
+    try {
+      process.kill(Number(pid));
+    } catch {
+      // already gone
+    }
+  }
   await stack.stop();
 }
 
