@@ -24,6 +24,15 @@ export function createGazetteerGeocoder(load: () => Promise<Locator> = packageLo
             objectId: r.resultId,
             location: r.status === 'U' || !r.match ? null : { x: r.match.lon, y: r.match.lat },
             status: r.status,
+            ...(r.match
+              ? {
+                  candidate: {
+                    score: r.match.score,
+                    matchAddr: r.match.matchAddr,
+                    addrType: r.match.addrType,
+                  },
+                }
+              : {}),
           });
         }
       }

@@ -24,7 +24,25 @@ export interface GeocodeResult {
   location: { x: number; y: number } | null;
   /** M matched, T tied (placed at the best of equally good candidates), U unmatched. */
   status?: 'M' | 'T' | 'U';
+  /** What the locator says of the match it placed the row at. */
+  candidate?: { score: number; matchAddr: string; addrType: string };
 }
+
+/**
+ * The locator output fields a layer keeps with candidateFieldsType AllFields, named as ArcGIS's
+ * geocoding output names them; their values follow the source's columns in each geocoded row.
+ */
+export const CANDIDATE_FIELDS: readonly {
+  name: string;
+  alias: string;
+  type: 'esriFieldTypeString' | 'esriFieldTypeDouble';
+  length?: number;
+}[] = [
+  { name: 'Status', alias: 'Status', type: 'esriFieldTypeString', length: 1 },
+  { name: 'Score', alias: 'Score', type: 'esriFieldTypeDouble' },
+  { name: 'Match_addr', alias: 'Match_addr', type: 'esriFieldTypeString', length: 256 },
+  { name: 'Addr_type', alias: 'Addr_type', type: 'esriFieldTypeString', length: 30 },
+];
 
 /** How the rows of a layer geocoded, reported in the publish status. */
 export interface GeocodeCounts {
@@ -92,6 +110,16 @@ export async function geocodeRows(
   const results = await geocoder.geocodeBatch(records, { countryCode: location.countryCode });
   const byId = new Map(results.map((r) => [r.objectId, r]));
   const counts: GeocodeCounts = { matched: 0, tied: 0, unmatched: 0 };
+  if (location.candidateFields) {
+    // The output fields' cells go after the source's columns (padded where a row is short).
+    records.forEach((r, i) => {
+      const result = byId.get(r.objectId);
+      const row = rows[i] as CellValue[];
+      while (row.length < headers.length) row.push(null);
+      const c = result?.location ? result.candidate : undefined;
+      row.push(result?.status ?? 'U', c?.score ?? 0, c?.matchAddr ?? '', c?.addrType ?? '');
+    });
+  }
   const geometries = records.map((r, i): Located => {
     const result = byId.get(r.objectId);
     const at = result?.location;

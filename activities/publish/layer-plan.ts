@@ -20,6 +20,7 @@ import type { EsriGeometryType, SpatialReference } from '../../lib/geometry/type
 import { type CellValue, inferFields, localeConventions, sanitizeFieldName } from '../../lib/ingest/index.js';
 import { isEsriFieldType } from '../../lib/query/field-types.js';
 import { asLocationPlan, boundaryKindOf, type LookupLocation, lookupOf } from './boundary-lookup-rows.js';
+import { CANDIDATE_FIELDS } from './geocoder.js';
 import { detectLocation } from './location-detection.js';
 import type { WithGeocodeService } from './remote-geocoder.js';
 
@@ -128,6 +129,18 @@ export function planLayer(input: PlanInput): LayerPlan {
   }
   ensureUniqueNames(fields);
   const location = planLocation(layer, sample, records, decimalComma, input.boundaries);
+  if (location.type === 'address' && location.candidateFields) {
+    // The locator's output fields, stored from the cells geocoding appends after the source's columns.
+    CANDIDATE_FIELDS.forEach((f, k) =>
+      fields.push({
+        ...f,
+        sourceIndex: sample.headers.length + k,
+        column: attributeColumn(fields.length),
+        locationType: 'unknown',
+      }),
+    );
+    ensureUniqueNames(fields);
+  }
   const geometryType: EsriGeometryType | null =
     location.type === 'none'
       ? null
@@ -226,6 +239,8 @@ function planLocation(
       ? { countryCode: loc.sourceCountry }
       : {}),
     ...(url ? { geocodeServiceUrl: url } : {}),
+    ...(loc.candidateFieldsType?.toLowerCase() === 'allfields' ? { candidateFields: true } : {}),
+    ...(loc.standardizedFieldNames ? { standardizedFieldNames: loc.standardizedFieldNames } : {}),
   };
   return address;
 }

@@ -202,7 +202,8 @@ async function* inProcessBatches(
   const boundaries = lookup ? await (deps.boundaries ?? sharedBoundaryLookup)() : undefined;
   const geometrySR = plan.location.type === 'address' || lookup ? WGS84 : plan.sourceSR;
   const remote = remoteGeocodeService(plan.location);
-  const geocoder = remote ? createRemoteGeocoder(remote) : deps.geocoder;
+  const names = plan.location.type === 'address' ? plan.location.standardizedFieldNames : undefined;
+  const geocoder = remote ? createRemoteGeocoder(remote, fetch, names) : deps.geocoder;
   const encoder = createRowEncoder(plan, request.targetSR, geometrySR);
   let geocoded = start.geocoded;
   for await (const batch of layerBatches(deps.store, request, plan, start)) {

@@ -4,7 +4,7 @@
  * in-process one answers the same, and ArcGIS clients send Esri's World locator by default, which closed
  * networks cannot reach.
  */
-import type { LocationPlan, LocationRequest } from '../../db/schema/publish-request.js';
+import type { AddressRoleName, LocationPlan, LocationRequest } from '../../db/schema/publish-request.js';
 import { badRequest } from '../../lib/errors.js';
 import { batchesOf } from '../../lib/geocode/address-fields.js';
 import type { GeocodeRecord, GeocodeResult, Geocoder } from './geocoder.js';
@@ -42,9 +42,16 @@ const FIELDS: Record<keyof Omit<GeocodeRecord, 'objectId'>, string> = {
 interface ServiceBody {
   error?: { message?: string };
   locatorProperties?: { MaxBatchSize?: unknown };
+  addressFields?: { name?: unknown }[];
   locations?: {
     location?: { x?: unknown; y?: unknown } | null;
-    attributes?: { ResultID?: unknown; Status?: unknown };
+    attributes?: {
+      ResultID?: unknown;
+      Status?: unknown;
+      Score?: unknown;
+      Match_addr?: unknown;
+      Addr_type?: unknown;
+    };
   }[];
 }
 
@@ -59,24 +66,43 @@ async function readJson(fetchImpl: FetchLike, url: string, init?: RequestInit): 
   return body;
 }
 
-export function createRemoteGeocoder(serviceUrl: string, fetchImpl: FetchLike = fetch): Geocoder {
+/**
+ * `fieldNames` (publishParameters' standardizedFieldNames) renames the address roles in the records
+ * sent, for services whose address fields are named otherwise (Street for Address, ZIP for Postal…).
+ * A name is used only when the service declares it among its addressFields: analyze fills
+ * standardizedFieldNames with the data's column names, which a service does not take.
+ */
+export function createRemoteGeocoder(
+  serviceUrl: string,
+  fetchImpl: FetchLike = fetch,
+  fieldNames: Partial<Record<AddressRoleName, string>> = {},
+): Geocoder {
   const base = serviceUrl.replace(/\/+$/, '');
-  let maxBatchSize: Promise<number> | undefined;
-  const batchSize = () => {
-    maxBatchSize ??= readJson(fetchImpl, `${base}?f=json`).then((info) => {
+  let described: Promise<{ batchSize: number; names: Record<RecordField, string> }> | undefined;
+  const describe = () => {
+    described ??= readJson(fetchImpl, `${base}?f=json`).then((info) => {
       const n = Number(info.locatorProperties?.MaxBatchSize);
-      return Number.isInteger(n) && n > 0 ? n : 1000;
+      const declared = (info.addressFields ?? [])
+        .map((f) => f.name)
+        .filter((name): name is string => typeof name === 'string');
+      const known: Partial<Record<AddressRoleName, string>> = {};
+      for (const [role, name] of Object.entries(fieldNames)) {
+        const match = declared.find((d) => d.toLowerCase() === name?.toLowerCase());
+        if (match) known[role as AddressRoleName] = match;
+      }
+      return { batchSize: Number.isInteger(n) && n > 0 ? n : 1000, names: recordFieldNames(known) };
     });
-    return maxBatchSize;
+    return described;
   };
   return {
     async geocodeBatch(records, options = {}) {
       const out: GeocodeResult[] = [];
-      for (const batch of batchesOf(records, await batchSize())) {
+      const { batchSize, names } = await describe();
+      for (const batch of batchesOf(records, batchSize)) {
         const form = new URLSearchParams({
           f: 'json',
           outSR: '4326',
-          addresses: JSON.stringify({ records: batch.map(toAttributes) }),
+          addresses: JSON.stringify({ records: batch.map((r) => toAttributes(r, names)) }),
           ...(options.countryCode ? { sourceCountry: options.countryCode } : {}),
         });
         const body = await readJson(fetchImpl, `${base}/geocodeAddresses`, { method: 'POST', body: form });
@@ -85,10 +111,21 @@ export function createRemoteGeocoder(serviceUrl: string, fetchImpl: FetchLike = 
           const x = l.location?.x;
           const y = l.location?.y;
           const placed = status !== 'U' && typeof x === 'number' && typeof y === 'number';
+          const a = l.attributes ?? {};
           out.push({
-            objectId: Number(l.attributes?.ResultID),
+            objectId: Number(a.ResultID),
             location: placed ? { x, y } : null,
             status: placed ? (status === 'T' ? 'T' : 'M') : 'U',
+            // What the service said of its match, when it said anything.
+            ...(placed && (a.Score !== undefined || a.Match_addr !== undefined || a.Addr_type !== undefined)
+              ? {
+                  candidate: {
+                    score: typeof a.Score === 'number' ? a.Score : 0,
+                    matchAddr: typeof a.Match_addr === 'string' ? a.Match_addr : '',
+                    addrType: typeof a.Addr_type === 'string' ? a.Addr_type : '',
+                  },
+                }
+              : {}),
           });
         }
       }
@@ -97,10 +134,34 @@ export function createRemoteGeocoder(serviceUrl: string, fetchImpl: FetchLike = 
   };
 }
 
-function toAttributes(record: GeocodeRecord): { attributes: Record<string, string | number> } {
+type RecordField = keyof Omit<GeocodeRecord, 'objectId'>;
+
+const ROLE_OF: Record<RecordField, AddressRoleName | undefined> = {
+  address: 'Address',
+  city: 'City',
+  region: 'Region',
+  postal: 'Postal',
+  postalExt: 'PostalExt',
+  countryCode: 'CountryCode',
+  singleLine: undefined,
+};
+
+function recordFieldNames(renamed: Partial<Record<AddressRoleName, string>>): Record<RecordField, string> {
+  const names = { ...FIELDS };
+  for (const key of Object.keys(names) as RecordField[]) {
+    const role = ROLE_OF[key];
+    if (role && renamed[role]) names[key] = renamed[role] as string;
+  }
+  return names;
+}
+
+function toAttributes(
+  record: GeocodeRecord,
+  names: Record<RecordField, string>,
+): { attributes: Record<string, string | number> } {
   const attributes: Record<string, string | number> = { OBJECTID: record.objectId };
-  for (const [key, field] of Object.entries(FIELDS)) {
-    const value = record[key as keyof typeof FIELDS];
+  for (const [key, field] of Object.entries(names)) {
+    const value = record[key as RecordField];
     if (value) attributes[field] = value;
   }
   return { attributes };

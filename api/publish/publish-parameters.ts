@@ -102,6 +102,8 @@ const DELIMITERS: Record<string, string> = {
   ' ': ' ',
 };
 
+const ADDRESS_ROLES = ['Address', 'City', 'Region', 'Postal', 'PostalExt', 'CountryCode'] as const;
+
 function location(p: Json, fileType: PublishFileType): LocationRequest {
   if (fileType === 'geojson' || fileType === 'shapefile') return { type: 'geometry' };
   const type = (str(get(p, 'locationType')) ?? '').toLowerCase();
@@ -114,9 +116,7 @@ function location(p: Json, fileType: PublishFileType): LocationRequest {
   if (type === 'address') {
     const addressFields: Partial<Record<AddressRoleName, string>> = {};
     for (const [role, column] of Object.entries(obj(get(p, 'addressFields')))) {
-      const canonical = (['Address', 'City', 'Region', 'Postal', 'PostalExt', 'CountryCode'] as const).find(
-        (r) => r.toLowerCase() === role.toLowerCase(),
-      );
+      const canonical = ADDRESS_ROLES.find((r) => r.toLowerCase() === role.toLowerCase());
       if (!canonical) throw invalid(`addressFields has an unknown role '${role}'.`);
       if (str(column)) addressFields[canonical] = column as string;
     }
@@ -125,12 +125,21 @@ function location(p: Json, fileType: PublishFileType): LocationRequest {
     if (geocodeServiceUrl && !isCallableGeocodeService(geocodeServiceUrl)) {
       throw invalid(`geocodeServiceUrl '${geocodeServiceUrl}' is not the URL of a GeocodeServer.`);
     }
+    const standardized: Partial<Record<AddressRoleName, string>> = {};
+    for (const [role, field] of Object.entries(obj(get(p, 'standardizedFieldNames')))) {
+      const canonical = ADDRESS_ROLES.find((r) => r.toLowerCase() === role.toLowerCase());
+      if (!canonical) throw invalid(`standardizedFieldNames has an unknown role '${role}'.`);
+      if (str(field)) standardized[canonical] = field as string;
+    }
+    const candidateFieldsType = str(get(p, 'candidateFieldsType'));
     const address: Extract<LocationRequest, { type: 'address' }> = {
       type,
       addressFields,
       ...(template ? { addressTemplate: template } : {}),
       ...(sourceCountry ? { sourceCountry } : {}),
       ...(geocodeServiceUrl ? { geocodeServiceUrl } : {}),
+      ...(candidateFieldsType ? { candidateFieldsType } : {}),
+      ...(Object.keys(standardized).length > 0 ? { standardizedFieldNames: standardized } : {}),
     };
     return address;
   }

@@ -22,6 +22,10 @@ export type LocationRequest =
       sourceCountry?: string;
       /** Another GeocodeServer to geocode with; absent: the in-process locator. */
       geocodeServiceUrl?: string;
+      /** `AllFields`: the layer keeps the locator's output fields (Status, Score, Match_addr, Addr_type). */
+      candidateFieldsType?: string;
+      /** The names another GeocodeServer gives the address roles in geocodeAddresses records. */
+      standardizedFieldNames?: Partial<Record<AddressRoleName, string>>;
     }
   | { type: 'lookup'; lookupType: string; lookupFields: Record<string, string>; sourceCountry?: string }
   | { type: 'none' }
@@ -124,6 +128,10 @@ export type LocationPlan =
       countryCode?: string;
       /** Another GeocodeServer to geocode with; absent: the in-process locator. */
       geocodeServiceUrl?: string;
+      /** Geocoding output fields kept in the layer, after the source's columns (candidateFieldsType AllFields). */
+      candidateFields?: boolean;
+      /** Record attribute names for the address roles when another GeocodeServer geocodes. */
+      standardizedFieldNames?: Partial<Record<AddressRoleName, string>>;
     }
   | LookupPlan
   | { type: 'geometry' }
