@@ -184,6 +184,15 @@ async function main() {
         `| ${r.label} | ${r.rows} | ${r.loaded} | ${r.seconds.toFixed(2)} | ${Math.round(r.rows / r.seconds)} | ${r.peakRssMb ?? '-'} |`,
       );
     }
+    const [quarter, full, peer] = runs;
+    const rate = (r: Run) => r.rows / r.seconds;
+    console.log(
+      `\nours / ogr2ogr, rows per second on the same file: ${(rate(full) / rate(peer)).toFixed(2)}x (target: at least 1x)`,
+    );
+    if (quarter.peakRssMb !== undefined && full.peakRssMb !== undefined)
+      console.log(
+        `peak RSS at 4x the rows: ${full.peakRssMb} MB against ${quarter.peakRssMb} MB (${(full.peakRssMb / quarter.peakRssMb).toFixed(2)}x)`,
+      );
   } finally {
     await stack.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -188,7 +188,7 @@ export function createPublishActivities(deps: PublishDeps) {
     async finishLayer(jobId: string, layerId: number): Promise<FinishedLayer> {
       const row = await job(jobId);
       const plan = layerPlan(row, layerId);
-      await indexFeatureTable(database, plan.tableName);
+      await indexFeatureTable(database, plan.tableName, plan.geometryType);
       // Editor tracking: the loaded rows are credited to the publisher at the job's start.
       const tracking = editorTrackingFieldsOf(plan, row.request.service);
       await addTrackingColumns(database, plan.tableName, tracking, row.owner, row.created);

@@ -124,8 +124,10 @@ export async function featuresIn(
   const box = boxLiteral(projectBounds(bounds, toStorage));
   const table = checkedTable(layer.tableName);
   const columns = layer.rendererColumns.map((c) => `, "${checkedColumn(c.column)}"`).join('');
+  // Points are found through the point index (see lib/query/query-plan.ts bboxFilter).
+  const points = layer.geometryType === 'esriGeometryPoint' ? sql` and ("bbox"[0]) <@ ${box}::box` : sql``;
   const rows = await database.rows<Record<string, unknown>>(
-    sql`select "shape"${sql.raw(columns)} from ${sql.raw(table)} where "bbox" && ${box}::box`,
+    sql`select "shape"${sql.raw(columns)} from ${sql.raw(table)} where "bbox" && ${box}::box${points}`,
   );
   const out: LocatedFeature[] = [];
   for (const row of rows) {

@@ -128,16 +128,26 @@ export async function copyRows(
  * row (measured: a 1,000,000-point COPY into a table that already has them takes about half as long
  * again as the COPY and both builds afterwards), and no slower than two builds at once on two
  * cores. Safe to repeat.
+ *
+ * The spatial index: for point layers a GiST index on the point (`bbox[0]`, the box being the point
+ * itself), which PostgreSQL builds by sorting (2.7 s for a million points here, against 5.2 s for
+ * SP-GiST on the box and 10 s for GiST on the box); for other layers SP-GiST on the box, which serves
+ * the same `&&` prefilter as GiST and builds about twice as fast.
  */
-export async function indexFeatureTable(db: DatabaseHandle, table: string): Promise<void> {
+export async function indexFeatureTable(
+  db: DatabaseHandle,
+  table: string,
+  geometryType: string | null = null,
+): Promise<void> {
   await exec(
     db,
     `create unique index if not exists ${checked(`${table}_oid`)} on ${checked(table)} ("objectid")`,
   );
-  // SP-GiST (box_ops) serves the same `&&` prefilter as GiST and builds about 40% faster after a bulk load.
   await exec(
     db,
-    `create index if not exists ${checked(`${table}_bbox`)} on ${checked(table)} using spgist ("bbox")`,
+    geometryType === 'esriGeometryPoint'
+      ? `create index if not exists ${checked(`${table}_pt`)} on ${checked(table)} using gist (("bbox"[0]))`
+      : `create index if not exists ${checked(`${table}_bbox`)} on ${checked(table)} using spgist ("bbox")`,
   );
   await exec(db, `analyze ${checked(table)}`);
 }

@@ -75,7 +75,13 @@ describe('query plans for typical rest-js requests', () => {
     const points = { ...parcelsLayer, geometryType: 'esriGeometryPoint' as const };
     const plan = planOf('map view envelope', {}, points);
     expect(plan.spatialFilter).toBeNull();
-    expect(toPositional(plan.statement()).text).toContain('WHERE "bbox" && box(');
+    const { text, params } = toPositional(plan.statement());
+    expect(text).toContain('WHERE "bbox" && box(');
+    // The same box also as the point in it, which the point layers' sorted GiST index serves.
+    expect(text).toMatch(
+      /AND \("bbox"\[0\]\) <@ box\(point\(\$5::double precision, \$6::double precision\), point\(\$7/,
+    );
+    expect(params.slice(4, 8)).toEqual(params.slice(0, 4));
   });
 
   it('still tests points exactly for Within, which Esri reads from the query geometry side', () => {
