@@ -131,14 +131,14 @@ export function planLayer(input: PlanInput): LayerPlan {
   const location = planLocation(layer, sample, records, decimalComma, input.boundaries);
   if (location.type === 'address' && location.candidateFields) {
     // The locator's output fields, stored from the cells geocoding appends after the source's columns.
-    CANDIDATE_FIELDS.forEach((f, k) =>
+    for (const [k, f] of CANDIDATE_FIELDS.entries()) {
       fields.push({
         ...f,
         sourceIndex: sample.headers.length + k,
         column: attributeColumn(fields.length),
         locationType: 'unknown',
-      }),
-    );
+      });
+    }
     ensureUniqueNames(fields);
   }
   const geometryType: EsriGeometryType | null =

@@ -5,6 +5,7 @@
  * instead of piling up concurrent redraws of the same bundles. A round ends by switching the cache to a
  * new generation, which changes the served ETags and the servers' in-memory tile keys.
  */
+import { projectBounds } from '../../activities/tiles/layer-features.js';
 import { findService } from '../../db/repositories/services.js';
 import { tileCachesOfSource } from '../../db/repositories/tile-caches.js';
 import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
@@ -63,23 +64,8 @@ export async function refreshCachesAfterEdit(
 }
 
 /** An envelope in Web Mercator, by its corners and edge midpoints, clamped to the world. */
-export function toMercator([xmin, ymin, xmax, ymax]: Bounds, from: SpatialReference): Bounds {
-  const t = createTransformer(from, WEB_MERCATOR);
-  if (t.identity) return [xmin, ymin, xmax, ymax];
-  const xm = (xmin + xmax) / 2;
-  const ym = (ymin + ymax) / 2;
-  const pts = [
-    [xmin, ymin],
-    [xmax, ymin],
-    [xmin, ymax],
-    [xmax, ymax],
-    [xm, ymin],
-    [xm, ymax],
-    [xmin, ym],
-    [xmax, ym],
-  ].map(([x, y]) => t.project(x, y));
-  const xs = pts.map((p) => p[0]).filter(Number.isFinite);
-  const ys = pts.map((p) => p[1]).filter(Number.isFinite);
+export function toMercator(bounds: Bounds, from: SpatialReference): Bounds {
   const clamp = (v: number) => Math.max(-WORLD, Math.min(WORLD, v));
-  return [clamp(Math.min(...xs)), clamp(Math.min(...ys)), clamp(Math.max(...xs)), clamp(Math.max(...ys))];
+  const [xmin, ymin, xmax, ymax] = projectBounds(bounds, createTransformer(from, WEB_MERCATOR));
+  return [clamp(xmin), clamp(ymin), clamp(xmax), clamp(ymax)];
 }
