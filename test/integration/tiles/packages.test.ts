@@ -2,22 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { uniqueName, upload, waitForJob } from '../publish/publish-client.js';
-import { adminToken, call, signIn, stack } from '../support/portal-client.js';
-import { fetchTile, tilesFixture } from './tile-client.js';
-
-async function publishPackage(file: string, filetype: string, name: string) {
-  const token = await signIn();
-  const owner = stack().admin.username;
-  const res = await upload(
-    `/sharing/rest/content/users/${owner}/publish`,
-    { token, filetype, publishParameters: JSON.stringify({ name }) },
-    { name: file, path: tilesFixture(file) },
-  );
-  const service = res.services?.[0];
-  if (!service) throw new Error(`publish failed: ${JSON.stringify(res)}`);
-  return { service, status: await waitForJob(token, owner, service.serviceItemId, service.jobId) };
-}
+import { uniqueName } from '../publish/publish-client.js';
+import { adminToken, call, stack } from '../support/portal-client.js';
+import { fetchTile, publishPackage, tilesFixture } from './tile-client.js';
 
 describe('a .tpkx published as a Map Service', () => {
   const name = uniqueName('red_tiles');

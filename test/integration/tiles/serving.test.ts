@@ -6,21 +6,13 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newUser, type TestUser } from '../portal/portal-helpers.js';
-import { uniqueName, upload, waitForJob } from '../publish/publish-client.js';
+import { uniqueName } from '../publish/publish-client.js';
 import { adminToken, call, signIn, stack } from '../support/portal-client.js';
-import { pixelOf, publishFeatures, publishTiles, tilesFixture } from './tile-client.js';
+import { pixelOf, publishFeatures, publishPackage, publishTiles } from './tile-client.js';
 
-async function publishPackage(file: string, filetype: string, name: string) {
-  const token = await adminToken();
-  const owner = stack().admin.username;
-  const res = await upload(
-    `/sharing/rest/content/users/${owner}/publish`,
-    { token, filetype, publishParameters: JSON.stringify({ name }) },
-    { name: file, path: tilesFixture(file) },
-  );
-  const service = res.services?.[0];
-  if (!service) throw new Error(`publish failed: ${JSON.stringify(res)}`);
-  const status = await waitForJob(token, owner, service.serviceItemId, service.jobId);
+/** A package published as it is; the tests need it completed. */
+async function publishedPackage(file: string, filetype: string, name: string): Promise<string> {
+  const { service, status } = await publishPackage(file, filetype, name);
   if (status.status !== 'completed') throw new Error(`publish failed: ${JSON.stringify(status)}`);
   return service.serviceItemId as string;
 }
@@ -35,7 +27,7 @@ describe('tiles of a private Map Service (from a .tpkx)', () => {
   let outsider: TestUser;
 
   beforeAll(async () => {
-    await publishPackage('red.tpkx', 'tilePackage', name);
+    await publishedPackage('red.tpkx', 'tilePackage', name);
     outsider = await newUser();
   }, 120_000);
 
@@ -167,7 +159,7 @@ describe('tiles of a public Map Service', () => {
   const name = uniqueName('lean_public');
 
   beforeAll(async () => {
-    const id = await publishPackage('red.tpkx', 'tilePackage', name);
+    const id = await publishedPackage('red.tpkx', 'tilePackage', name);
     const owner = stack().admin.username;
     const shared = await call(`/sharing/rest/content/users/${owner}/items/${id}/share`, {
       token: await adminToken(),
@@ -191,7 +183,7 @@ describe('tiles of a Vector Tile Service (from a .vtpk)', () => {
     `${stack().baseUrl}/rest/services/Hosted/${name}/VectorTileServer/tile/${path}`;
 
   beforeAll(async () => {
-    await publishPackage('roads.vtpk', 'vectorTilePackage', name);
+    await publishedPackage('roads.vtpk', 'vectorTilePackage', name);
   }, 120_000);
 
   it('serves the stored gzip PBF as it is, saying Content-Encoding gzip', async () => {

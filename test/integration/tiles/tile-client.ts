@@ -23,6 +23,20 @@ export async function publishFeatures(token: string, file: string, filetype: str
   return service as { serviceItemId: string; jobId: string };
 }
 
+/** Publishes a tile package (.tpkx, .vtpk) as it is and waits for the job; returns the entry and status. */
+export async function publishPackage(file: string, filetype: string, name: string) {
+  const token = await adminToken();
+  const owner = stack().admin.username;
+  const res = await upload(
+    `/sharing/rest/content/users/${owner}/publish`,
+    { token, filetype, publishParameters: JSON.stringify({ name }) },
+    { name: file, path: tilesFixture(file) },
+  );
+  const service = res.services?.[0];
+  if (!service) throw new Error(`publish failed: ${JSON.stringify(res)}`);
+  return { service, status: await waitForJob(token, owner, service.serviceItemId, service.jobId) };
+}
+
 /** Publishes a Map Service with a tile cache from a hosted feature service and waits for the cache. */
 export async function publishTiles(
   token: string,
