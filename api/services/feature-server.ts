@@ -1,6 +1,12 @@
 /** rest/services/Hosted/{name}/FeatureServer: the service, its layers, and each layer's query. */
+import { createHash } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
-import { findServiceByName } from '../../db/repositories/services.js';
+import {
+  findServiceByName,
+  type HostedLayerRow,
+  type HostedServiceRow,
+} from '../../db/repositories/services.js';
+import { allowsEditing, parseCapabilities } from '../../lib/edit/capabilities.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { mountAttachmentRoutes } from './attachments-routes.js';
@@ -11,6 +17,33 @@ import { queryLayer } from './layer-query.js';
 import { authorizeService } from './service-access.js';
 
 const methods = ['GET', 'POST'];
+
+/** Query answers of static layers: kept by the client for an hour, never by a shared cache. */
+const STATIC_CACHE_CONTROL = 'private, max-age=3600';
+
+/**
+ * The ETag of a query on a layer with static data, or undefined when the layer's data may change
+ * (hasStaticData false, or the layer can be edited). It covers the layer's resource (which changes
+ * when the service is re-published), the query's parameters and, where ownership narrows what the
+ * caller sees, the caller.
+ */
+function staticDataTag(
+  service: HostedServiceRow,
+  layer: HostedLayerRow,
+  params: Record<string, string | undefined>,
+  viewer: string | undefined,
+): string | undefined {
+  if (service.definition.hasStaticData !== true) return undefined;
+  if (allowsEditing(parseCapabilities(String(layer.definition.capabilities ?? 'Query')))) return undefined;
+  const query = Object.entries(params)
+    .filter(([k, v]) => v !== undefined && k.toLowerCase() !== 'token')
+    .sort(([a], [b]) => a.localeCompare(b));
+  const hash = createHash('sha256')
+    .update(JSON.stringify([service.serviceItemId, layer.layerId, layer.definition, query, viewer ?? null]))
+    .digest('base64url')
+    .slice(0, 32);
+  return `"q-${hash}"`;
+}
 
 export function createFeatureServerRouter(): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
@@ -56,8 +89,19 @@ export function createFeatureServerRouter(): Hono<AppEnv> {
     // Ownership access control: others' features stay hidden where allowOthersToQuery is false.
     const own = await ownFeaturesWhere(c.get('deps').database.db, service, layer, c.get('user'));
     if (own) params.where = narrowedWhere(params.where, own);
+    // hasStaticData: a layer whose data does not change (and that no one may edit) answers a query
+    // with an ETag and lets the client keep the answer; a repeat with that ETag is a 304.
+    const etag = staticDataTag(service, layer, params, own ? c.get('user')?.username : undefined);
+    if (etag && c.req.header('if-none-match') === etag) {
+      return c.body(null, 304, { ETag: etag, 'Cache-Control': STATIC_CACHE_CONTROL });
+    }
     const out = await queryLayer(c.get('deps').database, c.req.param('name'), c.req.param('layer'), params);
-    return sendJson(c, out.body);
+    const res = sendJson(c, out.body);
+    if (etag && res.status === 200) {
+      res.headers.set('ETag', etag);
+      res.headers.set('Cache-Control', STATIC_CACHE_CONTROL);
+    }
+    return res;
   });
 
   mountFeatureEditRoutes(router, base);
