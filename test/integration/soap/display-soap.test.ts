@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueName } from '../publish/publish-client.js';
-import { adminToken, call, signIn } from '../support/portal-client.js';
+import { signIn } from '../support/portal-client.js';
 import {
   BELMONT,
   DISPLAY,
@@ -14,23 +14,13 @@ import {
   PNG_MIME,
   publishStations,
   type Reply,
+  restQuery,
   soapClient,
   VIEW,
 } from './soap-client.js';
 
 const features = uniqueName('soap_display');
 let client: any;
-
-const restQuery = async (params: Record<string, string>) =>
-  (
-    await call(
-      `/rest/services/Hosted/${features}/FeatureServer/0/query`,
-      { token: await adminToken(), ...params },
-      {
-        method: 'GET',
-      },
-    )
-  ).json;
 
 beforeAll(async () => {
   const token = await signIn();
@@ -111,7 +101,7 @@ describe('display operations', () => {
     return out;
   };
   const belmontId = async () =>
-    (await restQuery({ where: "Name = 'Belmont'", returnIdsOnly: 'true' })).objectIds[0];
+    (await restQuery(features, { where: "Name = 'Belmont'", returnIdsOnly: 'true' })).objectIds[0];
 
   it('ExportMapImage centres a FeatureExtent on the named feature', async () => {
     const [reply] = (await client.ExportMapImageAsync({

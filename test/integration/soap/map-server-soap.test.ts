@@ -2,30 +2,20 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { lonLatToMercator } from '../../../lib/tiles/web-mercator.js';
 import { SCHEMA } from '../../../soap/schema/registry.js';
 import { uniqueName } from '../publish/publish-client.js';
-import { adminToken, call, signIn } from '../support/portal-client.js';
+import { signIn } from '../support/portal-client.js';
 import {
   faultOf,
   HOWARD,
   publishStations,
   type Reply,
   rawSoap,
+  restQuery,
   securedEndpoint,
   soapClient,
 } from './soap-client.js';
 
 const features = uniqueName('soap_stations');
 let client: any;
-
-const restQuery = async (params: Record<string, string>) =>
-  (
-    await call(
-      `/rest/services/Hosted/${features}/FeatureServer/0/query`,
-      { token: await adminToken(), ...params },
-      {
-        method: 'GET',
-      },
-    )
-  ).json;
 
 beforeAll(async () => {
   const token = await signIn();
@@ -79,7 +69,7 @@ describe('queries', () => {
       LayerID: 0,
       QueryFilter: { WhereClause: where, Resolution: 0 },
     })) as Reply;
-    const rest = await restQuery({ where, returnCountOnly: 'true' });
+    const rest = await restQuery(features, { where, returnCountOnly: 'true' });
     expect(reply.Result).toBe(rest.count);
     expect(reply.Result).toBe(3);
   });
@@ -90,7 +80,7 @@ describe('queries', () => {
       LayerID: 0,
       QueryFilter: { WhereClause: "Line = 'Red'", Resolution: 0 },
     })) as Reply;
-    const rest = await restQuery({ where: "Line = 'Red'", returnIdsOnly: 'true' });
+    const rest = await restQuery(features, { where: "Line = 'Red'", returnIdsOnly: 'true' });
     expect([...reply.Result.FIDArray.Int].sort()).toEqual([...rest.objectIds].sort());
   });
 
@@ -166,7 +156,7 @@ describe('queries', () => {
       QueryResultOptions: { Format: 'geoQueryResultJsonAsMime' },
     })) as Reply;
     const json = JSON.parse(Buffer.from(reply.Result.MimeData, 'base64').toString('utf8'));
-    const rest = await restQuery({ where: "Line = 'Red' AND Riders > 12000", outFields: '*' });
+    const rest = await restQuery(features, { where: "Line = 'Red' AND Riders > 12000", outFields: '*' });
     expect(json.features.map((f: any) => f.attributes.Name)).toEqual(
       rest.features.map((f: any) => f.attributes.Name),
     );

@@ -5,7 +5,7 @@ import soap from 'soap';
 import { lonLatToMercator } from '../../../lib/tiles/web-mercator.js';
 import { GEO_NAMESPACE } from '../../../soap/schema/model.js';
 import { upload, waitForJob } from '../publish/publish-client.js';
-import { adminToken, stack } from '../support/portal-client.js';
+import { adminToken, call, stack } from '../support/portal-client.js';
 
 export const soapFixture = (name: string) =>
   join(import.meta.dirname, '..', '..', 'fixtures', 'soap-handlers', name);
@@ -47,6 +47,16 @@ export const soapEndpoint = (name: string) => `${stack().baseUrl}/services/Hoste
 
 /** The endpoint with a token in its query string, as clients of a secured SOAP service call it. */
 export const securedEndpoint = async (name: string) => `${soapEndpoint(name)}?token=${await adminToken()}`;
+
+/** The REST query of the same service's layer 0, to compare SOAP answers with. */
+export const restQuery = async (name: string, params: Record<string, string>) =>
+  (
+    await call(
+      `/rest/services/Hosted/${name}/FeatureServer/0/query`,
+      { token: await adminToken(), ...params },
+      { method: 'GET' },
+    )
+  ).json;
 
 /** A node-soap client built from the WSDL the service serves, calling the service with a token. */
 export async function soapClient(name: string) {
