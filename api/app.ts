@@ -18,9 +18,13 @@ import { createFeatureServerRouter } from './services/feature-server.js';
 import { createMapServerRouter } from './services/map-server.js';
 import { createVectorTileServerRouter } from './services/vector-tile-server.js';
 import { createSoapRouter } from './soap-router.js';
-import { createTileFastPath } from './tile-fast-path.js';
+import { createTileFastPath, type TileFastPath } from './tile-fast-path.js';
 
-export function createApp(deps: AppDeps): Hono<AppEnv> {
+/**
+ * The app. `tiles` is the lean tile path whose node listener fronts the server (http-server.ts): the
+ * tile routes here read through its reader, so both share one tile memory.
+ */
+export function createApp(deps: AppDeps, tiles: TileFastPath = createTileFastPath(deps)): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: requestPath });
   const limits = {
     tmpDir: join(deps.config.dataDir, 'tmp'),
@@ -28,9 +32,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     maxFormBytes: Math.min(deps.config.uploadMaxBytes, 256 * 1024 ** 2),
   };
 
-  // Tile GETs are answered first, ahead of CORS, parameter parsing and authentication (tile-fast-path.ts).
-  const tiles = createTileFastPath(deps);
-  tiles.mount(app, deps.config.basePath);
   app.use('*', cors({ origin: (origin) => origin || '*', credentials: true, maxAge: 86400 }));
   app.use('*', async (c, next) => {
     c.set('deps', deps);

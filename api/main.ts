@@ -4,11 +4,10 @@
  * forks that many servers sharing the port, one per core: Node answers requests on one thread.
  */
 import cluster from 'node:cluster';
-import { serve } from '@hono/node-server';
 import { type Config, ConfigError, loadConfig } from '../infra/config.js';
 import { createLogger, type Logger } from '../infra/logger.js';
 import { appDeps, openRuntime } from '../infra/runtime.js';
-import { createApp } from './app.js';
+import { serveApp } from './http-server.js';
 
 async function main() {
   const config = loadConfig();
@@ -25,11 +24,7 @@ async function main() {
       `First administrator ${config.admin.username} created with password ${runtime.identity.generatedAdminPassword}`,
     );
   }
-  const server = serve({
-    fetch: createApp(appDeps(runtime)).fetch,
-    port: config.port,
-    hostname: config.host,
-  });
+  const server = serveApp(appDeps(runtime), { port: config.port, hostname: config.host });
   if (cluster.isPrimary) {
     log.info('api listening', { host: config.host, port: config.port, basePath: config.basePath });
   }

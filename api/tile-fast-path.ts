@@ -5,38 +5,69 @@
  * a byte-bounded LRU keyed by the cache's generation. Whatever is not a tile answer (an unknown, expired
  * or foreign token, no such service, no access) goes on to the full stack behind, so those errors come
  * out exactly as on every other route.
+ *
+ * It sits in front of the HTTP server's request listener (http-server.ts) and answers tiles on Node's own
+ * request and response objects: no Request, Response, router or context is made for them, which was most
+ * of what a warm tile cost. A caller that reaches the app through `app.fetch` gets the same answers from
+ * the MapServer and VectorTileServer routes, which share this path's reader.
  */
-import type { Hono, MiddlewareHandler } from 'hono';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { UserRow } from '../db/repositories/users.js';
 import { createTileCacheReader, type TileCacheReader } from '../infra/tile-cache-store.js';
 import { findTokenGrant, grantedUser, headerToken, type TokenGrant } from './auth.js';
-import type { AppDeps, AppEnv } from './env.js';
+import type { AppDeps } from './env.js';
+import { errorEnvelope } from './render.js';
 import { createServiceAuthorizer, type ServiceAudience } from './services/service-access.js';
 import {
   answerTile,
   createTileCacheRows,
   ROW_TTL_MS,
   type TileAnswer,
+  type TileRequest,
   type TileServiceType,
-  tileResponse,
+  tileAnswerNow,
 } from './services/tile-serving.js';
 
 /** A token's grant is looked up again after this long, so a sign-out or a disabled user shows soon. */
 const GRANT_TTL_MS = 5_000;
 const MAX_GRANTS = 10_000;
 
+/** A token's grant as looked up; `value` once the lookup has finished (null: no such token). */
+interface GrantEntry {
+  until: number;
+  grant: Promise<TokenGrant | undefined>;
+  value?: TokenGrant | null;
+}
+
+type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** One tile request, as parsed from the request line and headers. */
+interface TileAsk {
+  serviceType: TileServiceType;
+  name: string;
+  level: string;
+  row: string;
+  col: string;
+  /** The query string without `?`, or '' . */
+  query: string;
+  header(name: string): string | undefined;
+}
+
 export interface TileFastPath {
   /** The tile reader (and its LRU) the app's MapServer and VectorTileServer routers share. */
   reader: TileCacheReader;
-  /** Mounts the tile routes on `app` under `basePath`; call before any middleware is added. */
-  mount(app: Hono<AppEnv>, basePath: string): void;
+  /**
+   * A request listener that answers tile GETs under `basePath` itself and hands everything else (and
+   * every tile request the full stack must answer) to `next`, the app's listener.
+   */
+  nodeListener(basePath: string, next: NodeListener): NodeListener;
 }
 
 export function createTileFastPath(deps: AppDeps): TileFastPath {
   const reader = createTileCacheReader(deps.store, { maxTileBytes: deps.config.tileMemoryCacheBytes });
   const rows = createTileCacheRows(ROW_TTL_MS);
   const authorize = createServiceAuthorizer(ROW_TTL_MS);
-  const grants = new Map<string, { until: number; grant: Promise<TokenGrant | undefined> }>();
+  const grants = new Map<string, GrantEntry>();
   const { db } = deps.database;
 
   /** The user a token signs in, or undefined when the full stack must refuse it. */
@@ -45,82 +76,167 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
     let hit = grants.get(token);
     if (!hit || hit.until <= now) {
       if (grants.size >= MAX_GRANTS) grants.clear();
-      const grant = findTokenGrant(db, token, deps.now());
-      grant.catch(() => grants.delete(token));
-      hit = { until: now + GRANT_TTL_MS, grant };
-      grants.set(token, hit);
+      const entry: GrantEntry = { until: now + GRANT_TTL_MS, grant: findTokenGrant(db, token, deps.now()) };
+      entry.grant.then(
+        (g) => {
+          entry.value = g ?? null;
+        },
+        () => grants.delete(token),
+      );
+      grants.set(token, entry);
+      hit = entry;
     }
-    const grant = await hit.grant;
-    // Remembered grants still expire on time.
-    return grant && grant.expires > deps.now() ? grantedUser(grant, referer) : undefined;
+    return signedIn(await hit.grant, referer);
   }
 
-  const tileRoute =
-    (serviceType: TileServiceType): MiddlewareHandler<AppEnv> =>
-    async (c, next) => {
-      const method = c.req.method;
-      if (method !== 'GET' && method !== 'HEAD') return next();
-      const token = queryToken(c.req.url) || headerToken((name) => c.req.header(name));
-      let user: UserRow | undefined;
-      if (token) {
-        user = await userOf(token, c.req.header('referer'));
-        if (!user) return next();
-      }
-      const cache = await rows(db, serviceType, c.req.param('name') ?? '');
-      if (!cache) return next();
-      let audience: ServiceAudience;
-      try {
-        audience = await authorize(db, cache.serviceItemId, user);
-      } catch {
-        return next();
-      }
-      let answer: TileAnswer;
-      try {
-        answer = await answerTile(
-          reader,
-          { cache, audience },
-          {
-            level: c.req.param('level') ?? '',
-            row: c.req.param('row') ?? '',
-            col: c.req.param('col') ?? '',
-            ifNoneMatch: c.req.header('if-none-match'),
-            vector: serviceType === 'VectorTileServer',
-          },
-        );
-      } catch {
-        // The object store failed: the route behind tries once more and renders its error with CORS.
-        return next();
-      }
-      return tileResponse(answer, corsHeaders(c.req.header('origin')));
-    };
+  /** Remembered grants still expire on time, and a referer-bound one is checked every time. */
+  const signedIn = (grant: TokenGrant | null | undefined, referer: string | undefined) =>
+    grant && grant.expires > deps.now() ? grantedUser(grant, referer) : undefined;
+
+  /**
+   * The answer from memory alone, synchronously: `undefined` when something (a grant, a row, an access
+   * answer, the tile) must be read first, `null` when the full stack must answer.
+   */
+  function answerNow(ask: TileAsk): TileAnswer | null | undefined {
+    const token = queryToken(ask.query) || headerToken(ask.header);
+    let user: UserRow | undefined;
+    if (token) {
+      const hit = grants.get(token);
+      if (!hit || hit.until <= Date.now() || hit.value === undefined) return undefined;
+      user = signedIn(hit.value, ask.header('referer'));
+      if (!user) return null;
+    }
+    const cache = rows.known(ask.serviceType, ask.name);
+    if (!cache) return undefined;
+    const audience = authorize.known(cache.serviceItemId, user);
+    if (!audience) return undefined;
+    return tileAnswerNow(reader, { cache, audience }, tileRequest(ask));
+  }
+
+  /** The answer for a tile request, or undefined when the full stack must answer it. */
+  async function answer(ask: TileAsk): Promise<TileAnswer | undefined> {
+    const token = queryToken(ask.query) || headerToken(ask.header);
+    let user: UserRow | undefined;
+    if (token) {
+      user = await userOf(token, ask.header('referer'));
+      if (!user) return undefined;
+    }
+    const cache = await rows(db, ask.serviceType, ask.name);
+    if (!cache) return undefined;
+    let audience: ServiceAudience;
+    try {
+      audience = await authorize(db, cache.serviceItemId, user);
+    } catch {
+      return undefined;
+    }
+    try {
+      return await answerTile(reader, { cache, audience }, tileRequest(ask));
+    } catch {
+      // The object store failed: the route behind tries once more and renders its error with CORS.
+      return undefined;
+    }
+  }
 
   return {
     reader,
-    mount(app, basePath) {
-      const hosted = `${basePath}/rest/services/Hosted/:name`;
-      app.use(`${hosted}/MapServer/tile/:level/:row/:col`, tileRoute('MapServer'));
-      app.use(`${hosted}/VectorTileServer/tile/:level/:row/:col`, tileRoute('VectorTileServer'));
+    nodeListener(basePath, next) {
+      const prefix = `${basePath}/rest/services/Hosted/`;
+      return (req, res) => {
+        const method = req.method;
+        const url = req.url ?? '';
+        if ((method !== 'GET' && method !== 'HEAD') || !url.startsWith(prefix)) return next(req, res);
+        const ask = tileAsk(url, prefix.length, req);
+        if (!ask) return next(req, res);
+        const now = answerNow(ask);
+        if (now) return writeAnswer(res, now, req.headers.origin, method === 'HEAD');
+        if (now === null) return next(req, res);
+        answer(ask).then(
+          (found) => {
+            if (found) writeAnswer(res, found, req.headers.origin, method === 'HEAD');
+            else next(req, res);
+          },
+          () => next(req, res),
+        );
+      };
     },
   };
 }
 
-/**
- * What app.ts's cors() middleware adds to a GET (origin echoed, credentials allowed). The lean path runs
- * ahead of it because it rebuilds every response it passes as a stream; preflights still go to it.
- */
-function corsHeaders(origin: string | undefined): Record<string, string> {
+const tileRequest = (ask: TileAsk): TileRequest => ({
+  level: ask.level,
+  row: ask.row,
+  col: ask.col,
+  ifNoneMatch: ask.header('if-none-match'),
+  vector: ask.serviceType === 'VectorTileServer',
+});
+
+/** `{name}/MapServer/tile/{level}/{row}/{col}[?query]` (or VectorTileServer) after the prefix. */
+const TILE_PATH = /^([^/?]+)\/(MapServer|VectorTileServer)\/tile\/([^/?]+)\/([^/?]+)\/([^/?]+)(?:\?(.*))?$/;
+
+function tileAsk(url: string, from: number, req: IncomingMessage): TileAsk | undefined {
+  const m = TILE_PATH.exec(from === 0 ? url : url.slice(from));
+  if (!m) return undefined;
+  let name: string;
+  try {
+    name = m[1].includes('%') ? decodeURIComponent(m[1]) : m[1];
+  } catch {
+    return undefined; // malformed escapes: the full stack says what is wrong
+  }
+  const headers = req.headers;
   return {
-    'Access-Control-Allow-Origin': origin || '*',
-    'Access-Control-Allow-Credentials': 'true',
-    Vary: 'Origin',
+    serviceType: m[2] as TileServiceType,
+    name,
+    level: m[3],
+    row: m[4],
+    col: m[5],
+    query: m[6] ?? '',
+    header: (h) => {
+      const v = headers[h];
+      return Array.isArray(v) ? v[0] : v;
+    },
   };
 }
 
+/** Writes an answer with the headers the routes' `tileResponse` gives and app.ts's cors() adds, in one call. */
+function writeAnswer(res: ServerResponse, found: TileAnswer, origin: string | undefined, head: boolean) {
+  if (found.status === 404) {
+    const body = JSON.stringify(errorEnvelope(found.error));
+    res.writeHead(404, [
+      'Content-Type',
+      'application/json',
+      'Content-Length',
+      String(Buffer.byteLength(body)),
+      ...corsHeaders(origin),
+    ]);
+    res.end(head ? undefined : body);
+    return;
+  }
+  const headers: string[] = [];
+  for (const [name, value] of Object.entries(found.headers)) headers.push(name, value);
+  headers.push(...corsHeaders(origin));
+  res.writeHead(found.status, headers);
+  res.end(found.status === 200 && !head ? found.bytes : undefined);
+}
+
+/**
+ * What app.ts's cors() middleware adds to a GET (origin echoed, credentials allowed). The lean path runs
+ * ahead of it; preflights still go to it.
+ */
+function corsHeaders(origin: string | undefined): string[] {
+  return [
+    'Access-Control-Allow-Origin',
+    origin || '*',
+    'Access-Control-Allow-Credentials',
+    'true',
+    'Vary',
+    'Origin',
+  ];
+}
+
 /** The `token` query parameter, named in any case; the last one wins, as in the full parameter parser. */
-function queryToken(url: string): string | undefined {
-  const q = url.indexOf('?');
-  if (q < 0) return undefined;
+function queryToken(query: string): string | undefined {
+  if (!query) return undefined;
   let token: string | undefined;
-  for (const [k, v] of new URLSearchParams(url.slice(q + 1))) if (k.toLowerCase() === 'token') token = v;
+  for (const [k, v] of new URLSearchParams(query)) if (k.toLowerCase() === 'token') token = v;
   return token;
 }

@@ -17,9 +17,14 @@ export interface RunningApi {
 }
 
 /** Starts `api/main.ts` with `processes` servers and waits until every one of them takes connections. */
+/** Extra Node options for the API under test, e.g. TILE_BENCH_API_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof". */
+function apiNodeArgs(): string[] {
+  return (process.env.TILE_BENCH_API_ARGS ?? '').split(/\s+/).filter(Boolean);
+}
+
 export async function startApi(stack: BenchStack, processes: number, memoryMb = 256): Promise<RunningApi> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'api/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...apiNodeArgs(), '--import', 'tsx', 'api/main.ts'], {
     cwd: join(import.meta.dirname, '..'),
     env: {
       ...process.env,

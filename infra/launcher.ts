@@ -5,8 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
-import { createApp } from '../api/app.js';
+import { serveApp } from '../api/http-server.js';
 import { ConfigError, loadConfig } from './config.js';
 import { portOpen, type RunningService, startMinio, startTemporal } from './embedded-services.js';
 import { createLogger } from './logger.js';
@@ -78,8 +77,7 @@ async function main() {
   const worker = await createWorker({ config, deps: runtime, log });
   const workerDone = worker.run();
 
-  const app = createApp(deps);
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host });
+  const server = serveApp(deps, { port: config.port, hostname: config.host });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
 
   const check = await runSelfCheck(await deps.temporal(), config, runtime);

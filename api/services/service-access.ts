@@ -25,11 +25,11 @@ export async function authorizeService(
   throw viewer ? forbidden() : tokenRequired();
 }
 
-export type ServiceAuthorizer = (
-  db: Database,
-  serviceItemId: string,
-  viewer: UserRow | undefined,
-) => Promise<ServiceAudience>;
+export interface ServiceAuthorizer {
+  (db: Database, serviceItemId: string, viewer: UserRow | undefined): Promise<ServiceAudience>;
+  /** A remembered grant, synchronously; undefined when not remembered, expired or refused. */
+  known(serviceItemId: string, viewer: UserRow | undefined): ServiceAudience | undefined;
+}
 
 /**
  * authorizeService with each answer (granted or refused) remembered for a short time per item and
@@ -37,8 +37,10 @@ export type ServiceAuthorizer = (
  */
 export function createServiceAuthorizer(ttlMs = 2_000, maxEntries = 10_000): ServiceAuthorizer {
   const answers = new Map<string, { until: number; audience?: ServiceAudience; error?: unknown }>();
-  return async (db, serviceItemId, viewer) => {
-    const key = `${serviceItemId}\u0000${viewer?.username ?? ''}`;
+  const keyOf = (serviceItemId: string, viewer: UserRow | undefined) =>
+    viewer ? `${serviceItemId}\u0000${viewer.username}` : serviceItemId;
+  const authorize = async (db: Database, serviceItemId: string, viewer: UserRow | undefined) => {
+    const key = keyOf(serviceItemId, viewer);
     const now = Date.now();
     const hit = answers.get(key);
     if (hit && hit.until > now) {
@@ -55,4 +57,9 @@ export function createServiceAuthorizer(ttlMs = 2_000, maxEntries = 10_000): Ser
       throw error;
     }
   };
+  const known = (serviceItemId: string, viewer: UserRow | undefined) => {
+    const hit = answers.get(keyOf(serviceItemId, viewer));
+    return hit && hit.until > Date.now() ? hit.audience : undefined;
+  };
+  return Object.assign(authorize, { known });
 }

@@ -1,6 +1,6 @@
 /**
- * One tile answer for every way a tile is asked for (the lean path ahead of the app's middleware and the
- * MapServer / VectorTileServer routes behind it): 304 when the client holds this generation's tile, the
+ * One tile answer for every way a tile is asked for (the lean path in front of the app and the MapServer /
+ * VectorTileServer routes behind it): 304 when the client holds this generation's tile, the
  * bytes with ETag and Cache-Control otherwise, and a 404 error body when the cache has no such tile.
  */
 import type { Database } from '../../db/client.js';
@@ -23,35 +23,48 @@ export const tileCacheControl = (audience: ServiceAudience) =>
 /** Rows looked up by name stay this long: a rebuild (new generation) shows within this time. */
 export const ROW_TTL_MS = 2_000;
 
-export type TileCacheRows = (
-  db: Database,
-  serviceType: TileServiceType,
-  name: string,
-) => Promise<TileCacheRow | undefined>;
+export interface TileCacheRows {
+  (db: Database, serviceType: TileServiceType, name: string): Promise<TileCacheRow | undefined>;
+  /** The row when it has been read and is still fresh, synchronously; otherwise undefined. */
+  known(serviceType: TileServiceType, name: string): TileCacheRow | undefined;
+}
 
 /**
  * Cache rows by service name, each kept `ttlMs`; concurrent first requests share one query. A missing
  * or failed cache is undefined (and not remembered, so a new publish shows at once).
  */
 export function createTileCacheRows(ttlMs = ROW_TTL_MS, maxEntries = 1000): TileCacheRows {
-  const byName = new Map<string, { until: number; row: Promise<TileCacheRow | undefined> }>();
-  return (db, serviceType, name) => {
-    const key = `${serviceType}/${name.toLowerCase()}`;
+  const byName = new Map<
+    string,
+    { until: number; row: Promise<TileCacheRow | undefined>; value?: TileCacheRow }
+  >();
+  const keyOf = (serviceType: TileServiceType, name: string) => `${serviceType}/${name.toLowerCase()}`;
+  const rows = (db: Database, serviceType: TileServiceType, name: string) => {
+    const key = keyOf(serviceType, name);
     const now = Date.now();
     const hit = byName.get(key);
     if (hit && hit.until > now) return hit.row;
     if (byName.size >= maxEntries) byName.clear();
-    const row = findTileCacheByName(db, serviceType, name).then((cache) => {
-      if (!cache || cache.status === 'failed') {
-        byName.delete(key);
-        return undefined;
-      }
-      return cache;
-    });
-    row.catch(() => byName.delete(key));
-    byName.set(key, { until: now + ttlMs, row });
-    return row;
+    const entry: { until: number; row: Promise<TileCacheRow | undefined>; value?: TileCacheRow } = {
+      until: now + ttlMs,
+      row: findTileCacheByName(db, serviceType, name).then((cache) => {
+        if (!cache || cache.status === 'failed') {
+          byName.delete(key);
+          return undefined;
+        }
+        entry.value = cache;
+        return cache;
+      }),
+    };
+    entry.row.catch(() => byName.delete(key));
+    byName.set(key, entry);
+    return entry.row;
   };
+  const known = (serviceType: TileServiceType, name: string) => {
+    const hit = byName.get(keyOf(serviceType, name));
+    return hit && hit.until > Date.now() ? hit.value : undefined;
+  };
+  return Object.assign(rows, { known });
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -75,12 +88,45 @@ export interface TileRequest {
   vector: boolean;
 }
 
+/**
+ * The answer when memory can give it, synchronously: a 304, a tile or absence the reader holds, or a
+ * request for no tile of this cache. Undefined when only the object store can tell.
+ */
+export function tileAnswerNow(
+  reader: TileCacheReader,
+  { cache, audience }: { cache: TileCacheRow; audience: ServiceAudience },
+  req: TileRequest,
+): TileAnswer | undefined {
+  const spot = locateTile(cache, req);
+  if (!spot) return notFound(req);
+  if (req.ifNoneMatch === spot.etag) return notModified(spot.etag, audience);
+  const known = reader.peekTile(spot.at, spot.tile);
+  if (known === undefined) return undefined;
+  return known ? found(known, spot, audience, req) : notFound(req);
+}
+
 export async function answerTile(
   reader: TileCacheReader,
   { cache, audience }: { cache: TileCacheRow; audience: ServiceAudience },
   req: TileRequest,
 ): Promise<TileAnswer> {
-  const cacheControl = tileCacheControl(audience);
+  const now = tileAnswerNow(reader, { cache, audience }, req);
+  if (now) return now;
+  // tileAnswerNow answers every request locateTile refuses, so spot is defined here.
+  const spot = locateTile(cache, req) as TileSpot;
+  const bytes = await reader.readTile(spot.at, spot.tile);
+  return bytes ? found(bytes, spot, audience, req) : notFound(req);
+}
+
+interface TileSpot {
+  at: TileLocation;
+  tile: { level: number; row: number; col: number };
+  etag: string;
+  contentType: string;
+}
+
+/** Where the requested tile would be, or undefined when the request names no tile of this cache. */
+function locateTile(cache: TileCacheRow, req: TileRequest): TileSpot | undefined {
   const level = Number(req.level);
   const row = Number(req.row);
   const col = Number(req.col.endsWith('.pbf') ? req.col.slice(0, -4) : req.col);
@@ -94,32 +140,36 @@ export async function answerTile(
     row < 2 ** level &&
     col < 2 ** level &&
     cache.definition.lods.some((l) => l.level === level);
-  const etag = `"${cache.serviceItemId}-${cache.generation}-${level}-${row}-${col}"`;
-  if (valid && req.ifNoneMatch === etag) {
-    return { status: 304, headers: { ETag: etag, 'Cache-Control': cacheControl } };
-  }
+  if (!valid) return undefined;
   const extension = tileExtension(cache.definition.format);
-  let bytes: Uint8Array | undefined;
-  if (valid) {
-    const at: TileLocation = {
+  return {
+    at: {
       serviceItemId: cache.serviceItemId,
       generation: cache.generation,
       storage: cache.definition.storage,
       extension,
-    };
-    const tile = { level, row, col };
-    const known = reader.peekTile(at, tile);
-    bytes = known === undefined ? await reader.readTile(at, tile) : (known ?? undefined);
-  }
-  if (!bytes) {
-    const details = [`The cache has no tile at level ${req.level}, row ${req.row}, column ${req.col}.`];
-    return { status: 404, error: new GeoError({ code: 404, message: 'Tile not found', details }) };
-  }
+    },
+    tile: { level, row, col },
+    etag: `"${cache.serviceItemId}-${cache.generation}-${level}-${row}-${col}"`,
+    contentType: CONTENT_TYPES[extension] ?? 'application/octet-stream',
+  };
+}
+
+function notModified(etag: string, audience: ServiceAudience): TileAnswer {
+  return { status: 304, headers: { ETag: etag, 'Cache-Control': tileCacheControl(audience) } };
+}
+
+function notFound(req: TileRequest): TileAnswer {
+  const details = [`The cache has no tile at level ${req.level}, row ${req.row}, column ${req.col}.`];
+  return { status: 404, error: new GeoError({ code: 404, message: 'Tile not found', details }) };
+}
+
+function found(bytes: Uint8Array, spot: TileSpot, audience: ServiceAudience, req: TileRequest): TileAnswer {
   const headers: Record<string, string> = {
-    'Content-Type': CONTENT_TYPES[extension] ?? 'application/octet-stream',
+    'Content-Type': spot.contentType,
     'Content-Length': String(bytes.length),
-    ETag: etag,
-    'Cache-Control': cacheControl,
+    ETag: spot.etag,
+    'Cache-Control': tileCacheControl(audience),
   };
   if (req.vector && bytes[0] === 0x1f && bytes[1] === 0x8b) headers['Content-Encoding'] = 'gzip';
   return { status: 200, bytes, headers };
@@ -129,14 +179,13 @@ export async function answerTile(
  * The HTTP response for an answer, built directly with plain headers: @hono/node-server writes such a
  * response in one call, where Context helpers and headers objects cost more than the tile itself.
  */
-export function tileResponse(answer: TileAnswer, extraHeaders?: Record<string, string>): Response {
+export function tileResponse(answer: TileAnswer): Response {
   if (answer.status === 404) {
     return new Response(JSON.stringify(errorEnvelope(answer.error)), {
       status: 404,
-      headers: { 'Content-Type': 'application/json', ...extraHeaders },
+      headers: { 'Content-Type': 'application/json' },
     });
   }
-  const headers = extraHeaders ? { ...answer.headers, ...extraHeaders } : answer.headers;
-  if (answer.status === 304) return new Response(null, { status: 304, headers });
-  return new Response(answer.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
+  if (answer.status === 304) return new Response(null, { status: 304, headers: answer.headers });
+  return new Response(answer.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers: answer.headers });
 }

@@ -146,6 +146,48 @@ describe('tiles of a private Map Service (from a .tpkx)', () => {
     expect(res.headers.get('access-control-allow-methods')).toContain('GET');
   });
 
+  it('answers from memory as it answered the first time, and as the full stack answers', async () => {
+    // A token made now: its grant is not in memory yet, so the first request reads it.
+    const { json } = await call('/sharing/rest/generateToken', {
+      username: stack().admin.username,
+      password: stack().admin.password,
+      client: 'requestip',
+    });
+    const viewer = { token: json.token as string };
+    const wire = async (res: Response) => ({
+      status: res.status,
+      headers: [...res.headers].filter(([h]) => h !== 'date'),
+      body: [...new Uint8Array(await res.arrayBuffer())],
+    });
+    const asks: [string, RequestInit][] = [
+      [`1/1/1?token=${viewer.token}`, {}],
+      [`1/1/1?token=${viewer.token}`, { method: 'HEAD', headers: { Origin: 'https://app.example.com' } }],
+      [`1/0/1?token=${viewer.token}`, {}],
+      ['1/1/1', { headers: { Authorization: `Bearer ${outsider.token}` } }],
+    ];
+    for (const [path, init] of asks) {
+      const first = await wire(await fetch(tileUrl(name, path), init));
+      const again = await wire(await fetch(tileUrl(name, path), init));
+      expect(again).toEqual(first);
+      // Two slashes are not the lean path's: the app's MapServer route answers behind cors() and auth.
+      const full = await wire(
+        await fetch(`${stack().baseUrl}//rest/services/Hosted/${name}/MapServer/tile/${path}`, init),
+      );
+      expect(full).toEqual(first);
+    }
+    const etag = (await fetch(tileUrl(name, `1/1/1?token=${viewer.token}`))).headers.get('etag') ?? '';
+    const held = { headers: { 'If-None-Match': etag } };
+    const notModified = await wire(await fetch(tileUrl(name, `1/1/1?token=${viewer.token}`), held));
+    expect(notModified.status).toBe(304);
+    const fullNotModified = await wire(
+      await fetch(
+        `${stack().baseUrl}//rest/services/Hosted/${name}/MapServer/tile/1/1/1?token=${viewer.token}`,
+        held,
+      ),
+    );
+    expect(fullNotModified).toEqual(notModified);
+  });
+
   it('answers HEAD with the headers of the tile and no body', async () => {
     const res = await fetch(tileUrl(name, '1/1/1', `?token=${await adminToken()}`), { method: 'HEAD' });
     expect(res.status).toBe(200);
