@@ -233,10 +233,17 @@ function corsHeaders(origin: string | undefined): string[] {
   ];
 }
 
+/** Query strings seen lately and the token each carries: a map client sends the same one with every tile. */
+const queryTokens = new Map<string, string | undefined>();
+const MAX_QUERIES = 1_000;
+
 /** The `token` query parameter, named in any case; the last one wins, as in the full parameter parser. */
 function queryToken(query: string): string | undefined {
   if (!query) return undefined;
+  if (queryTokens.has(query)) return queryTokens.get(query);
   let token: string | undefined;
   for (const [k, v] of new URLSearchParams(query)) if (k.toLowerCase() === 'token') token = v;
+  if (queryTokens.size >= MAX_QUERIES) queryTokens.clear();
+  queryTokens.set(query, token);
   return token;
 }

@@ -68,7 +68,11 @@ export interface WrkResult {
   p99: string;
   /** Responses other than 2xx/3xx (wrk's count); a run with any is not a serving measurement. */
   errors: number;
+  /** Bytes per response (headers and body), from wrk's transfer rate. */
+  bytesPerResponse: number;
 }
+
+const UNITS: Record<string, number> = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
 
 /** wrk -t2 -c50 -d10s over the paths in `pathsFile` (one per line, or `path<TAB>etag` for the 304 script). */
 export async function wrk(dir: string, script: string, pathsFile: string, url: string): Promise<WrkResult> {
@@ -77,8 +81,11 @@ export async function wrk(dir: string, script: string, pathsFile: string, url: s
     ['30', 'wrk', '-t2', '-c50', '-d10s', '-s', join(dir, script), '--latency', url],
     { env: { ...process.env, PATHS: pathsFile } },
   );
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
+  const transfer = /Transfer\/sec:\s+([\d.]+)(B|KB|MB|GB)/.exec(out);
   return {
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+    rps,
+    bytesPerResponse: transfer && rps ? (Number(transfer[1]) * UNITS[transfer[2]]) / rps : 0,
     // The latency distribution's lines, not the thread stats' "+/- Stdev" percentages.
     p50: /^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? '?',
     p99: /^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? '?',
@@ -117,4 +124,4 @@ export async function etagsOf(baseUrl: string, paths: string[]): Promise<string[
 }
 
 export const formatRun = (label: string, r: WrkResult, nginxRps: number) =>
-  `  ${label.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.padStart(8)}  p99 ${r.p99.padStart(8)}  ${(r.rps / nginxRps).toFixed(2)}x nginx${r.errors ? `  (${r.errors} non-2xx/3xx!)` : ''}`;
+  `  ${label.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.padStart(8)}  p99 ${r.p99.padStart(8)}  ${(r.bytesPerResponse / 1024).toFixed(1).padStart(5)} KiB/response  ${(r.rps / nginxRps).toFixed(2)}x nginx${r.errors ? `  (${r.errors} non-2xx/3xx!)` : ''}`;

@@ -182,14 +182,21 @@ try {
 } finally {
   // The reference servers first: stopping the stack may end the process before its promise settles.
   spawnSync('nginx', ['-c', `${dir}/nginx.conf`, '-p', `${dir}/`, '-s', 'stop']);
-  // spawn-fcgi -F 2 writes one pid per line: stop exactly the processes this run started.
-  const pids = readFileSync(`${dir}/mapserv.pid`, 'utf8').split(/\s+/).filter(Boolean);
-  for (const pid of pids) {
-    try {
-      process.kill(Number(pid));
-    } catch {
-      // already gone
-    }
+  // spawn-fcgi -F 2 writes one pid per line: stop exactly the processes this run started. mapserv takes
+  // SIGTERM as "exit after the next request", which never comes, so the survivors are killed.
+  const pids = readFileSync(`${dir}/mapserv.pid`, 'utf8').split(/\s+/).filter(Boolean).map(Number);
+  const signal = (sig: NodeJS.Signals) =>
+    pids.filter((pid) => {
+      try {
+        process.kill(pid, sig);
+        return true;
+      } catch {
+        return false; // already gone
+      }
+    });
+  if (signal('SIGTERM').length > 0) {
+    await new Promise((r) => setTimeout(r, 1000));
+    signal('SIGKILL');
   }
   await stack.stop();
 }
