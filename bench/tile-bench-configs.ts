@@ -45,6 +45,7 @@ http {
     listen 127.0.0.1:8089;
     location /wms { include /etc/nginx/fastcgi_params; fastcgi_pass unix:${dir}/mapserv.sock; }
     location /tiles/ { alias ${dir}/cache/; }
+    location /ours/ { alias ${dir}/ours-static/; }
   }
 }
 `,

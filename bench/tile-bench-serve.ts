@@ -124,4 +124,4 @@ export async function etagsOf(baseUrl: string, paths: string[]): Promise<string[
 }
 
 export const formatRun = (label: string, r: WrkResult, nginxRps: number) =>
-  `  ${label.padEnd(34)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.padStart(8)}  p99 ${r.p99.padStart(8)}  ${(r.bytesPerResponse / 1024).toFixed(1).padStart(5)} KiB/response  ${(r.rps / nginxRps).toFixed(2)}x nginx${r.errors ? `  (${r.errors} non-2xx/3xx!)` : ''}`;
+  `  ${label.padEnd(40)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.padStart(8)}  p99 ${r.p99.padStart(8)}  ${(r.bytesPerResponse / 1024).toFixed(1).padStart(5)} KiB/response  ${(r.rps / nginxRps).toFixed(2)}x nginx${r.errors ? `  (${r.errors} non-2xx/3xx!)` : ''}`;

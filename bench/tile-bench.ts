@@ -3,7 +3,8 @@
  *   npx tsx bench/tile-bench.ts [--points 20000] [--levels 0-14] [--processes 1,2] [--pg postgres://…]
  * Same points, same style (an 8 px blue dot with a white outline), same levels and extent, 4×4 metatiles
  * on both sides, 2 workers each. Serving: wrk on loopback over the same non-empty tiles, ours from the
- * production API entry (api/main.ts) with 1 and with 2 server processes.
+ * production API entry (api/main.ts) with 1 and with 2 server processes, nginx from our tiles written out
+ * as files (the same bytes; mapcache's own files are measured too), before and after ours.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,14 @@ import { countTiles, lonLatToMercator } from '../lib/tiles/web-mercator.js';
 import { startBenchStack } from './ingest-stack.js';
 import { publishAndCache, shareWithEveryone, signInAs } from './tile-bench-client.js';
 import { tileBenchConfigs } from './tile-bench-configs.js';
-import { etagsOf, formatRun, startApi, writeConditionalScript, wrk } from './tile-bench-serve.js';
+import {
+  etagsOf,
+  formatRun,
+  startApi,
+  type WrkResult,
+  writeConditionalScript,
+  wrk,
+} from './tile-bench-serve.js';
 
 const { values } = parseArgs({
   options: {
@@ -135,11 +143,15 @@ try {
 
   // Serving: the tiles both caches hold, by the same z/y/x, from the public service (as a basemap is).
   await shareWithEveryone(stack, token, ours.serviceItemId);
+  // Our tiles are also written out as files, so nginx serves the very bytes we serve.
   const both: string[] = [];
   for (const p of mapcacheFiles.slice(0, 4000)) {
     const res = await fetch(`${stack.baseUrl}/rest/services/Hosted/${ours.name}/MapServer/tile/${p}`);
-    await res.arrayBuffer();
-    if (res.status === 200 && res.headers.get('content-type') === 'image/png') both.push(p);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    if (res.status !== 200 || res.headers.get('content-type') !== 'image/png') continue;
+    both.push(p);
+    mkdirSync(join(dir, 'ours-static', p, '..'), { recursive: true });
+    writeFileSync(join(dir, 'ours-static', `${p}.png`), bytes);
   }
   if (both.length === 0) throw new Error('ours serves none of the tiles mapcache seeded');
   const oursPaths = both.map((p) => `/rest/services/Hosted/${ours.name}/MapServer/tile/${p}`);
@@ -149,6 +161,10 @@ try {
   };
   const nginxFile = pathsFile(
     'nginx-paths.txt',
+    both.map((p) => `/ours/${p}.png`),
+  );
+  const mapcacheTilesFile = pathsFile(
+    'nginx-mapcache-paths.txt',
     both.map((p) => `/tiles/${p}.png`),
   );
   const oursFile = pathsFile('ours-paths.txt', oursPaths);
@@ -158,26 +174,37 @@ try {
   );
   const conditional = writeConditionalScript(dir);
   console.log(`\nServing ${both.length} tiles, wrk -t2 -c50 -d10s on loopback (load ${loadAverage()})`);
+  // nginx is measured before and after ours; the ratios at the end are against the mean of the two runs,
+  // so a machine that gets busier or quieter during the runs does not favour either side.
   const nginx = await wrk(dir, 'rand.lua', nginxFile, 'http://127.0.0.1:8089');
-  console.log(formatRun('nginx static (2 workers)', nginx, nginx.rps));
+  console.log(formatRun('nginx static, our tiles (2 workers)', nginx, nginx.rps));
+  const nginxMapcache = await wrk(dir, 'rand.lua', mapcacheTilesFile, 'http://127.0.0.1:8089');
+  console.log(formatRun("nginx static, mapcache's tiles", nginxMapcache, nginx.rps));
+  const runs: { label: string; result: WrkResult }[] = [];
+  const measure = async (label: string, script: string, paths: string, url: string) => {
+    const result = await wrk(dir, script, paths, url);
+    console.log(formatRun(label, result, nginx.rps));
+    runs.push({ label, result });
+  };
   for (const processes of values.processes.split(',').map(Number)) {
     // A fresh API each time: the first run starts with empty memory (tiles, rows, grants).
     const api = await startApi(stack, processes);
     try {
       const label = `ours, ${processes} process${processes > 1 ? 'es' : ''}`;
-      const cold = await wrk(dir, 'rand.lua', oursFile, api.baseUrl);
-      console.log(formatRun(`${label}, cold (empty LRU)`, cold, nginx.rps));
-      const warm = await wrk(dir, 'rand.lua', oursFile, api.baseUrl);
-      console.log(formatRun(`${label}, warm`, warm, nginx.rps));
-      const tokenRun = await wrk(dir, 'rand.lua', withTokenFile, api.baseUrl);
-      console.log(formatRun(`${label}, warm, token in query`, tokenRun, nginx.rps));
+      await measure(`${label}, cold (empty LRU)`, 'rand.lua', oursFile, api.baseUrl);
+      await measure(`${label}, warm`, 'rand.lua', oursFile, api.baseUrl);
+      await measure(`${label}, warm, token in query`, 'rand.lua', withTokenFile, api.baseUrl);
       const etags = pathsFile('ours-etags.txt', await etagsOf(api.baseUrl, oursPaths));
-      const notModified = await wrk(dir, conditional, etags, api.baseUrl);
-      console.log(formatRun(`${label}, 304 (If-None-Match)`, notModified, nginx.rps));
+      await measure(`${label}, 304 (If-None-Match)`, conditional, etags, api.baseUrl);
     } finally {
       await api.stop();
     }
   }
+  const nginxAfter = await wrk(dir, 'rand.lua', nginxFile, 'http://127.0.0.1:8089');
+  console.log(formatRun('nginx static, our tiles, again', nginxAfter, nginx.rps));
+  const nginxMean = (nginx.rps + nginxAfter.rps) / 2;
+  console.log(`\nAgainst the mean of nginx's two runs on our tiles (${nginxMean.toFixed(0)} req/s):`);
+  for (const { label, result } of runs) console.log(formatRun(label, result, nginxMean));
   console.log(`  load average after the runs: ${loadAverage()}`);
 } finally {
   // The reference servers first: stopping the stack may end the process before its promise settles.
