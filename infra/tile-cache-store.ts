@@ -3,6 +3,9 @@
  * bundle's 128 KiB index is fetched once by range request and kept in an LRU, then each tile is one
  * more range request (and kept in a byte-bounded LRU of its own, since map clients ask again and again).
  * Absent tiles are remembered too: empty areas are most of a map and must not cost a read each time.
+ * That request includes the tile's 4-byte size prefix: a bundle rewritten after its index was read (an
+ * edit refresh compacting it, a rebuild) shows as a prefix that does not match, and the index is read
+ * again once.
  */
 import type { CacheStorage } from '../lib/tiles/cache-definition.js';
 import {
@@ -12,6 +15,8 @@ import {
   bundlePath,
   parseBundleIndex,
   tileEntry,
+  tileOfRecord,
+  tileRecordRange,
 } from '../lib/tiles/compact-bundle.js';
 import { explodedTilePath } from '../lib/tiles/exploded-paths.js';
 import type { TileAddress } from '../lib/tiles/web-mercator.js';
@@ -111,6 +116,9 @@ export interface TileCacheReaderOptions {
   now?: () => number;
 }
 
+/** A tile's record read through an index its bundle no longer has. */
+const MOVED = Symbol('moved');
+
 /** An absent tile costs a key and this much in the byte bound. */
 const ABSENT_WEIGHT = 64;
 /** Held in the tile LRU for a tile known to be absent until `until` (Infinity: for this generation). */
@@ -176,20 +184,39 @@ export function createTileCacheReader(
       bytes = await getOrMissing(store, explodedKey(at.serviceItemId, tile, at.extension ?? 'png'));
     } else {
       const key = bundleKey(at.serviceItemId, tile.level, tile.row, tile.col);
-      const index = await bundleIndex(`${at.serviceItemId}/${at.generation ?? 0}/${key}`, key);
-      if (typeof index === 'number') absentUntil = index;
-      else {
-        // A bundle is written whole, once per generation: what its index lacks stays absent.
-        absentUntil = Number.POSITIVE_INFINITY;
-        const entry = tileEntry(index, tile.row, tile.col);
-        bytes = entry ? await store.getRange(key, entry.offset, entry.size) : undefined;
+      const indexKey = `${at.serviceItemId}/${at.generation ?? 0}/${key}`;
+      let index = await bundleIndex(indexKey, key);
+      let read = typeof index === 'number' ? undefined : await readRecord(key, index, tile);
+      if (read === MOVED) {
+        // Drop the index only if no other read has replaced it already, then read it once more.
+        if (indexes.get(indexKey) === index) indexes.delete(indexKey);
+        index = await bundleIndex(indexKey, key);
+        read = typeof index === 'number' ? undefined : await readRecord(key, index, tile);
+        if (read === MOVED)
+          throw new Error(`Tile ${tile.row}/${tile.col} does not match the index of ${key}.`);
       }
+      // A bundle's index is read whole: what it lacks stays absent for the generation.
+      absentUntil = typeof index === 'number' ? index : Number.POSITIVE_INFINITY;
+      bytes = read;
     }
     // Small reads may be views into a shared pool buffer: keep an exact copy so the bound holds.
     if (bytes && bytes.byteLength !== bytes.buffer.byteLength) bytes = new Uint8Array(bytes);
     if (bytes) tiles.set(tileCacheKey, bytes, bytes.length + ABSENT_WEIGHT);
     else tiles.set(tileCacheKey, { until: absentUntil }, ABSENT_WEIGHT);
     return bytes;
+  }
+
+  /** The tile's bytes as `index` places them, undefined when it has none, MOVED when they are not there. */
+  async function readRecord(
+    key: string,
+    index: BundleIndex,
+    tile: TileAddress,
+  ): Promise<Uint8Array | undefined | typeof MOVED> {
+    const entry = tileEntry(index, tile.row, tile.col);
+    if (!entry) return undefined;
+    const range = tileRecordRange(entry);
+    const record = range && (await rangeOrMissing(store, key, range.offset, range.length));
+    return (record && tileOfRecord(record, entry.size)) ?? MOVED;
   }
 
   return {

@@ -3,6 +3,11 @@
  * bounded number in flight, then finish. Runs on its own (a rebuild after an edit) or as the child of
  * a tile publish. Finished bundles are recorded by the activity, so a retried or resumed build skips
  * them; a long build continues as new with its place in the bundle list.
+ *
+ * A rebuild (`reset`) first moves the cache to a new generation, which waits for any edit refresh still
+ * writing into the old one and keeps later refresh writes out (see `writeAtGeneration`), then removes the
+ * old objects and draws every bundle from the current data. Edits committed before a bundle is drawn are
+ * in it; edits after it reach the refresh workflow, which waits while the cache is building.
  */
 import {
   ActivityFailure,
@@ -25,11 +30,10 @@ import {
 
 const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' };
 
-const { prepareTileCache, finishTileCache, failTileCache, resetTileCache, tileCacheGeneration } =
-  proxyActivities<TileActivities>({
-    startToCloseTimeout: '10 minutes',
-    retry: { ...retry, maximumAttempts: 8 },
-  });
+const { prepareTileCache, finishTileCache, failTileCache, resetTileCache } = proxyActivities<TileActivities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { ...retry, maximumAttempts: 8 },
+});
 
 const { buildBundle } = proxyActivities<TileActivities>({
   startToCloseTimeout: '2 hours',
@@ -49,14 +53,16 @@ export async function tileCacheBuildWorkflow(input: TileCacheBuildInput): Promis
     tilesDone: input.resume?.tiles ?? 0,
   };
   setHandler(tileCacheProgressQuery, () => progress);
+  // The generation this run builds, once known: a failure then marks the cache failed only if no later
+  // rebuild has moved it on.
+  let generation = input.resume?.generation;
   try {
-    if (input.reset && !input.resume) {
-      await resetTileCache(serviceItemId, await tileCacheGeneration(serviceItemId));
-    }
+    if (input.reset && !input.resume) generation = await resetTileCache(serviceItemId);
     const plan = await prepareTileCache(serviceItemId);
-    if (input.resume && input.resume.generation !== plan.generation) {
+    if (generation !== undefined && generation !== plan.generation) {
       throw ApplicationFailure.nonRetryable('The cache was reset by another build.', 'CacheReset');
     }
+    generation = plan.generation;
     const bundles = cacheBundles(plan.extent, plan.minLevel, plan.maxLevel, plan.reachPx);
     Object.assign(progress, { phase: 'building', minLevel: plan.minLevel, maxLevel: plan.maxLevel });
     progress.bundlesTotal = bundles.length;
@@ -107,7 +113,7 @@ export async function tileCacheBuildWorkflow(input: TileCacheBuildInput): Promis
     progress.phase = 'failed';
     const cause = err instanceof ActivityFailure ? err.cause : err;
     const message = cause instanceof Error ? cause.message : 'The tile cache could not be built.';
-    await failTileCache(serviceItemId, jobId, 500, message);
+    await failTileCache(serviceItemId, jobId, 500, message, generation);
     throw err;
   }
 }

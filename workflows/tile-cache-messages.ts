@@ -69,6 +69,8 @@ export interface TileCacheRefreshResult {
   bundlesWritten: number;
   tilesDrawn: number;
   tilesRemoved: number;
+  /** Bundles rewritten without their dead bytes instead of appended to. */
+  bundlesCompacted: number;
   generation: number;
 }
 

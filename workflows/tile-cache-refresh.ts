@@ -4,6 +4,11 @@
  * so quick edits merge into few rounds instead of piling up concurrent redraws of the same bundles.
  * Each round draws only the touched tiles of the touched bundles, then switches the cache to a new
  * generation at once. A cache still being built is refreshed after its build finishes.
+ *
+ * A full rebuild that resets the cache during a round voids it: the bundle activities refuse to write
+ * into the old generation (a write already under way finishes before the reset removes the old objects)
+ * and the round ends without switching. Its areas are not drawn again: they were taken before the round
+ * found the cache ready, so their edits were committed before the reset and the rebuild draws them.
  */
 import {
   condition,
@@ -53,6 +58,7 @@ export async function tileCacheRefreshWorkflow(
     bundlesWritten: 0,
     tilesDrawn: 0,
     tilesRemoved: 0,
+    bundlesCompacted: 0,
     generation: 0,
   };
   setHandler(refreshAreasSignal, ({ areas }) => {
@@ -65,31 +71,36 @@ export async function tileCacheRefreshWorkflow(
       await continueAsNew<typeof tileCacheRefreshWorkflow>({ ...input, pending });
     }
     if (pending.length === 0 && !(await condition(() => pending.length > 0, LINGER))) break;
+    // Taken before the cache's state is read: see the note on resets above.
+    const areas = pending;
+    pending = [];
     const target = await refreshTarget(input.serviceItemId);
     if (!target) break;
     if (target.status === 'building') {
+      pending = [...areas, ...pending];
       state.phase = 'waiting for the build';
       await sleep('5 seconds');
       continue;
     }
-    const areas = pending;
-    pending = [];
     state.phase = 'drawing';
     const plan = refreshPlan(areas, target.minLevel, target.maxLevel, target.reachPx);
     const refreshed: BundleRecord[] = [];
     let next = 0;
+    let reset = false;
     const worker = async () => {
-      while (next < plan.length) {
+      while (next < plan.length && !reset) {
         const b = plan[next++];
         const out = await refreshBundle({
           serviceItemId: input.serviceItemId,
           generation: target.generation,
           ...b,
         });
+        reset ||= out.stale;
         state.tilesDrawn += out.tilesDrawn;
         state.tilesRemoved += out.tilesRemoved;
         if (!out.written) continue;
         state.bundlesWritten++;
+        if (out.compacted) state.bundlesCompacted++;
         refreshed.push({
           level: out.level,
           row0: out.row0,
@@ -100,6 +111,10 @@ export async function tileCacheRefreshWorkflow(
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    if (reset) {
+      state.phase = 'waiting';
+      continue;
+    }
     state.phase = 'switching';
     // Even with nothing written a new generation is cheap, and callers then see one per round.
     if (await switchTileCacheGeneration(input.serviceItemId, target.generation, refreshed, areas)) {
@@ -115,6 +130,7 @@ export async function tileCacheRefreshWorkflow(
     bundlesWritten: state.bundlesWritten,
     tilesDrawn: state.tilesDrawn,
     tilesRemoved: state.tilesRemoved,
+    bundlesCompacted: state.bundlesCompacted,
     generation: state.generation,
   };
 }

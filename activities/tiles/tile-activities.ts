@@ -2,11 +2,14 @@
  * The tile cache pipeline's activities, keyed by the cache's service item id: prepare (levels, extent,
  * conf.xml and conf.cdi), build one bundle, finish or fail, and reset for a rebuild. A finished bundle
  * is recorded, so a retried or resumed build skips it; object keys are deterministic, so a bundle
- * interrupted half way is simply written again.
+ * interrupted half way is simply written again. Bundles are written under `writeAtGeneration`, so a
+ * build that another rebuild has superseded cannot write into the new one.
  */
 import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import { findJob, finishJob, updateJobProgress } from '../../db/repositories/jobs.js';
 import {
+  beginRebuild,
   bundleTotals,
   dropBundleRecords,
   findBundle,
@@ -15,6 +18,8 @@ import {
   type TileCacheRow,
   tileCachesOfSource,
   updateTileCache,
+  updateTileCacheAt,
+  writeAtGeneration,
 } from '../../db/repositories/tile-caches.js';
 import { bundleKey, cachePrefix, confCdiKey, confXmlKey, explodedKey } from '../../infra/tile-cache-store.js';
 import { internalError } from '../../lib/errors.js';
@@ -153,10 +158,7 @@ export function createTileActivities(deps: TileDeps) {
       const done = await findBundle(db, serviceItemId, generation, level, row0, col0);
       if (done) return { tileCount: done.tileCount, bytes: done.bytes, reused: true };
       const cache = await cacheOf(serviceItemId);
-      if (cache.generation !== generation)
-        throw internalError('Unable to complete operation.', [
-          'The cache was reset while this bundle was built.',
-        ]);
+      if (cache.generation !== generation) throw supersededBuild();
       const definition = cache.definition;
       const source = cache.sourceServiceItemId
         ? await drawableLayers(database, cache.sourceServiceItemId)
@@ -166,6 +168,7 @@ export function createTileActivities(deps: TileDeps) {
       const range = definition.extent && bundleTileRange({ level, row0, col0 }, definition.extent, reachPx);
       let tileCount = 0;
       let bytes = 0;
+      let pending: Buffer | undefined;
       if (range && source) {
         const area = rangeBounds(range);
         const resolution = lodOf(level).resolution;
@@ -202,23 +205,27 @@ export function createTileActivities(deps: TileDeps) {
         tileCount = result.tiles;
         if (!exploded && builder.tileCount > 0) {
           const { head, records, byteLength } = builder.finish();
-          await store.put(
-            bundleKey(serviceItemId, level, row0, col0),
-            Buffer.concat([head, ...records]),
-            byteLength,
-          );
+          pending = Buffer.concat([head, ...records]);
           bytes = byteLength;
         }
       }
-      await recordBundle(db, serviceItemId, generation, { level, row0, col0, tileCount, bytes });
+      const written = await writeAtGeneration(db, serviceItemId, generation, async (tx) => {
+        if (pending) await store.put(bundleKey(serviceItemId, level, row0, col0), pending, pending.length);
+        await recordBundle(tx, serviceItemId, generation, { level, row0, col0, tileCount, bytes });
+        return true;
+      });
+      if (!written) throw supersededBuild();
       await writeProgress(task.jobId, serviceItemId, generation);
       return { tileCount, bytes, reused: false };
     },
 
-    /** Marks the cache ready with its totals and completes the job that asked for it. */
+    /**
+     * Marks the cache ready with its totals and completes the job that asked for it. A build that a
+     * later rebuild superseded leaves the status to that one (a refresh must not start under it).
+     */
     async finishTileCache(serviceItemId: string, generation: number, jobId?: string): Promise<CacheTotals> {
       const totals = await bundleTotals(db, serviceItemId, generation);
-      await updateTileCache(db, serviceItemId, {
+      await updateTileCacheAt(db, serviceItemId, generation, {
         status: 'ready',
         tileCount: totals.tiles,
         modified: deps.now(),
@@ -235,20 +242,32 @@ export function createTileActivities(deps: TileDeps) {
       return totals;
     },
 
-    async failTileCache(serviceItemId: string, jobId: string | undefined, code: number, message: string) {
-      await updateTileCache(db, serviceItemId, { status: 'failed', modified: deps.now() });
+    /** Marks the cache failed, unless `generation` is given and a later rebuild moved it on. */
+    async failTileCache(
+      serviceItemId: string,
+      jobId: string | undefined,
+      code: number,
+      message: string,
+      generation?: number,
+    ) {
+      const changes = { status: 'failed', modified: deps.now() };
+      if (generation === undefined) await updateTileCache(db, serviceItemId, changes);
+      else await updateTileCacheAt(db, serviceItemId, generation, changes);
       if (jobId) await finishJob(db, jobId, 'failed', JSON.stringify({ code, message }), deps.now());
     },
 
-    /** Drops every object and bundle record of the cache and starts a new generation. */
-    async resetTileCache(serviceItemId: string, expectedGeneration: number): Promise<number> {
-      const cache = await cacheOf(serviceItemId);
-      // A retried reset must not bump twice: the caller says which generation it saw.
-      if (cache.generation > expectedGeneration) return cache.generation;
+    /**
+     * Starts a new generation (status building) and only then drops every object and bundle record of
+     * the cache: the switch waits for edit refreshes writing into the old generation and keeps later
+     * ones from writing, so nothing of the old generation lands after the removal. A retry after a
+     * crash simply starts one more generation and removes again.
+     */
+    async resetTileCache(serviceItemId: string): Promise<number> {
+      const generation = await beginRebuild(db, serviceItemId, deps.now());
+      if (generation === undefined)
+        throw internalError('Unable to complete operation.', [`Tile cache ${serviceItemId} does not exist.`]);
       await store.removePrefix(`${cachePrefix(serviceItemId)}_alllayers/`);
       await dropBundleRecords(db, serviceItemId);
-      const generation = cache.generation + 1;
-      await updateTileCache(db, serviceItemId, { generation, status: 'building', modified: deps.now() });
       return generation;
     },
 
@@ -261,12 +280,16 @@ export function createTileActivities(deps: TileDeps) {
         .map((c) => ({ serviceItemId: c.serviceItemId, generation: c.generation }));
     },
 
-    async tileCacheGeneration(serviceItemId: string): Promise<number> {
-      return (await cacheOf(serviceItemId)).generation;
-    },
-
     ...createTileRefreshActivities(deps),
   });
 }
+
+/** A later rebuild reset the cache: this build's bundles would be of a generation no longer served. */
+const supersededBuild = () =>
+  ApplicationFailure.create({
+    message: 'The cache was reset by another build.',
+    type: 'CacheReset',
+    nonRetryable: true,
+  });
 
 export type TileActivities = ReturnType<typeof createTileActivities>;

@@ -1,9 +1,14 @@
 /**
  * Refreshing the part of a cache an edit touched: each touched bundle has only the touched tiles drawn
  * again from the current data and written without moving the others (compact bundles get the new tiles
- * appended and a new index, exploded caches the tile objects replaced or removed); then the cache moves
- * to a new generation in one update, so served ETags and the servers' in-memory tile keys change for
- * every tile at once. Untouched bundles are neither read nor written.
+ * appended and a new index, or are rewritten compactly once replaced tiles' bytes outweigh the live
+ * ones; exploded caches get the tile objects replaced or removed); then the cache moves to a new
+ * generation in one update, so served ETags and the servers' in-memory tile keys change for every tile
+ * at once. Untouched bundles are neither read nor written.
+ *
+ * Writes happen under `writeAtGeneration`: a full rebuild that reset the cache meanwhile waits for a
+ * write under way before removing the old objects, and a write after the reset is refused (`stale`), so a
+ * refresh never leaves old tiles in a rebuilt bundle, however its attempts are retried.
  */
 import { Context } from '@temporalio/activity';
 import {
@@ -11,13 +16,14 @@ import {
   type BundleRecord,
   findBundle,
   findTileCache,
+  writeAtGeneration,
 } from '../../db/repositories/tile-caches.js';
 import { bundleKey, confCdiKey, explodedKey } from '../../infra/tile-cache-store.js';
 import { unionBounds } from '../../lib/geometry/index.js';
 import type { Bounds } from '../../lib/geometry/types.js';
 import { MarkerSpriteCache } from '../../lib/render/marker-sprites.js';
 import { maxSymbolReach, queryBounds } from '../../lib/render/symbol-reach.js';
-import { appendToBundle } from '../../lib/tiles/bundle-append.js';
+import { updateBundle } from '../../lib/tiles/bundle-append.js';
 import { confCdi } from '../../lib/tiles/cache-config.js';
 import type { CacheStorage } from '../../lib/tiles/cache-definition.js';
 import {
@@ -27,7 +33,7 @@ import {
   tileIndexInBundle,
 } from '../../lib/tiles/compact-bundle.js';
 import { tileExtension } from '../../lib/tiles/exploded-paths.js';
-import { lodOf, type TileRange, tilesInRange } from '../../lib/tiles/web-mercator.js';
+import { lodOf, type TileAddress, type TileRange, tilesInRange } from '../../lib/tiles/web-mercator.js';
 import { drawableLayers, featuresIn, type SourceLayers } from './layer-features.js';
 import { decodePictures } from './picture-symbols.js';
 import { type LayerFeatures, rangeBounds, renderRange } from './render-bundle.js';
@@ -58,6 +64,10 @@ export interface BundleRefreshOutcome extends BundleRecord {
   tilesRemoved: number;
   /** False when nothing changed in storage (no tile there before or after) or the cache was reset. */
   written: boolean;
+  /** True when the bundle was rewritten without its dead bytes. */
+  compacted: boolean;
+  /** True when a full rebuild reset the cache first: nothing was written, the round is void. */
+  stale: boolean;
 }
 
 export function createTileRefreshActivities(deps: TileDeps) {
@@ -93,6 +103,72 @@ export function createTileRefreshActivities(deps: TileDeps) {
     return tiles;
   }
 
+  /**
+   * Puts the drawn tiles into a compact bundle (touched slots without a drawn tile are emptied): the
+   * counts to record, or nothing when there was no tile before and none now.
+   */
+  async function writeBundle(
+    key: string,
+    drawn: ReadonlyMap<string, Uint8Array>,
+    touched: readonly TileAddress[],
+  ): Promise<Partial<BundleRefreshOutcome>> {
+    const existing = (await store.stat(key)) ? await store.getBuffer(key) : undefined;
+    const held = existing && parseBundleIndex(existing.subarray(BUNDLE_HEADER_SIZE, BUNDLE_FIXED_SIZE));
+    const updates = new Map<number, Uint8Array>();
+    let tilesRemoved = 0;
+    for (const t of touched) {
+      const slot = tileIndexInBundle(t.row, t.col);
+      const png = drawn.get(`${t.row}/${t.col}`);
+      if (png) updates.set(slot, png);
+      else if (held && held.sizes[slot] > 0) {
+        updates.set(slot, new Uint8Array());
+        tilesRemoved++;
+      }
+    }
+    if (updates.size === 0) return {};
+    const result = updateBundle(existing, updates);
+    await store.put(key, Buffer.from(result.bytes), result.bytes.length);
+    return {
+      tileCount: result.tileCount,
+      bytes: result.bytes.length,
+      tilesDrawn: drawn.size,
+      tilesRemoved,
+      written: true,
+      compacted: result.compacted,
+    };
+  }
+
+  /** Puts the drawn tiles of an exploded cache as tile objects and removes the touched ones now empty. */
+  async function writeTiles(
+    serviceItemId: string,
+    extension: string,
+    drawn: ReadonlyMap<string, Uint8Array>,
+    touched: readonly TileAddress[],
+    before: BundleRecord,
+  ): Promise<Partial<BundleRefreshOutcome>> {
+    let { tileCount, bytes } = before;
+    let tilesRemoved = 0;
+    let written = false;
+    for (const t of touched) {
+      const key = explodedKey(serviceItemId, t, extension);
+      const png = drawn.get(`${t.row}/${t.col}`);
+      const had = await store.stat(key);
+      if (png) {
+        await store.put(key, Buffer.from(png), png.length, 'image/png');
+        tileCount += had ? 0 : 1;
+        bytes += png.length - (had?.size ?? 0);
+        written = true;
+      } else if (had) {
+        await store.remove(key);
+        tileCount--;
+        bytes -= had.size;
+        tilesRemoved++;
+        written = true;
+      }
+    }
+    return { tileCount, bytes, tilesDrawn: drawn.size, tilesRemoved, written };
+  }
+
   return {
     /** The cache's state and levels, or null when it no longer exists (deleted meanwhile). */
     async refreshTarget(serviceItemId: string): Promise<RefreshTarget | null> {
@@ -124,63 +200,20 @@ export function createTileRefreshActivities(deps: TileDeps) {
         tilesDrawn: 0,
         tilesRemoved: 0,
         written: false,
+        compacted: false,
+        stale: false,
       };
-      if (!cache?.sourceServiceItemId || cache.generation !== generation) return unchanged;
+      if (!cache?.sourceServiceItemId || cache.generation !== generation)
+        return { ...unchanged, stale: true };
       const drawn = await render(await drawableLayers(database, cache.sourceServiceItemId), task.ranges);
       const touched = task.ranges.flatMap((r) => [...tilesInRange(r)]);
-      if (cache.definition.storage === 'exploded') {
-        const extension = tileExtension(cache.definition.format);
-        let tileCount = before?.tileCount ?? 0;
-        let bytes = before?.bytes ?? 0;
-        let tilesRemoved = 0;
-        let written = false;
-        for (const t of touched) {
-          const key = explodedKey(serviceItemId, t, extension);
-          const png = drawn.get(`${t.row}/${t.col}`);
-          const had = await store.stat(key);
-          if (png) {
-            await store.put(key, Buffer.from(png), png.length, 'image/png');
-            tileCount += had ? 0 : 1;
-            bytes += png.length - (had?.size ?? 0);
-            written = true;
-          } else if (had) {
-            await store.remove(key);
-            tileCount--;
-            bytes -= had.size;
-            tilesRemoved++;
-            written = true;
-          }
-        }
-        return { level, row0, col0, tileCount, bytes, tilesDrawn: drawn.size, tilesRemoved, written };
-      }
-      const key = bundleKey(serviceItemId, level, row0, col0);
-      const existing = (await store.stat(key)) ? await store.getBuffer(key) : undefined;
-      const held = existing && parseBundleIndex(existing.subarray(BUNDLE_HEADER_SIZE, BUNDLE_FIXED_SIZE));
-      const updates = new Map<number, Uint8Array>();
-      let tilesRemoved = 0;
-      for (const t of touched) {
-        const slot = tileIndexInBundle(t.row, t.col);
-        const png = drawn.get(`${t.row}/${t.col}`);
-        if (png) updates.set(slot, png);
-        else if (held && held.sizes[slot] > 0) {
-          updates.set(slot, new Uint8Array());
-          tilesRemoved++;
-        }
-      }
-      // Nothing there before and nothing drawn now: the bundle is left as it is (or absent).
-      if (updates.size === 0) return unchanged;
-      const result = appendToBundle(existing, updates);
-      await store.put(key, Buffer.from(result.bytes), result.bytes.length);
-      return {
-        level,
-        row0,
-        col0,
-        tileCount: result.tileCount,
-        bytes: result.bytes.length,
-        tilesDrawn: drawn.size,
-        tilesRemoved,
-        written: true,
-      };
+      const outcome = await writeAtGeneration(db, serviceItemId, generation, async () => ({
+        ...unchanged,
+        ...(cache.definition.storage === 'exploded'
+          ? await writeTiles(serviceItemId, tileExtension(cache.definition.format), drawn, touched, unchanged)
+          : await writeBundle(bundleKey(serviceItemId, level, row0, col0), drawn, touched)),
+      }));
+      return outcome ?? { ...unchanged, stale: true };
     },
 
     /**

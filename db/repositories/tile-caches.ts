@@ -45,6 +45,63 @@ export async function updateTileCache(
   await db.update(tileCaches).set(changes).where(eq(tileCaches.serviceItemId, serviceItemId));
 }
 
+/** `updateTileCache` only while the cache is at `generation`: false when a reset moved it on (or it is gone). */
+export async function updateTileCacheAt(
+  db: Database,
+  serviceItemId: string,
+  generation: number,
+  changes: Partial<NewTileCache>,
+): Promise<boolean> {
+  const rows = await db
+    .update(tileCaches)
+    .set(changes)
+    .where(and(eq(tileCaches.serviceItemId, serviceItemId), eq(tileCaches.generation, generation)))
+    .returning({ generation: tileCaches.generation });
+  return rows.length > 0;
+}
+
+/**
+ * Begins a full rebuild: the next generation, status building, in one update of the cache's row. The
+ * update waits for every write under way in `writeAtGeneration`, and no write of an older generation
+ * starts after it, so once this returns the old generation's objects can be removed for good.
+ * Returns the new generation, or undefined when the cache is gone.
+ */
+export async function beginRebuild(
+  db: Database,
+  serviceItemId: string,
+  modified: number,
+): Promise<number | undefined> {
+  const rows = await db
+    .update(tileCaches)
+    .set({ generation: sql`${tileCaches.generation} + 1`, status: 'building', modified })
+    .where(eq(tileCaches.serviceItemId, serviceItemId))
+    .returning({ generation: tileCaches.generation });
+  return rows[0]?.generation;
+}
+
+/**
+ * Runs `write` (object-store writes of one generation, and their records through `tx`) while the cache
+ * is at `generation`, holding a share lock on its row throughout: writers of one generation run side by
+ * side, a rebuild's `beginRebuild` waits until they are done, and a write that would start after it is
+ * not run (undefined). A writer that dies releases the lock with its connection.
+ */
+export async function writeAtGeneration<T>(
+  db: Database,
+  serviceItemId: string,
+  generation: number,
+  write: (tx: Database) => Promise<T>,
+): Promise<T | undefined> {
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .select({ generation: tileCaches.generation })
+      .from(tileCaches)
+      .where(eq(tileCaches.serviceItemId, serviceItemId))
+      .for('share');
+    if (rows[0]?.generation !== generation) return undefined;
+    return write(tx);
+  });
+}
+
 export async function deleteTileCache(db: Database, serviceItemId: string): Promise<void> {
   await db.delete(tileCaches).where(eq(tileCaches.serviceItemId, serviceItemId));
 }

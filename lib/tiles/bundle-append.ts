@@ -3,7 +3,8 @@
  * appended as records after the old ones and only the index changes. A reader that fetched the old
  * index a moment ago still finds the old tiles at their old offsets (never a mix of old offsets and new
  * bytes), while a reader fetching the index afresh finds the new ones. The records of replaced tiles stay
- * behind as dead bytes until the next full build rewrites the bundle.
+ * behind as dead bytes until they outweigh the live ones: then the bundle is rewritten compactly instead
+ * (`updateBundle`), and a reader holding the old index sees from a tile's size prefix that it moved.
  */
 import { badRequest } from '../errors.js';
 import {
@@ -11,6 +12,8 @@ import {
   BUNDLE_HEADER_SIZE,
   BUNDLE_TILES,
   BundleBuilder,
+  decodeBundle,
+  encodeBundle,
   encodeBundleHeader,
   parseBundleHeader,
   parseBundleIndex,
@@ -91,4 +94,49 @@ export function appendToBundle(
   }
   out.set(encodeBundleHeader(maxTileSize, total), 0);
   return { bytes: out, tileCount, liveBytes };
+}
+
+/** When a refresh rewrites a bundle compactly instead of appending to it: both limits exceeded. */
+export interface CompactionPolicy {
+  /** Share of the object's bytes that dead records may take (the object stays under twice its live size). */
+  maxDeadShare: number;
+  /** Dead bytes always tolerated, so that a small bundle is not rewritten for a few replaced tiles. */
+  minDeadBytes: number;
+}
+
+export const COMPACTION: CompactionPolicy = { maxDeadShare: 0.5, minDeadBytes: 256 * 1024 };
+
+/** Bytes of a bundle object that no index entry reaches: records of replaced or removed tiles. */
+export function deadBytes(objectBytes: number, tileCount: number, liveBytes: number): number {
+  return objectBytes - BUNDLE_FIXED_SIZE - 4 * tileCount - liveBytes;
+}
+
+export function compactionDue(
+  objectBytes: number,
+  tileCount: number,
+  liveBytes: number,
+  policy: CompactionPolicy = COMPACTION,
+): boolean {
+  const dead = deadBytes(objectBytes, tileCount, liveBytes);
+  return dead > policy.minDeadBytes && dead > policy.maxDeadShare * objectBytes;
+}
+
+export interface BundleUpdate extends AppendResult {
+  /** True when the bundle was rewritten with its live tiles only (their offsets changed). */
+  compacted: boolean;
+}
+
+/**
+ * The bundle with `updates` applied: appended, so old tiles keep their offsets, unless that would leave
+ * more dead bytes than `policy` allows; then every live tile is written again in slot order.
+ */
+export function updateBundle(
+  existing: Uint8Array | undefined,
+  updates: ReadonlyMap<number, Uint8Array>,
+  policy: CompactionPolicy = COMPACTION,
+): BundleUpdate {
+  const appended = appendToBundle(existing, updates);
+  if (!compactionDue(appended.bytes.length, appended.tileCount, appended.liveBytes, policy))
+    return { ...appended, compacted: false };
+  return { ...appended, bytes: encodeBundle(decodeBundle(appended.bytes)), compacted: true };
 }

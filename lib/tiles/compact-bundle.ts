@@ -126,6 +126,28 @@ export function tileEntry(
   return size === 0 ? undefined : { offset: index.offsets[i], size };
 }
 
+/**
+ * The bytes to fetch for a tile: its record, size prefix included, so that one range request both
+ * reads the tile and checks it. Undefined for an entry that cannot point past a prefix.
+ */
+export function tileRecordRange(entry: {
+  offset: number;
+  size: number;
+}): { offset: number; length: number } | undefined {
+  if (entry.offset < 4) return undefined;
+  return { offset: entry.offset - 4, length: entry.size + 4 };
+}
+
+/**
+ * The tile inside a record fetched by `tileRecordRange`, or undefined when the record is not the one the
+ * index describes: a short read, or a size prefix other than the index's size. That happens when the
+ * bundle was rewritten (compacted or rebuilt) after the index was read.
+ */
+export function tileOfRecord(record: Uint8Array, size: number): Uint8Array | undefined {
+  if (record.length !== size + 4 || view(record).getUint32(0, true) !== size) return undefined;
+  return record.subarray(4);
+}
+
 /** Reads one tile out of a whole bundle held in memory. */
 export function readBundleTile(bundle: Uint8Array, row: number, col: number): Uint8Array | undefined {
   const entry = tileEntry(parseBundleIndex(bundle.subarray(BUNDLE_HEADER_SIZE, BUNDLE_FIXED_SIZE)), row, col);

@@ -14,6 +14,8 @@ import {
   readBundleTile,
   tileEntry,
   tileIndexInBundle,
+  tileOfRecord,
+  tileRecordRange,
 } from '../../../lib/tiles/compact-bundle.js';
 
 const bytes = (...values: number[]): Uint8Array => Uint8Array.from(values);
@@ -110,6 +112,31 @@ describe('compact cache V2 bundle reading', () => {
     const entry = (12345n << 40n) | 0xab_1234_5678n;
     new DataView(index.buffer).setBigUint64(8 * 3, entry, true);
     expect(tileEntry(parseBundleIndex(index), 0, 3)).toEqual({ offset: 0xab_1234_5678, size: 12345 });
+  });
+
+  it('reads a tile of a handmade bundle with its size prefix in one range and checks the prefix', () => {
+    const file = handmadeBundle();
+    const index = parseBundleIndex(file.subarray(BUNDLE_INDEX_RANGE.start, BUNDLE_INDEX_RANGE.end + 1));
+    const entry = tileEntry(index, 0, 1);
+    const range = entry && tileRecordRange(entry);
+    expect(range).toEqual({ offset: BUNDLE_FIXED_SIZE + 4 + 4 + 3, length: 4 + 7 });
+    if (!range) return;
+    const record = file.subarray(range.offset, range.offset + range.length);
+    expect([...(tileOfRecord(record, 7) ?? [])]).toEqual([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+  });
+
+  it('refuses a record whose size prefix or length differs from the index', () => {
+    const file = handmadeBundle();
+    // Where tile B's record would be found through a stale index that gave it 7 bytes.
+    const at = BUNDLE_FIXED_SIZE;
+    expect(tileOfRecord(file.subarray(at, at + 4 + 7), 7)).toBeUndefined();
+    // A read cut short by the end of a shrunken object.
+    expect(tileOfRecord(file.subarray(at, at + 4 + 3), 4)).toBeUndefined();
+    expect([...(tileOfRecord(file.subarray(at, at + 4 + 4), 4) ?? [])]).toEqual([0xff, 0xd8, 0xff, 9]);
+  });
+
+  it('has no record range for an entry pointing before any size prefix could be', () => {
+    expect(tileRecordRange({ offset: 2, size: 10 })).toBeUndefined();
   });
 
   it('rejects a file that is not a V2 bundle', () => {

@@ -1,0 +1,71 @@
+/** Helpers of the cache lifecycle tests: the servers' clients, source-table edits, a cache's bundles. */
+import { Client, Connection } from '@temporalio/client';
+import { sql } from 'drizzle-orm';
+import type { AppDeps } from '../../../api/env.js';
+import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
+import { listLayers } from '../../../db/repositories/services.js';
+import { createObjectStore, type ObjectStore } from '../../../infra/object-store.js';
+import { cachePrefix } from '../../../infra/tile-cache-store.js';
+import { decodeBundle } from '../../../lib/tiles/compact-bundle.js';
+import { lonLatToMercator } from '../../../lib/tiles/web-mercator.js';
+import { stack } from '../support/portal-client.js';
+
+export async function openServers(poolSize = 4) {
+  const s = stack();
+  const database = await openDatabase({ databaseUrl: s.databaseUrl, poolSize });
+  const store = createObjectStore({
+    ...s.minio,
+    endpoint: new URL(s.minio.endpoint),
+    consolePort: 0,
+  } as never);
+  const client = new Client({ connection: await Connection.connect({ address: s.temporalAddress }) });
+  return { database, store, client };
+}
+
+/** What `refreshCachesAfterEdit` needs, with refreshes started on `taskQueue`. */
+export const editDeps = (database: DatabaseHandle, client: Client, taskQueue: string) =>
+  ({
+    database,
+    temporal: async () => client,
+    config: { temporal: { taskQueue } },
+    log: { warn: () => {}, info: () => {}, error: () => {}, debug: () => {} },
+  }) as unknown as AppDeps;
+
+/** The feature table of a hosted feature service's only layer. */
+export async function featureTable(database: DatabaseHandle, serviceItemId: string): Promise<string> {
+  const [layer] = await listLayers(database.db, serviceItemId);
+  return layer.tableName;
+}
+
+/** Inserts a point straight into a feature table (as an edit commits it) and returns its Web Mercator box. */
+export async function insertPoint(
+  database: DatabaseHandle,
+  table: string,
+  objectId: number,
+  lon: number,
+  lat: number,
+): Promise<[number, number, number, number]> {
+  const [x, y] = lonLatToMercator(lon, lat);
+  await database.rows(
+    sql.raw(
+      `insert into "${table}" (objectid, shape, bbox) values (${objectId}, '{"x":${x},"y":${y}}', '(${x},${y}),(${x},${y})')`,
+    ),
+  );
+  return [x, y, x, y];
+}
+
+/** Every bundle object of a cache, by its path below `_alllayers/`. */
+export async function bundleObjects(store: ObjectStore, serviceItemId: string): Promise<Map<string, Buffer>> {
+  const prefix = `${cachePrefix(serviceItemId)}_alllayers/`;
+  const out = new Map<string, Buffer>();
+  for (const key of (await store.list(prefix)).sort())
+    out.set(key.slice(prefix.length), await store.getBuffer(key));
+  return out;
+}
+
+/** A bundle's tiles, slot → base64 of the tile's bytes: whole bundles compare tile for tile. */
+export function bundleTiles(bundle: Uint8Array): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const [slot, bytes] of decodeBundle(bundle)) out.set(slot, Buffer.from(bytes).toString('base64'));
+  return out;
+}
