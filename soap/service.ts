@@ -11,14 +11,14 @@ import { createImageHandlers } from './handlers/image-handlers.js';
 import { createImageOutput, type ImageOutput } from './handlers/image-output.js';
 import { createInfoHandlers } from './handlers/info-handlers.js';
 import { createLegendHandlers } from './handlers/legend-handlers.js';
-import { loadMap, type MapServiceDeps } from './handlers/map-context.js';
+import { loadMap, type MapServerLocals, type MapServiceDeps } from './handlers/map-context.js';
 import { createQueryHandlers } from './handlers/query-handlers.js';
 import { createSearchHandlers } from './handlers/search-handlers.js';
 import { createTableExtraHandlers } from './handlers/table-extras-handlers.js';
 import { createObjectStoreTileReader, type TileCacheReader } from './handlers/tile-cache-reader.js';
 import type { SoapHandlers } from './service-types.js';
 
-export function createMapServerHandlers(deps: MapServiceDeps): SoapHandlers<unknown> {
+export function createMapServerHandlers(deps: MapServiceDeps): SoapHandlers<MapServerLocals> {
   return {
     ...createInfoHandlers(deps),
     ...createQueryHandlers(deps),
@@ -42,7 +42,8 @@ export interface MapServerSoapDeps {
 }
 
 export interface MapServerSoap {
-  service: SoapService<unknown>;
+  /** Each request passes its caller as `locals`: queries and drawings show what that caller may see. */
+  service: SoapService<MapServerLocals>;
   images: ImageOutput;
   /** The map's name as published, or a fault when no map service answers to `name`. */
   mapName(name: string): Promise<string>;

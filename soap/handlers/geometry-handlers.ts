@@ -4,7 +4,7 @@ import { clientFault } from '../fault.js';
 import type { geoUnits, Point } from '../schema/generated-types.js';
 import type { SoapHandlerGroup } from '../service-types.js';
 import { displayView } from './map-area.js';
-import { type MapServiceDeps, openMap } from './map-context.js';
+import { type MapServerLocals, type MapServiceDeps, openMapFor } from './map-context.js';
 import { METERS_PER_DEGREE, metersPerUnit, toMap, toScreen } from './map-display.js';
 import { fromSoapSpatialReference, pointN, toSoapSpatialReference } from './wire-geometry.js';
 
@@ -50,14 +50,16 @@ export function distanceMeters(
   return 2 * EARTH_RADIUS * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
-export function createGeometryHandlers(deps: MapServiceDeps): SoapHandlerGroup<GeometryOperations, unknown> {
+export function createGeometryHandlers(
+  deps: MapServiceDeps,
+): SoapHandlerGroup<GeometryOperations, MapServerLocals> {
   return {
     async ComputeScale(q, ctx) {
-      const map = await openMap(deps, ctx.serviceName, q.MapDescription.Name);
+      const map = await openMapFor(deps, ctx, q.MapDescription.Name);
       return (await displayView(deps, map, q.MapDescription, q.MapImageDisplay)).scale;
     },
     async ComputeDistance(q, ctx) {
-      const map = await openMap(deps, ctx.serviceName, q.MapName);
+      const map = await openMapFor(deps, ctx, q.MapName);
       const a = xy(q.FromPoint, 'FromPoint');
       const b = xy(q.ToPoint, 'ToPoint');
       const sr = a.sr ?? map.spatialReference;
@@ -68,7 +70,7 @@ export function createGeometryHandlers(deps: MapServiceDeps): SoapHandlerGroup<G
       return meters / (per ?? metersPerUnit(sr));
     },
     async ToMapPoints(q, ctx) {
-      const map = await openMap(deps, ctx.serviceName, q.MapDescription.Name);
+      const map = await openMapFor(deps, ctx, q.MapDescription.Name);
       const view = await displayView(deps, map, q.MapDescription, q.MapImageDisplay);
       const xs = q.ScreenXValues ?? [];
       const ys = q.ScreenYValues ?? [];
@@ -87,7 +89,7 @@ export function createGeometryHandlers(deps: MapServiceDeps): SoapHandlerGroup<G
       };
     },
     async FromMapPoints(q, ctx) {
-      const map = await openMap(deps, ctx.serviceName, q.MapDescription.Name);
+      const map = await openMapFor(deps, ctx, q.MapDescription.Name);
       const view = await displayView(deps, map, q.MapDescription, q.MapImageDisplay);
       if (q.MapPoints.$type !== 'MultipointN') throw clientFault('MapPoints must be a MultipointN.');
       const screen = (q.MapPoints.PointArray ?? []).map((p) => {

@@ -6,7 +6,7 @@ import { clientFault } from '../fault.js';
 import type { Color, ImageResult, ImageType, MapImage } from '../schema/generated-types.js';
 import type { SoapContext, SoapHandlerGroup } from '../service-types.js';
 import { displayView } from './map-area.js';
-import { type MapServiceDeps, openMap } from './map-context.js';
+import { type MapServerLocals, type MapServiceDeps, openMapFor } from './map-context.js';
 import { checkDisplay, metersPerUnit } from './map-display.js';
 import { clearColor, type EncodedImage, encodeRgba, renderMap, visibleLayers } from './render-map.js';
 import { fromSoapColor } from './renderer-wire.js';
@@ -40,11 +40,13 @@ export function rgbOf(color: Color | undefined): [number, number, number] | unde
   }
 }
 
-export function createImageHandlers(deps: MapServiceDeps): SoapHandlerGroup<ImageOperations, unknown> {
+export function createImageHandlers(
+  deps: MapServiceDeps,
+): SoapHandlerGroup<ImageOperations, MapServerLocals> {
   return {
     async ExportMapImage(q, ctx): Promise<MapImage> {
       const md = q.MapDescription;
-      const map = await openMap(deps, ctx.serviceName, md.Name);
+      const map = await openMapFor(deps, ctx, md.Name);
       const view = await displayView(deps, map, md, q.ImageDescription?.ImageDisplay);
       const layers = visibleLayers(map, md.LayerDescriptions, view.scale, md.SelectionColor);
       const background =
@@ -70,7 +72,7 @@ export function createImageHandlers(deps: MapServiceDeps): SoapHandlerGroup<Imag
       };
     },
     async ExportScaleBar(q, ctx): Promise<ImageResult> {
-      const map = await openMap(deps, ctx.serviceName, q.MapDescription.Name);
+      const map = await openMapFor(deps, ctx, q.MapDescription.Name);
       const view = await displayView(deps, map, q.MapDescription, q.MapDisplay);
       const display = checkDisplay(q.ImageDescription?.ImageDisplay);
       const bar = q.ScaleBar;

@@ -2,8 +2,10 @@
  * SOAP query filters on the FeatureServer query engine: a QueryFilter (or SpatialFilter) and a
  * layer's DefinitionExpression become the REST parameters lib/query normalizes, so SOAP and REST
  * answer the same question with the same SQL. Results come back as feature rows in the output
- * spatial reference.
+ * spatial reference. Every SOAP operation that reads or draws features comes through here, so the
+ * layer's ownership access control narrows them here, for the map's viewer, as the REST query does.
  */
+import { narrowedWhere, ownFeaturesWhere } from '../../api/services/feature-edit-access.js';
 import { runFeatureQuery } from '../../db/repositories/feature-query.js';
 import { isGeoError } from '../../lib/errors.js';
 import { geometryBounds, spatialRelationHolds } from '../../lib/geometry/index.js';
@@ -117,6 +119,9 @@ export async function queryLayer(
   const fids = filter?.FIDSet?.FIDArray;
   const objectIds = q.objectIds ?? (fids && fids.length > 0 ? fids : undefined);
   const outSR = q.outSR ?? fromSoapSpatialReference(filter?.OutputSpatialReference) ?? storage;
+  const own = map.service
+    ? await ownFeaturesWhere(deps.database.db, map.service, layer.row, map.viewer)
+    : null;
   const params: Record<string, string | undefined> = {
     f: 'json',
     where: and([filter?.WhereClause, q.definitionExpression, q.where]),
@@ -144,6 +149,8 @@ export async function queryLayer(
     params.spatialrel = geometry.spatialRel;
   }
   try {
+    // Narrowed last, around the whole clause, so nothing the client sends can reach past it.
+    if (own) params.where = narrowedWhere(params.where, own);
     const catalog = q.maxRecords ? { ...layer.catalog, maxRecordCount: q.maxRecords } : layer.catalog;
     const normalized = normalizeQuery(params, catalog);
     const plan = planFeatureQuery(normalized, catalog, filterBounds ? { filterBounds } : {});

@@ -18,7 +18,14 @@ import type { SoapContext, SoapHandlerGroup } from '../service-types.js';
 import { generateDataClasses } from './data-classes.js';
 import { deliverImage } from './image-handlers.js';
 import { displayView } from './map-area.js';
-import { type HostedMap, layersOf, type MapLayer, type MapServiceDeps, openMap } from './map-context.js';
+import {
+  type HostedMap,
+  layersOf,
+  type MapLayer,
+  type MapServerLocals,
+  type MapServiceDeps,
+  openMapFor,
+} from './map-context.js';
 import { visibleAtScale } from './map-display.js';
 import { imageEncoding } from './render-map.js';
 import { toSoapRenderer } from './renderer-wire.js';
@@ -138,14 +145,16 @@ const inScale = (map: HostedMap, layers: MapLayer[], scale: number) =>
     (l) => visibleAtScale(scale, l.definition.minScale, l.definition.maxScale) && map.layers.includes(l),
   );
 
-export function createLegendHandlers(deps: MapServiceDeps): SoapHandlerGroup<LegendOperations, unknown> {
+export function createLegendHandlers(
+  deps: MapServiceDeps,
+): SoapHandlerGroup<LegendOperations, MapServerLocals> {
   return {
     async GetLegendInfo(q, ctx) {
-      const map = await openMap(deps, ctx.serviceName, q.MapName);
+      const map = await openMapFor(deps, ctx, q.MapName);
       return legendInfos(deps, ctx, layersOf(map, q.LayerIDs), q.LegendPatch, q.ImageType);
     },
     async GetLegendInfo2(q, ctx) {
-      const map = await openMap(deps, ctx.serviceName, q.MapDescription.Name);
+      const map = await openMapFor(deps, ctx, q.MapDescription.Name);
       const view = await displayView(deps, map, q.MapDescription, q.MapImageDisplay);
       return legendInfos(
         deps,
@@ -156,13 +165,13 @@ export function createLegendHandlers(deps: MapServiceDeps): SoapHandlerGroup<Leg
       );
     },
     async GetDefaultLayerDrawingDescriptions(q, ctx) {
-      const map = await openMap(deps, ctx.serviceName, q.MapName);
+      const map = await openMapFor(deps, ctx, q.MapName);
       return layersOf(map, q.LayerIDs)
         .filter((l) => !l.isTable)
         .map(drawingDescription);
     },
     async GenerateDataClasses(q, ctx) {
-      const map = await openMap(deps, ctx.serviceName, q.MapName);
+      const map = await openMapFor(deps, ctx, q.MapName);
       return generateDataClasses(deps, map, q.MapTableDescription, q.DataClassificationDef);
     },
   };

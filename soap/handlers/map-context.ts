@@ -16,15 +16,22 @@ import {
   type TileCacheRow,
   tileCachesOfSource,
 } from '../../db/repositories/tile-caches.js';
+import type { UserRow } from '../../db/repositories/users.js';
 import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
 import type { LayerCatalog } from '../../lib/query/layer-catalog.js';
 import type { DrawingInfo } from '../../lib/render/types.js';
 import { clientFault } from '../fault.js';
+import type { SoapContext } from '../service-types.js';
 import type { ImageOutput } from './image-output.js';
 import type { MapCache, TileCacheReader } from './tile-cache-reader.js';
 
 /** A hosted service has one data frame; the real server names it "Layers" too. */
 export const MAP_NAME = 'Layers';
+
+/** What the SOAP router passes with each request: the signed-in caller, if any. */
+export interface MapServerLocals {
+  user: UserRow | undefined;
+}
 
 export interface MapServiceDeps {
   database: DatabaseHandle;
@@ -69,6 +76,12 @@ export interface HostedMap {
   maxRecordCount: number;
   /** Feature layers first, then tables, each in id order. */
   layers: MapLayer[];
+  /**
+   * Whose view of the features queries and drawings give: ownership access control (allowOthersToQuery
+   * false) hides others' features from them. Undefined is an anonymous caller, so a map loaded without
+   * the caller shows such a layer's anonymous features only, never everyone's.
+   */
+  viewer: UserRow | undefined;
 }
 
 const boundsOf = (e: unknown): Bounds | null => {
@@ -113,6 +126,8 @@ const mapCacheOf = (row: TileCacheRow): MapCache => ({
 export interface LoadOptions {
   /** Skip reading the source service and its layer rows (the tile operations need only the cache). */
   withoutLayers?: boolean;
+  /** The caller; operations that read or draw features open their map with openMapFor. */
+  viewer?: UserRow;
 }
 
 export async function loadMap(
@@ -157,6 +172,7 @@ export async function loadMap(
     extent: boundsOf(def.fullExtent) ?? boundsOf(def.initialExtent) ?? cacheExtent,
     maxRecordCount: Number(def.maxRecordCount) > 0 ? Number(def.maxRecordCount) : 2000,
     layers,
+    viewer: options.viewer,
   };
 }
 
@@ -192,4 +208,13 @@ export async function openMap(
 ): Promise<HostedMap> {
   checkMapName(mapName);
   return loadMap(deps, serviceName, options);
+}
+
+/** Opens the map a request addresses as its caller sees it: the path's service, the caller's features. */
+export function openMapFor(
+  deps: MapServiceDeps,
+  ctx: SoapContext<MapServerLocals>,
+  mapName?: string,
+): Promise<HostedMap> {
+  return openMap(deps, ctx.serviceName, mapName, { viewer: ctx.locals.user });
 }

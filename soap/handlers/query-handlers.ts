@@ -18,8 +18,9 @@ import {
   featureLayerOf,
   type HostedMap,
   type MapLayer,
+  type MapServerLocals,
   type MapServiceDeps,
-  openMap,
+  openMapFor,
 } from './map-context.js';
 import { describedTable } from './table-description.js';
 import { recordSet, soapField, soapValue } from './wire-records.js';
@@ -147,23 +148,25 @@ async function statistics(
   };
 }
 
-export function createQueryHandlers(deps: MapServiceDeps): SoapHandlerGroup<QueryOperations, unknown> {
+export function createQueryHandlers(
+  deps: MapServiceDeps,
+): SoapHandlerGroup<QueryOperations, MapServerLocals> {
   const byLayerId = async (
-    ctx: SoapContext<unknown>,
+    ctx: SoapContext<MapServerLocals>,
     mapName: string,
     layerId: number,
     filter: AnyQueryFilter,
   ) => {
-    const map = await openMap(deps, ctx.serviceName, mapName);
+    const map = await openMapFor(deps, ctx, mapName);
     return { map, layer: featureLayerOf(map, layerId), filter, includeGeometry: true } satisfies DataRequest;
   };
   const byDescription = async (
-    ctx: SoapContext<unknown>,
+    ctx: SoapContext<MapServerLocals>,
     mapName: string,
     description: Parameters<typeof describedTable>[1],
     filter: AnyQueryFilter,
   ): Promise<DataRequest> => {
-    const map = await openMap(deps, ctx.serviceName, mapName);
+    const map = await openMapFor(deps, ctx, mapName);
     return { map, ...describedTable(map, description), filter };
   };
   const count = async (r: DataRequest) =>

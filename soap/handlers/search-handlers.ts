@@ -18,7 +18,14 @@ import type { SoapHandlerGroup } from '../service-types.js';
 import { htmlPopup } from './html-popup.js';
 import { queryLayer } from './layer-query.js';
 import { displayView } from './map-area.js';
-import { type HostedMap, layersOf, type MapLayer, type MapServiceDeps, openMap } from './map-context.js';
+import {
+  type HostedMap,
+  layersOf,
+  type MapLayer,
+  type MapServerLocals,
+  type MapServiceDeps,
+  openMapFor,
+} from './map-context.js';
 import { type MapView, visibleAtScale } from './map-display.js';
 import { geometrySpatialReference, toEsriGeometry, toSoapGeometry } from './wire-geometry.js';
 import { featureProperties, formattedValue } from './wire-records.js';
@@ -79,11 +86,13 @@ function findCondition(fields: readonly CatalogField[], text: string, contains: 
   return parts.length ? parts.join(' OR ') : undefined;
 }
 
-export function createSearchHandlers(deps: MapServiceDeps): SoapHandlerGroup<SearchOperations, unknown> {
+export function createSearchHandlers(
+  deps: MapServiceDeps,
+): SoapHandlerGroup<SearchOperations, MapServerLocals> {
   return {
     async Find(q, ctx) {
       const md = q.MapDescription;
-      const map = await openMap(deps, ctx.serviceName, md.Name);
+      const map = await openMapFor(deps, ctx, md.Name);
       const view = await displayView(deps, map, md, q.MapImageDisplay);
       if (!q.SearchString) throw clientFault('SearchString is empty.');
       const names = (q.SearchFields ?? '')
@@ -130,7 +139,7 @@ export function createSearchHandlers(deps: MapServiceDeps): SoapHandlerGroup<Sea
 
     async Identify(q, ctx) {
       const md = q.MapDescription;
-      const map = await openMap(deps, ctx.serviceName, md.Name);
+      const map = await openMapFor(deps, ctx, md.Name);
       const view = await displayView(deps, map, md, q.MapImageDisplay);
       if (!q.SearchShape) throw clientFault('SearchShape is missing.');
       const shape = toEsriGeometry(q.SearchShape);
@@ -195,7 +204,7 @@ export function createSearchHandlers(deps: MapServiceDeps): SoapHandlerGroup<Sea
     },
 
     async QueryHyperlinks(q, ctx) {
-      const map = await openMap(deps, ctx.serviceName, q.MapDescription.Name);
+      const map = await openMapFor(deps, ctx, q.MapDescription.Name);
       layersOf(map, q.LayerIDs);
       // Hosted layers have no hyperlink field (MapLayerInfo.HasHyperlinks is false): nothing to list.
       return [];

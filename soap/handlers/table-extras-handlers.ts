@@ -8,7 +8,14 @@ import type { geoRelateResultFormat, MapTableDescription, QueryResult } from '..
 import type { SoapContext, SoapHandlerGroup } from '../service-types.js';
 import { htmlPopup } from './html-popup.js';
 import { queryLayer } from './layer-query.js';
-import { type HostedMap, layerOf, type MapLayer, type MapServiceDeps, openMap } from './map-context.js';
+import {
+  type HostedMap,
+  layerOf,
+  type MapLayer,
+  type MapServerLocals,
+  type MapServiceDeps,
+  openMapFor,
+} from './map-context.js';
 import { describedTable } from './table-description.js';
 
 export type TableExtraOperations =
@@ -95,13 +102,17 @@ function attachmentsOf(layer: MapLayer, ids: number[] | undefined) {
 
 export function createTableExtraHandlers(
   deps: MapServiceDeps,
-): SoapHandlerGroup<TableExtraOperations, unknown> {
-  const byId = async (ctx: SoapContext<unknown>, mapName: string, id: number) => {
-    const map = await openMap(deps, ctx.serviceName, mapName);
+): SoapHandlerGroup<TableExtraOperations, MapServerLocals> {
+  const byId = async (ctx: SoapContext<MapServerLocals>, mapName: string, id: number) => {
+    const map = await openMapFor(deps, ctx, mapName);
     return { map, layer: layerOf(map, id) };
   };
-  const byDescription = async (ctx: SoapContext<unknown>, mapName: string, d: MapTableDescription) => {
-    const map = await openMap(deps, ctx.serviceName, mapName);
+  const byDescription = async (
+    ctx: SoapContext<MapServerLocals>,
+    mapName: string,
+    d: MapTableDescription,
+  ) => {
+    const map = await openMapFor(deps, ctx, mapName);
     return { map, ...describedTable(map, d) };
   };
   return {
@@ -154,12 +165,12 @@ export function createTableExtraHandlers(
       return popups(deps, map, layer, q.RowIDs, definitionExpression);
     },
     async GetMapTableSubtypeInfos(q, ctx) {
-      const map = await openMap(deps, ctx.serviceName, q.MapName);
+      const map = await openMapFor(deps, ctx, q.MapName);
       for (const id of q.TableIDs ?? []) layerOf(map, id);
       return [];
     },
     async GetMapTableSubtypeInfos2(q, ctx) {
-      const map = await openMap(deps, ctx.serviceName, q.MapName);
+      const map = await openMapFor(deps, ctx, q.MapName);
       for (const d of q.LayerDescriptions ?? []) layerOf(map, d.LayerID);
       return [];
     },
