@@ -169,6 +169,7 @@ export function createTileActivities(deps: TileDeps) {
       let tileCount = 0;
       let bytes = 0;
       let pending: Buffer | undefined;
+      const drawn: RenderedTile[] = [];
       if (range && source) {
         const area = rangeBounds(range);
         const resolution = lodOf(level).resolution;
@@ -187,30 +188,29 @@ export function createTileActivities(deps: TileDeps) {
         const pictures = await decodePictures(layers.map((l) => l.drawingInfo));
         const exploded = definition.storage === 'exploded';
         const { builder, onTile: collect } = bundleCollector();
-        const extension = tileExtension(definition.format);
-        const onTile = exploded
-          ? async (t: RenderedTile) => {
-              await store.put(
-                explodedKey(serviceItemId, t, extension),
-                Buffer.from(t.png),
-                t.png.length,
-                'image/png',
-              );
-              bytes += t.png.length;
-            }
-          : collect;
-        const result = await renderRange(range, withFeatures, pictures, onTile, (metatiles) =>
-          Context.current().heartbeat({ level, row0, col0, metatiles }),
+        const result = await renderRange(
+          range,
+          withFeatures,
+          pictures,
+          exploded ? (t) => void drawn.push(t) : collect,
+          (metatiles) => Context.current().heartbeat({ level, row0, col0, metatiles }),
         );
         tileCount = result.tiles;
-        if (!exploded && builder.tileCount > 0) {
+        if (exploded) bytes = drawn.reduce((n, t) => n + t.png.length, 0);
+        else if (builder.tileCount > 0) {
           const { head, records, byteLength } = builder.finish();
           pending = Buffer.concat([head, ...records]);
           bytes = byteLength;
         }
       }
+      // Tile objects are put under the generation fence too (a bundle's drawn tiles are held until
+      // then, as a compact bundle is): a build that a rebuild superseded cannot leave tiles behind.
+      const extension = tileExtension(definition.format);
       const written = await writeAtGeneration(db, serviceItemId, generation, async (tx) => {
         if (pending) await store.put(bundleKey(serviceItemId, level, row0, col0), pending, pending.length);
+        await putTiles(drawn, (t) =>
+          store.put(explodedKey(serviceItemId, t, extension), Buffer.from(t.png), t.png.length, 'image/png'),
+        );
         await recordBundle(tx, serviceItemId, generation, { level, row0, col0, tileCount, bytes });
         return true;
       });
@@ -283,6 +283,17 @@ export function createTileActivities(deps: TileDeps) {
     ...createTileRefreshActivities(deps),
   });
 }
+
+/** Puts an exploded bundle's tiles a few at a time. */
+async function putTiles(tiles: readonly RenderedTile[], put: (t: RenderedTile) => Promise<unknown>) {
+  let next = 0;
+  const lane = async () => {
+    while (next < tiles.length) await put(tiles[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(TILE_PUTS_AT_ONCE, tiles.length) }, lane));
+}
+
+const TILE_PUTS_AT_ONCE = 8;
 
 /** A later rebuild reset the cache: this build's bundles would be of a generation no longer served. */
 const supersededBuild = () =>
