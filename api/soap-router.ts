@@ -36,9 +36,11 @@ function soapOf(deps: AppDeps): MapServerSoap {
 }
 
 /**
- * The items a SOAP map service reads: a cached map service's item and the feature service it is drawn
- * from (queries, identify and drawing read its data), or a feature service's item. The caller must be
- * able to read each; a name that matches nothing is left to the handlers' own "not found" fault.
+ * Checks that the caller may read the service a SOAP request addresses: a cached map service (tile
+ * service) by that name, or else a ready feature service. Reading features asks for the feature
+ * service they are in as well (`mayRead`, at every feature read: soap/handlers/layer-query.ts), so a
+ * public tile service serves its tiles while the data it was drawn from stays private, as on REST. A
+ * name that matches nothing is left to the handlers' own "not found" fault.
  */
 async function checkSoapAccess(
   db: Database,
@@ -47,15 +49,12 @@ async function checkSoapAccess(
   viewer: UserRow | undefined,
 ): Promise<void> {
   const cache = await findTileCacheByName(db, 'MapServer', name);
-  const items: string[] = [];
   if (cache && cache.status !== 'failed') {
-    items.push(cache.serviceItemId);
-    if (cache.sourceServiceItemId) items.push(cache.sourceServiceItemId);
-  } else {
-    const service = await findServiceByName(db, name);
-    if (service?.status === 'ready') items.push(service.serviceItemId);
+    await authorize(db, cache.serviceItemId, viewer);
+    return;
   }
-  for (const id of items) await authorize(db, id, viewer);
+  const service = await findServiceByName(db, name);
+  if (service?.status === 'ready') await authorize(db, service.serviceItemId, viewer);
 }
 
 const faultResponse = (c: Context<AppEnv>, fault: SoapFault) =>
@@ -122,7 +121,10 @@ export function createSoapRouter(): Hono<AppEnv> {
       soapAction: c.req.header('soapaction'),
       serviceName: name,
       endpointUrl: endpointOf(c, name),
-      locals: { user: c.get('user') },
+      locals: {
+        user: c.get('user'),
+        mayRead: (serviceItemId: string) => authorize(deps.database.db, serviceItemId, c.get('user')),
+      },
     });
     return c.body(res.body, res.status as 200 | 500, { 'content-type': res.contentType });
   });

@@ -113,6 +113,7 @@ export async function queryLayer(
   layer: MapLayer,
   q: LayerQuery,
 ): Promise<LayerQueryResult> {
+  await map.mayReadFeatures();
   const storage = map.spatialReference;
   const filter = q.filter ?? undefined;
   const geometry = q.geometry ?? filterGeometry(filter);

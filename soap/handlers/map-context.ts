@@ -17,6 +17,7 @@ import {
   tileCachesOfSource,
 } from '../../db/repositories/tile-caches.js';
 import type { UserRow } from '../../db/repositories/users.js';
+import { tokenRequired } from '../../lib/errors.js';
 import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
 import type { LayerCatalog } from '../../lib/query/layer-catalog.js';
 import type { DrawingInfo } from '../../lib/render/types.js';
@@ -28,9 +29,16 @@ import type { MapCache, TileCacheReader } from './tile-cache-reader.js';
 /** A hosted service has one data frame; the real server names it "Layers" too. */
 export const MAP_NAME = 'Layers';
 
-/** What the SOAP router passes with each request: the signed-in caller, if any. */
+/** What the SOAP router passes with each request: the signed-in caller, if any, and what it may read. */
 export interface MapServerLocals {
   user: UserRow | undefined;
+  /**
+   * Resolves when the caller may read the hosted service with this item id; rejects with the access
+   * error (499 without a token, 403 without access) otherwise. The router has checked the service the
+   * request addresses; the feature service a cached map was drawn from is asked for when its features
+   * are read (see HostedMap.mayReadFeatures).
+   */
+  mayRead(serviceItemId: string): Promise<unknown>;
 }
 
 export interface MapServiceDeps {
@@ -82,6 +90,14 @@ export interface HostedMap {
    * the caller shows such a layer's anonymous features only, never everyone's.
    */
   viewer: UserRow | undefined;
+  /**
+   * Resolves when the viewer may read the features of `service`; rejects with the access error
+   * otherwise. Every feature read asks (layer-query.ts): a tile service may be shared with everyone while
+   * the feature service it was drawn from stays private, as on the portal, and then its tiles, legend
+   * and map information are open to all, its features only to those who may read that service. A map
+   * loaded without its caller's access reads no features.
+   */
+  mayReadFeatures(): Promise<unknown>;
 }
 
 const boundsOf = (e: unknown): Bounds | null => {
@@ -128,6 +144,8 @@ export interface LoadOptions {
   withoutLayers?: boolean;
   /** The caller; operations that read or draw features open their map with openMapFor. */
   viewer?: UserRow;
+  /** How the caller's right to read a service is checked (MapServerLocals.mayRead). */
+  mayRead?: (serviceItemId: string) => Promise<unknown>;
 }
 
 export async function loadMap(
@@ -173,6 +191,11 @@ export async function loadMap(
     maxRecordCount: Number(def.maxRecordCount) > 0 ? Number(def.maxRecordCount) : 2000,
     layers,
     viewer: options.viewer,
+    mayReadFeatures: () => {
+      if (!service) return Promise.resolve();
+      if (!options.mayRead) return Promise.reject(tokenRequired());
+      return options.mayRead(service.serviceItemId);
+    },
   };
 }
 
@@ -210,11 +233,14 @@ export async function openMap(
   return loadMap(deps, serviceName, options);
 }
 
-/** Opens the map a request addresses as its caller sees it: the path's service, the caller's features. */
+/**
+ * Opens the map a request addresses as its caller sees it: the path's service, the caller's features,
+ * read only when the caller may read the service they are in.
+ */
 export function openMapFor(
   deps: MapServiceDeps,
   ctx: SoapContext<MapServerLocals>,
   mapName?: string,
 ): Promise<HostedMap> {
-  return openMap(deps, ctx.serviceName, mapName, { viewer: ctx.locals.user });
+  return openMap(deps, ctx.serviceName, mapName, { viewer: ctx.locals.user, mayRead: ctx.locals.mayRead });
 }

@@ -2,11 +2,22 @@
  * Hosted services answer only those who may read their items, on every surface: FeatureServer,
  * MapServer (service JSON and tiles), the services directory and SOAP. Sharing the item opens them.
  */
+import soap from 'soap';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lonLatToMercator, tileAt } from '../../lib/tiles/web-mercator.js';
 import { newUser, type TestUser, unique } from './portal/portal-helpers.js';
 import { featureServer, uniqueName } from './publish/publish-client.js';
-import { publishStations, publishStationTiles, rawSoap } from './soap/soap-client.js';
+import {
+  DISPLAY,
+  extentRequest,
+  faultOf,
+  PNG_MIME,
+  publishStations,
+  publishStationTiles,
+  type Reply,
+  rawSoap,
+  soapEndpoint,
+} from './soap/soap-client.js';
 import { adminToken, call, stack } from './support/portal-client.js';
 
 const features = uniqueName('access_stations');
@@ -148,6 +159,63 @@ describe('sharing opens the service', () => {
     expect(res.headers.get('content-type')).toBe('image/png');
     const anonymous = await fetch(tileUrl());
     expect(((await anonymous.json()) as any).error.code).toBe(499);
+  });
+
+  it('to everyone for a tile service alone: its tiles and map open on REST and SOAP, not the private features it was drawn from', async () => {
+    // The feature service stays shared with one group; only the tile service drawn from it is public.
+    await share(mapItemId, { everyone: 'true' });
+    const rest = await eventually(
+      () => fetch(tileUrl()),
+      (r) => r.status === 200 && r.headers.get('content-type') === 'image/png',
+    );
+    expect(rest.headers.get('content-type')).toBe('image/png');
+    const restBytes = Buffer.from(await rest.arrayBuffer());
+    expect((await count()).error.code).toBe(499);
+
+    // A SOAP toolkit without a token: the WSDL, the tile (the very bytes REST serves), the map's description
+    // and its legend answer; reading or drawing features asks for a token, as the REST query does.
+    const anonymous = await soap.createClientAsync(`${soapEndpoint(tiled)}?wsdl`);
+    const [tileReply] = (await anonymous.GetMapTileAsync({
+      MapName: 'Layers',
+      Level: 11,
+      Row: tile.row,
+      Column: tile.col,
+    })) as Reply;
+    expect(Buffer.from(tileReply.Result, 'base64').equals(restBytes)).toBe(true);
+    const [info] = (await anonymous.GetServerInfoAsync({ MapName: 'Layers' })) as Reply;
+    expect(info.Result.DefaultMapDescription.Name).toBe('Layers');
+    const [legend] = (await anonymous.GetLegendInfoAsync({
+      MapName: 'Layers',
+      LayerIDs: {},
+      LegendPatch: { Width: 20, Height: 20, ImageDPI: 96 },
+      ImageType: PNG_MIME,
+    })) as Reply;
+    expect(legend.Result.MapServerLegendInfo[0].LayerID).toBe(0);
+    const countOver = (client: Awaited<ReturnType<typeof soap.createClientAsync>>) =>
+      client.QueryFeatureCountAsync({
+        MapName: 'Layers',
+        LayerID: 0,
+        QueryFilter: { WhereClause: '1=1', Resolution: 0 },
+      });
+    expect((await faultOf(countOver(anonymous))).faultstring).toBe('Token Required');
+    const drawn = anonymous.ExportMapImageAsync({
+      MapDescription: extentRequest(hx - 5000, hy - 5000, hx + 5000, hy + 5000),
+      ImageDescription: { ImageType: PNG_MIME, ImageDisplay: DISPLAY },
+    });
+    expect((await faultOf(drawn)).faultstring).toBe('Token Required');
+
+    // Signed in: a member of the feature service's group counts its features, an outsider is refused.
+    const as = async (token: string) => {
+      const endpoint = `${soapEndpoint(tiled)}?token=${token}`;
+      const client = await soap.createClientAsync(`${endpoint}&wsdl`);
+      client.setEndpoint(endpoint);
+      return client;
+    };
+    const [counted] = (await countOver(await as(member.token))) as Reply;
+    expect(counted.Result).toBe(6);
+    expect((await faultOf(countOver(await as(outsider.token)))).faultstring).toBe(
+      'You do not have permissions to access this resource or perform this operation.',
+    );
   });
 
   it('to everyone: anonymous callers query it, and its tiles may be cached publicly', async () => {
