@@ -6,7 +6,6 @@
 import { type Context, Hono } from 'hono';
 import type { Database } from '../db/client.js';
 import { findServiceByName } from '../db/repositories/services.js';
-import { findTileCacheByName } from '../db/repositories/tile-caches.js';
 import type { UserRow } from '../db/repositories/users.js';
 import { SOAP_CONTENT_TYPE } from '../soap/dispatcher.js';
 import { clientFault, faultFromError, renderFault, SoapFault } from '../soap/fault.js';
@@ -44,12 +43,13 @@ function soapOf(deps: AppDeps): MapServerSoap {
  */
 async function checkSoapAccess(
   db: Database,
+  soap: MapServerSoap,
   authorize: ServiceAuthorizer,
   name: string,
   viewer: UserRow | undefined,
 ): Promise<void> {
-  const cache = await findTileCacheByName(db, 'MapServer', name);
-  if (cache && cache.status !== 'failed') {
+  const cache = await soap.cacheRows(db, 'MapServer', name); // failed caches are left out
+  if (cache) {
     await authorize(db, cache.serviceItemId, viewer);
     return;
   }
@@ -95,7 +95,14 @@ export function createSoapRouter(): Hono<AppEnv> {
   // Secured services take the token in the URL (…/MapServer?token=…) or an Authorization header.
   const guard = async (c: Context<AppEnv>): Promise<SoapFault | undefined> => {
     try {
-      await checkSoapAccess(c.get('deps').database.db, authorize, c.req.param('name') ?? '', c.get('user'));
+      const deps = c.get('deps');
+      await checkSoapAccess(
+        deps.database.db,
+        soapOf(deps),
+        authorize,
+        c.req.param('name') ?? '',
+        c.get('user'),
+      );
       return undefined;
     } catch (error) {
       return faultFromError(error);

@@ -5,11 +5,16 @@
  *
  *   npx tsx bench/soap-tiles.ts --url http://127.0.0.1:3000 --service MyTiles [--seconds 10] [--concurrency 8]
  *
- * Runs on the shared 2-core build machine (integration stack in one process, 4 tiles of a level-11
- * cache, concurrency 4, 4 s each, load average ~7 from other jobs), all sampled tiles byte-identical:
- *   first version (map, cache and layer rows read per request): REST 80 req/s, SOAP 55 req/s;
- *   GetMapTile reading the cache row only:                      REST 170 req/s, SOAP 87 req/s.
- * What remains is the envelope: parsing the request XML and writing the tile as base64 in XML.
+ * The client is this process's fetch (`--concurrency` requests at a time), which bounds the REST side: read
+ * REST's rate as the client's ceiling, not the server's (bench/tile-bench.ts measures REST tiles with wrk).
+ *
+ * Quiet 2-core machine, `npm start` (embedded PGlite), a public z0-14 cache of 20,000 points, the 550
+ * tiles of level 14, concurrency 8, 10 s each, all 20 sampled tiles byte-identical:
+ *   every SOAP tile looking its cache row up twice in the database: REST 7,251-8,803 req/s, SOAP 521-709 req/s;
+ *   cache rows remembered 2 s, as the REST routes do:              REST 7,903-9,104 req/s, SOAP 2,590-3,031 req/s.
+ * Earlier, on a loaded machine (load ~7) before the lean REST tile path: REST 170 req/s, SOAP 87 req/s.
+ * What remains is the full app stack per request and the envelope: parsing the request XML and writing the
+ * tile as base64 in XML.
  */
 import { parseArgs } from 'node:util';
 import { tileRange, tilesInRange } from '../lib/tiles/web-mercator.js';

@@ -2,6 +2,7 @@
  * The map-server SOAP service over hosted services: every operation's handler, grouped by kind,
  * each group a factory over the same dependencies, composed and handed to the dispatcher.
  */
+import { createTileCacheRows, ROW_TTL_MS, type TileCacheRows } from '../api/services/tile-serving.js';
 import type { DatabaseHandle } from '../db/client.js';
 import type { ObjectStore } from '../infra/object-store.js';
 import { createSoapService, type SoapService, type SoapServiceOptions } from './dispatcher.js';
@@ -42,6 +43,8 @@ export interface MapServerSoapDeps {
 }
 
 export interface MapServerSoap {
+  /** The cache rows the handlers look maps up by, remembered briefly (the router's access check shares them). */
+  cacheRows: TileCacheRows;
   /** Each request passes its caller as `locals`: queries and drawings show what that caller may see. */
   service: SoapService<MapServerLocals>;
   images: ImageOutput;
@@ -56,11 +59,13 @@ export function createMapServerSoap(
   const images = deps.images ?? createImageOutput({ store: deps.store, now: deps.now });
   const mapDeps: MapServiceDeps = {
     database: deps.database,
+    cacheRows: createTileCacheRows(ROW_TTL_MS),
     now: deps.now,
     tiles: deps.tiles ?? createObjectStoreTileReader(deps.store, deps.now),
     images,
   };
   return {
+    cacheRows: mapDeps.cacheRows,
     service: createSoapService(createMapServerHandlers(mapDeps), options),
     images,
     mapName: async (name) => (await loadMap(mapDeps, name)).name,

@@ -3,6 +3,7 @@
  * with the query engine's catalog of each, and the dependencies every handler group is built over.
  */
 import { layerCatalog, storageSpatialReference } from '../../api/services/hosted-layer.js';
+import type { TileCacheRows } from '../../api/services/tile-serving.js';
 import type { DatabaseHandle } from '../../db/client.js';
 import {
   findService,
@@ -11,11 +12,7 @@ import {
   type HostedServiceRow,
   listLayers,
 } from '../../db/repositories/services.js';
-import {
-  findTileCacheByName,
-  type TileCacheRow,
-  tileCachesOfSource,
-} from '../../db/repositories/tile-caches.js';
+import { type TileCacheRow, tileCachesOfSource } from '../../db/repositories/tile-caches.js';
 import type { UserRow } from '../../db/repositories/users.js';
 import { tokenRequired } from '../../lib/errors.js';
 import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
@@ -43,6 +40,8 @@ export interface MapServerLocals {
 
 export interface MapServiceDeps {
   database: DatabaseHandle;
+  /** Cache rows by service name, remembered briefly as the REST MapServer routes do (tiles come by the hundred). */
+  cacheRows: TileCacheRows;
   tiles: TileCacheReader;
   images: ImageOutput;
   now: () => number;
@@ -154,7 +153,7 @@ export async function loadMap(
   options: LoadOptions = {},
 ): Promise<HostedMap> {
   const db = deps.database.db;
-  const cacheRow = await findTileCacheByName(db, 'MapServer', serviceName);
+  const cacheRow = await deps.cacheRows(db, 'MapServer', serviceName);
   let service: HostedServiceRow | undefined;
   let cache: TileCacheRow | undefined;
   let name = serviceName;
