@@ -22,7 +22,7 @@ import { createTileFastPath, type TileFastPath } from './tile-fast-path.js';
 
 /**
  * The app. `tiles` is the lean tile path whose node listener fronts the server (http-server.ts): the
- * tile routes here read through its reader, so both share one tile memory.
+ * tile routes here and SOAP's GetMapTile read through its reader, so all share one tile memory.
  */
 export function createApp(deps: AppDeps, tiles: TileFastPath = createTileFastPath(deps)): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: requestPath });
@@ -55,7 +55,7 @@ export function createApp(deps: AppDeps, tiles: TileFastPath = createTileFastPat
   root.route('/rest', createVectorTileServerRouter(tiles.reader));
   root.route('/rest', createRestInfoRouter());
   root.route('/rest', createServiceCatalogRouter());
-  root.route('/services', createSoapRouter());
+  root.route('/services', createSoapRouter(tiles.reader));
   app.route(deps.config.basePath || '/', root);
 
   app.notFound((c) => {

@@ -7,8 +7,10 @@ import { type Context, Hono } from 'hono';
 import type { Database } from '../db/client.js';
 import { findServiceByName } from '../db/repositories/services.js';
 import type { UserRow } from '../db/repositories/users.js';
+import type { TileCacheReader } from '../infra/tile-cache-store.js';
 import { SOAP_CONTENT_TYPE } from '../soap/dispatcher.js';
 import { clientFault, faultFromError, renderFault, SoapFault } from '../soap/fault.js';
+import { mapCacheTileReader } from '../soap/handlers/tile-cache-reader.js';
 import { createMapServerSoap, type MapServerSoap } from '../soap/service.js';
 import type { AppDeps, AppEnv } from './env.js';
 import { createServiceAuthorizer, type ServiceAuthorizer } from './services/service-access.js';
@@ -16,23 +18,6 @@ import { publicRoot } from './urls.js';
 
 /** SOAP requests are small XML documents; anything larger is refused before it is read whole. */
 export const MAX_SOAP_BODY_BYTES = 8 * 1024 ** 2;
-
-const services = new WeakMap<AppDeps, MapServerSoap>();
-
-function soapOf(deps: AppDeps): MapServerSoap {
-  let soap = services.get(deps);
-  if (!soap) {
-    soap = createMapServerSoap(
-      { database: deps.database, store: deps.store, now: deps.now },
-      {
-        onServerFault: (fault, cause, operation) =>
-          deps.log.error('soap fault', { fault: fault.message, cause, operation }),
-      },
-    );
-    services.set(deps, soap);
-  }
-  return soap;
-}
 
 /**
  * Checks that the caller may read the service a SOAP request addresses: a cached map service (tile
@@ -89,9 +74,27 @@ const tooLarge = () =>
     details: [],
   });
 
-export function createSoapRouter(): Hono<AppEnv> {
+/** `tiles`: the app's tile reader, so GetMapTile shares the REST tiles' memory; one of its own otherwise. */
+export function createSoapRouter(tiles?: TileCacheReader): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const authorize = createServiceAuthorizer();
+  // Made on the first request, when the app's dependencies are at hand; one per router.
+  let soap: MapServerSoap | undefined;
+  const soapOf = (deps: AppDeps): MapServerSoap => {
+    soap ??= createMapServerSoap(
+      {
+        database: deps.database,
+        store: deps.store,
+        now: deps.now,
+        tiles: tiles && mapCacheTileReader(tiles),
+      },
+      {
+        onServerFault: (fault, cause, operation) =>
+          deps.log.error('soap fault', { fault: fault.message, cause, operation }),
+      },
+    );
+    return soap;
+  };
   // Secured services take the token in the URL (…/MapServer?token=…) or an Authorization header.
   const guard = async (c: Context<AppEnv>): Promise<SoapFault | undefined> => {
     try {

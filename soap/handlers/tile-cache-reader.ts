@@ -4,7 +4,10 @@
  * same range-reading reader the REST tile endpoint uses, so both answer with the same bytes.
  */
 import type { ObjectStore } from '../../infra/object-store.js';
-import { createTileCacheReader as createStoreReader } from '../../infra/tile-cache-store.js';
+import {
+  createTileCacheReader as createStoreReader,
+  type TileCacheReader as StoreTileReader,
+} from '../../infra/tile-cache-store.js';
 import type { CacheDefinition } from '../../lib/tiles/cache-definition.js';
 import { tileExtension } from '../../lib/tiles/exploded-paths.js';
 
@@ -22,7 +25,11 @@ export interface TileCacheReader {
 }
 
 export function createObjectStoreTileReader(store: ObjectStore, now?: () => number): TileCacheReader {
-  const reader = createStoreReader(store, now ? { now } : {});
+  return mapCacheTileReader(createStoreReader(store, now ? { now } : {}));
+}
+
+/** GetMapTile's reader over a range reader of the object store (the app's, shared with the REST tiles). */
+export function mapCacheTileReader(reader: StoreTileReader): TileCacheReader {
   return {
     readTile: (cache, level, row, col) =>
       reader.readTile(
