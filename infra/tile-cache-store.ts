@@ -97,6 +97,11 @@ export interface TileCacheReader {
    * when only the object store can tell (then call readTile).
    */
   peekTile(at: TileLocation, tile: TileAddress): Uint8Array | null | undefined;
+  /**
+   * The tile sizes of a compact bundle by slot (0: no tile), from its index as the tile reads keep it;
+   * undefined when the bundle does not exist. Tile maps are answered from these.
+   */
+  bundleSizes(at: TileLocation, level: number, row0: number, col0: number): Promise<Uint32Array | undefined>;
   /** Forgets everything cached for a service (after a rebuild or delete). */
   forget(serviceItemId: string): void;
   /** Range requests made for bundle indexes so far (lets tests see the index is fetched once). */
@@ -234,6 +239,11 @@ export function createTileCacheReader(
         pendingTiles.set(tileCacheKey, pending);
       }
       return pending;
+    },
+    async bundleSizes(at, level, row0, col0) {
+      const key = bundleKey(at.serviceItemId, level, row0, col0);
+      const index = await bundleIndex(`${at.serviceItemId}/${at.generation ?? 0}/${key}`, key);
+      return typeof index === 'number' ? undefined : index.sizes;
     },
     forget(serviceItemId) {
       indexes.deletePrefix(`${serviceItemId}/`);

@@ -64,7 +64,8 @@ export function mapServerJson(cache: TileCacheRow): Record<string, unknown> {
       Category: '',
       Keywords: '',
     },
-    capabilities: 'Map,TilesOnly,Tilemap',
+    // Tile maps are answered from compact bundles' indexes, as on ArcGIS Server (CompactV2 only).
+    capabilities: def.storage === 'exploded' ? 'Map,TilesOnly' : 'Map,TilesOnly,Tilemap',
     supportedQueryFormats: 'JSON, geoJSON, PBF',
     exportTilesAllowed: false,
     maxRecordCount: 2000,

@@ -18,6 +18,7 @@ import { rebuildTileCache } from './map-server-rebuild.js';
 import { createServiceAuthorizer, type ServiceAudience } from './service-access.js';
 import {
   answerTile,
+  answerTileMap,
   createTileCacheRows,
   ROW_TTL_MS,
   type TileServiceType,
@@ -66,6 +67,24 @@ export async function sendTile(
   return tileResponse(answer);
 }
 
+/** Answers a tile map request (`tilemap/{level}/{row}/{col}/{width}/{height}`) of a cache. */
+export async function sendTileMap(
+  c: Context<AppEnv>,
+  reader: TileCacheReader,
+  found: { cache: TileCacheRow; audience: ServiceAudience },
+) {
+  const answer = await answerTileMap(reader, found, {
+    level: c.req.param('level') ?? '',
+    row: c.req.param('row') ?? '',
+    col: c.req.param('col') ?? '',
+    width: c.req.param('width') ?? '',
+    height: c.req.param('height') ?? '',
+    ifNoneMatch: c.req.header('if-none-match'),
+  });
+  for (const [name, value] of Object.entries(answer.headers)) c.header(name, value);
+  return answer.status === 304 ? c.body(null, 304) : sendJson(c, answer.body);
+}
+
 /** `tiles`: the app's shared tile reader (its LRU is the lean tile path's); one of its own otherwise. */
 export function createMapServerRouter(tiles?: TileCacheReader): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
@@ -107,6 +126,10 @@ export function createMapServerRouter(tiles?: TileCacheReader): Hono<AppEnv> {
 
   router.get(`${base}/tile/:level/:row/:col`, async (c) =>
     sendTile(c, readerOf(c), await cacheNamed(c, 'MapServer')),
+  );
+
+  router.get(`${base}/tilemap/:level/:row/:col/:width/:height`, async (c) =>
+    sendTileMap(c, readerOf(c), await cacheNamed(c, 'MapServer')),
   );
 
   return router;

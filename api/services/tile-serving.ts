@@ -6,8 +6,10 @@
 import type { Database } from '../../db/client.js';
 import { findTileCacheByName, type TileCacheRow } from '../../db/repositories/tile-caches.js';
 import type { TileCacheReader, TileLocation } from '../../infra/tile-cache-store.js';
-import { GeoError } from '../../lib/errors.js';
+import { badRequest, GeoError } from '../../lib/errors.js';
 import { tileExtension } from '../../lib/tiles/exploded-paths.js';
+import { bundlesOfArea, type TileMap, tileMapArea, tileMapData } from '../../lib/tiles/tile-map.js';
+import { matrixSize } from '../../lib/tiles/web-mercator.js';
 import { errorEnvelope } from '../render.js';
 import type { ServiceAudience } from './service-access.js';
 
@@ -188,4 +190,57 @@ export function tileResponse(answer: TileAnswer): Response {
   }
   if (answer.status === 304) return new Response(null, { status: 304, headers: answer.headers });
   return new Response(answer.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers: answer.headers });
+}
+
+export interface TileMapRequest {
+  level: string;
+  row: string;
+  col: string;
+  width: string;
+  height: string;
+  ifNoneMatch: string | undefined;
+}
+
+export type TileMapAnswer =
+  | { status: 200; body: TileMap; headers: Record<string, string> }
+  | { status: 304; headers: Record<string, string> };
+
+/**
+ * Which tiles of an area exist, from the bundle indexes the tile reads keep (compact caches only, as on
+ * ArcGIS Server: an exploded cache has no index to answer from, and its service does not offer tile maps).
+ * Throws the client's error for a request that names no area of the cache.
+ */
+export async function answerTileMap(
+  reader: TileCacheReader,
+  { cache, audience }: { cache: TileCacheRow; audience: ServiceAudience },
+  req: TileMapRequest,
+): Promise<TileMapAnswer> {
+  const def = cache.definition;
+  if (def.storage === 'exploded') {
+    throw badRequest('Tilemap is not supported.', ['Tile maps need a compact cache; this one is exploded.']);
+  }
+  const level = /^\d{1,2}$/.test(req.level) ? Number(req.level) : Number.NaN;
+  if (!def.lods.some((l) => l.level === level)) {
+    throw new GeoError({
+      code: 404,
+      message: 'Tilemap not found',
+      details: [`The cache has no level ${req.level}.`],
+    });
+  }
+  const area = tileMapArea(req, matrixSize(level));
+  if ('problem' in area) throw badRequest('Invalid tilemap request.', [area.problem]);
+  const { location, adjusted } = area;
+  const etag = `"${cache.serviceItemId}-${cache.generation}-tilemap-${level}-${location.top}-${location.left}-${location.width}-${location.height}"`;
+  const headers = { ETag: etag, 'Cache-Control': tileCacheControl(audience) };
+  if (req.ifNoneMatch === etag) return { status: 304, headers };
+  const at: TileLocation = {
+    serviceItemId: cache.serviceItemId,
+    generation: cache.generation,
+    storage: def.storage,
+  };
+  const touched = bundlesOfArea(location);
+  const sizes = await Promise.all(touched.map((b) => reader.bundleSizes(at, level, b.row0, b.col0)));
+  const byBundle = new Map(touched.map((b, i) => [`${b.row0}/${b.col0}`, sizes[i]]));
+  const data = tileMapData(location, (row0, col0) => byBundle.get(`${row0}/${col0}`));
+  return { status: 200, body: { adjusted, location, data }, headers };
 }

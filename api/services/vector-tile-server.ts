@@ -9,7 +9,7 @@ import { createTileCacheReader, resourceKey, type TileCacheReader } from '../../
 import { GeoError } from '../../lib/errors.js';
 import type { AppEnv } from '../env.js';
 import { errorEnvelope, sendJson } from '../render.js';
-import { createCacheLookup, sendTile } from './map-server.js';
+import { createCacheLookup, sendTile, sendTileMap } from './map-server.js';
 import { tileCacheControl } from './tile-serving.js';
 
 const methods = ['GET', 'POST'];
@@ -31,9 +31,11 @@ export function createVectorTileServerRouter(tiles?: TileCacheReader): Hono<AppE
   router.on(methods, base, async (c) => {
     const { cache } = await vectorCache(c);
     const root = (cache.service.root as Record<string, unknown> | undefined) ?? {};
+    // Package caches are Compact V2, so tile maps are answered (tilemap/…) whether the package says so or not.
     return sendJson(c, {
       currentVersion: 11.1,
       name: cache.name,
+      tileMap: 'tilemap',
       ...root,
       serviceItemId: cache.serviceItemId,
     });
@@ -44,6 +46,12 @@ export function createVectorTileServerRouter(tiles?: TileCacheReader): Hono<AppE
     const found = await vectorCache(c);
     reader ??= createTileCacheReader(c.get('deps').store);
     return sendTile(c, reader, found, true);
+  });
+
+  router.get(`${base}/tilemap/:level/:row/:col/:width/:height`, async (c) => {
+    const found = await vectorCache(c);
+    reader ??= createTileCacheReader(c.get('deps').store);
+    return sendTileMap(c, reader, found);
   });
 
   router.get(`${base}/resources/*`, async (c) => {
