@@ -25,6 +25,10 @@ export function createVectorTileServerRouter(tiles?: TileCacheReader): Hono<AppE
   const router = new Hono<AppEnv>();
   const base = '/services/Hosted/:name/VectorTileServer';
   let reader = tiles;
+  const readerOf = (c: Context<AppEnv>) => {
+    reader ??= createTileCacheReader(c.get('deps').store);
+    return reader;
+  };
   const lookup = createCacheLookup();
   const vectorCache = (c: Context<AppEnv>) => lookup(c, 'VectorTileServer');
 
@@ -43,15 +47,11 @@ export function createVectorTileServerRouter(tiles?: TileCacheReader): Hono<AppE
 
   // Package tiles are stored gzip-compressed: sendTile says so instead of inflating them on every request.
   router.get(`${base}/tile/:level/:row/:col`, async (c) => {
-    const found = await vectorCache(c);
-    reader ??= createTileCacheReader(c.get('deps').store);
-    return sendTile(c, reader, found, true);
+    return sendTile(c, readerOf(c), await vectorCache(c), true);
   });
 
   router.get(`${base}/tilemap/:level/:row/:col/:width/:height`, async (c) => {
-    const found = await vectorCache(c);
-    reader ??= createTileCacheReader(c.get('deps').store);
-    return sendTileMap(c, reader, found);
+    return sendTileMap(c, readerOf(c), await vectorCache(c));
   });
 
   router.get(`${base}/resources/*`, async (c) => {
