@@ -238,9 +238,12 @@ export async function answerTileMap(
     generation: cache.generation,
     storage: def.storage,
   };
-  const touched = bundlesOfArea(location);
-  const sizes = await Promise.all(touched.map((b) => reader.bundleSizes(at, level, b.row0, b.col0)));
-  const byBundle = new Map(touched.map((b, i) => [`${b.row0}/${b.col0}`, sizes[i]]));
-  const data = tileMapData(location, (row0, col0) => byBundle.get(`${row0}/${col0}`));
+  const bundles = await Promise.all(
+    bundlesOfArea(location).map(async (b) => ({
+      ...b,
+      sizes: await reader.bundleSizes(at, level, b.row0, b.col0),
+    })),
+  );
+  const data = tileMapData(location, bundles);
   return { status: 200, body: { adjusted, location, data }, headers };
 }

@@ -54,23 +54,23 @@ export function bundlesOfArea(location: TileMapLocation): { row0: number; col0: 
   return out;
 }
 
-/**
- * One 1 or 0 per tile of the area, row by row: `sizes(row0, col0)` gives a bundle's tile sizes by slot
- * (its index), or undefined for a bundle that does not exist.
- */
-export function tileMapData(
-  location: TileMapLocation,
-  sizes: (row0: number, col0: number) => ArrayLike<number> | undefined,
-): number[] {
+/** A bundle an area touches, with its tile sizes by slot (its index); undefined when it does not exist. */
+export interface BundleSizes {
+  row0: number;
+  col0: number;
+  sizes: ArrayLike<number> | undefined;
+}
+
+/** One 1 or 0 per tile of the area, row by row, from the bundles it touches (bundlesOfArea). */
+export function tileMapData(location: TileMapLocation, bundles: readonly BundleSizes[]): number[] {
   const data = new Array<number>(location.width * location.height).fill(0);
-  for (const { row0, col0 } of bundlesOfArea(location)) {
-    const slots = sizes(row0, col0);
-    if (!slots) continue;
+  for (const { row0, col0, sizes } of bundles) {
+    if (!sizes) continue;
     const rowEnd = Math.min(row0 + BUNDLE_DIM, location.top + location.height);
     const colEnd = Math.min(col0 + BUNDLE_DIM, location.left + location.width);
     for (let row = Math.max(row0, location.top); row < rowEnd; row++)
       for (let col = Math.max(col0, location.left); col < colEnd; col++)
-        if (slots[tileIndexInBundle(row, col)] > 0)
+        if (sizes[tileIndexInBundle(row, col)] > 0)
           data[(row - location.top) * location.width + (col - location.left)] = 1;
   }
   return data;

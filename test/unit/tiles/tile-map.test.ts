@@ -52,9 +52,12 @@ describe('tileMapData', () => {
     const second = new Uint32Array(BUNDLE_TILES);
     second[tileIndexInBundle(128, 130)] = 40;
     const location = { top: 126, left: 126, width: 5, height: 3 };
-    const data = tileMapData(location, (row0, col0) =>
-      row0 === 0 && col0 === 0 ? first : row0 === 128 && col0 === 128 ? second : undefined,
-    );
+    const data = tileMapData(location, [
+      { row0: 0, col0: 0, sizes: first },
+      { row0: 0, col0: 128, sizes: undefined },
+      { row0: 128, col0: 0, sizes: new Uint32Array(BUNDLE_TILES) },
+      { row0: 128, col0: 128, sizes: second },
+    ]);
     expect(data).toEqual(
       [
         [0, 0, 0, 0, 0],
@@ -65,6 +68,8 @@ describe('tileMapData', () => {
   });
 
   it('is all zeros where no bundle exists', () => {
-    expect(tileMapData({ top: 0, left: 0, width: 2, height: 2 }, () => undefined)).toEqual([0, 0, 0, 0]);
+    const location = { top: 0, left: 0, width: 2, height: 2 };
+    const none = bundlesOfArea(location).map((b) => ({ ...b, sizes: undefined }));
+    expect(tileMapData(location, none)).toEqual([0, 0, 0, 0]);
   });
 });
