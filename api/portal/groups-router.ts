@@ -17,11 +17,12 @@ import {
 } from '../../db/repositories/groups.js';
 import { findUser, type UserRow } from '../../db/repositories/users.js';
 import { newId } from '../../infra/secrets.js';
+import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest, forbidden } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
-import { isAdmin, requirePrivilege } from './access.js';
+import { requirePrivilege } from './access.js';
 import { groupJson } from './group-json.js';
 import { commaList, readGroupProperties } from './group-params.js';
 import { userNotFound } from './users-router.js';

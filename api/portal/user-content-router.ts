@@ -11,11 +11,11 @@ import {
 import { listItems } from '../../db/repositories/items.js';
 import { findUser } from '../../db/repositories/users.js';
 import { newId } from '../../infra/secrets.js';
+import { itemControl } from '../../lib/access/items.js';
 import { badRequest } from '../../lib/errors.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { requireSelfOrAdmin } from './access.js';
-import { itemControl } from './item-access.js';
 import { itemJson } from './item-json.js';
 import { deleteItemEverywhere } from './item-removal.js';
 import { pageInfo, readPage } from './paging.js';

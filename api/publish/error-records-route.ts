@@ -8,10 +8,10 @@
 import type { Context } from 'hono';
 import { errorRecordPage } from '../../db/repositories/error-records.js';
 import { findJob, latestJobForItem } from '../../db/repositories/jobs.js';
+import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest, forbidden, itemNotFound } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
-import { isAdmin } from './publish-source.js';
 
 const MAX_NUM = 100;
 

@@ -9,6 +9,7 @@ import { findJob, insertJob, type PublishJobRow } from '../../db/repositories/jo
 import { deleteService, findServiceByName, insertService } from '../../db/repositories/services.js';
 import { deleteTileCache, findTileCacheByName } from '../../db/repositories/tile-caches.js';
 import type { PublishRequest } from '../../db/schema/publish-request.js';
+import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest, forbidden, GeoError, internalError } from '../../lib/errors.js';
 import { publishWorkflowId } from '../../workflows/messages.js';
 import { requireUser } from '../auth.js';
@@ -24,7 +25,7 @@ import { servicesUrl } from '../urls.js';
 import { chooseItemId, derivedJobId } from './item-id-to-create.js';
 import { overwriteService } from './overwrite-route.js';
 import { parseFileType, parseJsonParameter, parsePublishParameters } from './publish-parameters.js';
-import { impliedFileType, isAdmin, resolveSource, storeSource } from './publish-source.js';
+import { impliedFileType, resolveSource, storeSource } from './publish-source.js';
 import { startWorkflow } from './publish-workflow-start.js';
 
 export const serviceUrl = (c: Context<AppEnv>, name: string) =>

@@ -4,11 +4,11 @@
  */
 import type { Context } from 'hono';
 import { findJob, latestJobForItem } from '../../db/repositories/jobs.js';
+import { isAdmin } from '../../lib/access/roles.js';
 import { forbidden } from '../../lib/errors.js';
 import { type PublishProgress, publishProgressQuery } from '../../workflows/messages.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
-import { isAdmin } from './publish-source.js';
 
 export async function itemStatus(c: Context<AppEnv>) {
   const user = requireUser(c);
