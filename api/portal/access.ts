@@ -4,15 +4,35 @@
  */
 import type { Context } from 'hono';
 import type { UserRow } from '../../db/repositories/users.js';
-import { hasPrivilege, isAdmin, isSelfOrAdmin } from '../../lib/access/roles.js';
+import {
+  hasPrivilege,
+  isAdmin,
+  isSelfOrAdmin,
+  missingPublishPrivilege,
+  PUBLISH_PRIVILEGE,
+  type PublishOutput,
+} from '../../lib/access/roles.js';
 import { forbidden } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 
 /** The signed-in user, who must hold `privilege`. */
-export function requirePrivilege(c: Context<AppEnv>, privilege: string, message?: string): UserRow {
+export function requirePrivilege(
+  c: Context<AppEnv>,
+  privilege: string,
+  message?: string,
+  details: string[] = [],
+): UserRow {
   const user = requireUser(c);
-  if (!hasPrivilege(user, privilege)) throw forbidden(message);
+  if (!hasPrivilege(user, privilege)) throw forbidden(message, details);
+  return user;
+}
+
+/** The signed-in user, who must hold the privilege of publishing `output` (403 as ArcGIS answers it otherwise). */
+export function requirePublisher(c: Context<AppEnv>, output: PublishOutput): UserRow {
+  const user = requireUser(c);
+  if (!hasPrivilege(user, PUBLISH_PRIVILEGE[output]))
+    throw forbidden(undefined, [missingPublishPrivilege(output)]);
   return user;
 }
 

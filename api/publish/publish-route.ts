@@ -14,6 +14,7 @@ import { badRequest, forbidden, GeoError, internalError } from '../../lib/errors
 import { publishWorkflowId } from '../../workflows/messages.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
+import { requirePublisher } from '../portal/access.js';
 import { publishTiles } from '../services/map-server-package-publish.js';
 import { parseTileParameters } from '../services/map-server-parameters.js';
 import {
@@ -67,6 +68,8 @@ export async function publish(c: Context<AppEnv>) {
   if (owner.toLowerCase() !== user.username.toLowerCase() && !isAdmin(user)) throw forbidden();
   // Tiled outputs (Map and Vector Tile Services) are published by the tile cache module.
   const tileKind = tilePublishKind(params.get('filetype'), params.get('outputType'));
+  requirePublisher(c, tileKind === 'vectorTilePackage' ? 'vectorTiles' : tileKind ? 'tiles' : 'features');
+  if (params.get('buildInitialCache')?.toLowerCase() === 'true') requirePublisher(c, 'tiles');
   if (tileKind) return publishTiles(c, tileKind);
   if (params.get('overwrite')?.toLowerCase() === 'true') return overwriteService(c);
 

@@ -77,3 +77,22 @@ export const sameUser = (a: string, b: string): boolean => a.toLowerCase() === b
 /** The user themself or an administrator, acting on `username`'s resources. */
 export const isSelfOrAdmin = (user: Principal | undefined, username: string): boolean =>
   !!user && (sameUser(user.username, username) || isAdmin(user));
+
+/** What a publish produces, and the privilege it takes (ArcGIS's User role may add items but not publish). */
+export type PublishOutput = 'features' | 'tiles' | 'vectorTiles';
+
+export const PUBLISH_PRIVILEGE: Readonly<Record<PublishOutput, string>> = {
+  features: PUBLISH_FEATURES,
+  tiles: PUBLISH_TILES,
+  vectorTiles: PUBLISH_VECTOR_TILES,
+};
+
+const PUBLISH_WHAT: Readonly<Record<PublishOutput, string>> = {
+  features: 'hosted feature layers',
+  tiles: 'hosted tile layers',
+  vectorTiles: 'hosted vector tile layers',
+};
+
+/** The detail of the 403 a caller without the privilege gets. */
+export const missingPublishPrivilege = (output: PublishOutput): string =>
+  `Publishing ${PUBLISH_WHAT[output]} needs the privilege ${PUBLISH_PRIVILEGE[output]} (the Publisher or Administrator role).`;
