@@ -15,6 +15,8 @@ export type CallerRule =
   | 'signedIn'
   /** The user named in the path (`:username` or `:user`) or an administrator. */
   | 'selfOrAdmin'
+  /** The user named in the path themself (administrators too act only as themselves). */
+  | 'self'
   | 'admin'
   | { privilege: string }
   /** At least one of these privileges; the handler asks for the one the request needs. */
@@ -42,7 +44,7 @@ export type ResourceRule =
   | 'job:owner'
   /** The path user themself, or an administrator; without a token, a password change proven by the old one. */
   | 'user:self'
-  /** The path user themself, who must be able to read both items (and change them as the type requires). */
+  /** Both items readable by the caller (and changeable as the relationship type requires). */
   | 'relationship'
   /** Only what the caller may read is listed. */
   | 'listing';
@@ -250,7 +252,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
       `${SR}/content/users/:username/deleteRelationship`,
       `${SR}/content/users/:username/deleteRelationships`,
     ],
-    caller: signedIn,
+    caller: ['self'],
     resource: 'relationship',
   },
   { operation: 'search', methods: GP, paths: [`${SR}/search`], caller: anyone, resource: 'listing' },

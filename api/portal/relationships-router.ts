@@ -9,7 +9,7 @@ import {
   type RelationshipKey,
   relatedItemRows,
 } from '../../db/repositories/items.js';
-import { canChange, itemControl } from '../../lib/access/items.js';
+import { canChange, itemControl, normalizeItemId } from '../../lib/access/items.js';
 import { badRequest, forbidden, GeoError } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
@@ -51,7 +51,11 @@ function relationshipKey(c: Context<AppEnv>, type: RelationshipType): Relationsh
   const destinationItemId = params.get('destinationItemId');
   if (!originItemId || !destinationItemId)
     throw missing("'originItemId' and 'destinationItemId' are required.");
-  return { originItemId, destinationItemId, relationshipType: type.name };
+  return {
+    originItemId: normalizeItemId(originItemId),
+    destinationItemId: normalizeItemId(destinationItemId),
+    relationshipType: type.name,
+  };
 }
 
 async function deleteRelationship(c: Context<AppEnv>) {

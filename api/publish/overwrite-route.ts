@@ -46,7 +46,7 @@ export async function overwriteService(c: Context<AppEnv>) {
   const deps = c.get('deps');
   const db = deps.database.db;
   const params = c.get('params');
-  const sourceItemId = params.get('itemid');
+  const sourceItemId = params.get('itemid')?.toLowerCase();
   if (!sourceItemId)
     throw badRequest('Invalid or missing input parameters.', [
       "overwrite needs 'itemid': the source item the service was published from.",

@@ -51,7 +51,7 @@ export async function publishTilesFromFeatureService(c: Context<AppEnv>): Promis
   const params = c.get('params');
   const { itemIdToCreate, jobId, previous } = await chooseItemId(db, params, user.username);
   if (previous) return tileServicesResponse(c, previous);
-  const sourceId = params.get('itemid') ?? '';
+  const sourceId = (params.get('itemid') ?? '').toLowerCase();
   const source = sourceId ? await findItem(db, sourceId) : undefined;
   if (!source) throw itemNotFound();
   if (!canChange(source, user)) throw forbidden();
