@@ -119,11 +119,11 @@ async function updateItemRoute(c: Context<AppEnv>) {
 }
 
 async function deleteItemRoute(c: Context<AppEnv>) {
-  const { item } = await changeableItem(c);
+  const { item, caller } = await changeableItem(c);
   if (item.protected) {
     throw badRequest('Unable to delete item. Delete protection is turned on.', [], 'CONT_0048');
   }
-  await deleteItemEverywhere(c.get('deps'), item);
+  await deleteItemEverywhere(c.get('deps'), item, caller);
   return sendJson(c, { success: true, itemId: item.id });
 }
 

@@ -100,7 +100,7 @@ export function createUserContentRouter(): Hono<AppEnv> {
       sortOrder: 'asc',
     });
     // Deleting a folder deletes what is in it, as the portal does.
-    for (const item of rows) await deleteItemEverywhere(deps, item);
+    for (const item of rows) await deleteItemEverywhere(deps, item, c.get('user'));
     await deleteFolderRow(deps.database.db, folder.id);
     return sendJson(c, { success: true, folder: folderJson(folder) });
   });
