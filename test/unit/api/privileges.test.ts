@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import type { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../../api/app.js';
 import type { AppDeps, AppEnv } from '../../../api/env.js';
 import { ruleIndex } from '../../../api/privilege-guard.js';
+import { privilegeRow, privilegeTableMarkdown } from '../../../api/privilege-table.js';
 import { ROUTE_RULES } from '../../../api/privileges.js';
 import type { TileFastPath } from '../../../api/tile-fast-path.js';
 import { loadConfig } from '../../../infra/config.js';
@@ -64,5 +66,30 @@ describe('the privilege table', () => {
   it('refuses two rules for one route', () => {
     const rule = ROUTE_RULES[0]!;
     expect(() => ruleIndex([rule, { ...rule, operation: 'again' }])).toThrow(/Two privilege rules/);
+  });
+});
+
+describe('the README privilege table', () => {
+  it('is the table generated from the rules', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const security = readme.slice(readme.indexOf('## Security'), readme.indexOf('## Configuration'));
+    expect(security).toContain('### Privileges');
+    expect(security).toContain(privilegeTableMarkdown());
+  });
+
+  it('says what each kind of caller may do with an item', () => {
+    const item = ROUTE_RULES.find((r) => r.operation === 'item');
+    expect(item && privilegeRow(item)).toEqual([
+      'item',
+      'public only',
+      'yes',
+      'yes',
+      'yes',
+      'yes',
+      'if shared with the group',
+      'if org or public',
+    ]);
+    const publish = ROUTE_RULES.find((r) => r.operation === 'publish');
+    expect(publish && privilegeRow(publish).slice(1, 5)).toEqual(['no', 'no', 'own', 'yes']);
   });
 });
