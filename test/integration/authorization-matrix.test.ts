@@ -4,7 +4,7 @@
  * from the table's rule and the roles' documented privileges, not from the guard's code.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CallerRule, ROUTE_RULES, type RouteRule } from '../../api/privileges.js';
+import { type CallerRule, type ResourceRule, ROUTE_RULES, type RouteRule } from '../../api/privileges.js';
 import { type InProcessApp, inProcessApp } from './support/in-process-app.js';
 
 type Kind = 'anonymous' | 'org_user' | 'org_publisher' | 'org_admin';
@@ -111,6 +111,26 @@ beforeAll(async () => {
 });
 afterAll(async () => portal?.close());
 
+/** The resource kinds: the resource's owner, a member of a group it is shared with, another user. */
+type Holder = 'owner' | 'group member' | 'other user';
+const HOLDERS: Holder[] = ['owner', 'group member', 'other user'];
+
+/**
+ * What each resource rule grants each holder, for a private item shared with one group and that
+ * group (private, the member added as a plain member): the rules of the table's README columns.
+ */
+const GRANTS: Partial<Record<ResourceRule, Record<Holder, boolean>>> = {
+  'item:read': { owner: true, 'group member': true, 'other user': false },
+  'item:change': { owner: true, 'group member': false, 'other user': false },
+  'group:see': { owner: true, 'group member': true, 'other user': false },
+  'group:manage': { owner: true, 'group member': false, 'other user': false },
+  'group:own': { owner: true, 'group member': false, 'other user': false },
+};
+
+/** Refused by a resource rule: 403, or the "does not exist or is inaccessible" answer of an unreadable one. */
+const refusedByResource = (json: Record<string, any>) =>
+  json.error?.code === 403 || ['CONT_0001', 'COM_0003'].includes(json.error?.messageCode);
+
 describe('the authorization matrix', () => {
   it(`answers every route for every kind of caller as the table says (${cells.length} cells)`, async () => {
     const wrong: string[] = [];
@@ -129,6 +149,69 @@ describe('the authorization matrix', () => {
       if (res.status >= 500 && !path.startsWith('/services/'))
         wrong.push(`${cell.request} as ${cell.kind}: HTTP ${res.status}`);
     }
+    expect(wrong).toEqual([]);
+  });
+
+  it('answers the owner, a group member and another user of a real item and group as the table says', async () => {
+    const [owner, member, other] = [
+      await portal.user('org_publisher'),
+      await portal.user('org_user'),
+      await portal.user('org_user'),
+    ];
+    const as = { owner, 'group member': member, 'other user': other };
+    const made = await portal.call(`/sharing/rest/content/users/${owner.username}/addItem`, {
+      token: owner.token,
+      type: 'Web Map',
+      title: 'matrix map',
+      text: '{}',
+    });
+    const itemId = made.json.id as string;
+    const group = await portal.call('/sharing/rest/community/createGroup', {
+      token: owner.token,
+      title: `matrix ${itemId}`,
+    });
+    const groupId = group.json.group.id as string;
+    await portal.call(`/sharing/rest/community/groups/${groupId}/addUsers`, {
+      token: owner.token,
+      users: member.username,
+    });
+    const shared = await portal.call(`/sharing/rest/content/users/${owner.username}/items/${itemId}/share`, {
+      token: owner.token,
+      groups: groupId,
+    });
+    expect(shared.json.notSharedWith).toEqual([]);
+
+    const destructive = (path: string) => /\/(delete|reassign)$/.test(path);
+    const requests = ROUTE_RULES.filter((r) => r.resource && GRANTS[r.resource]).flatMap((rule) =>
+      rule.methods.flatMap((method) =>
+        rule.paths.filter((p) => !p.includes(':folderId')).map((path) => ({ rule, method, path })),
+      ),
+    );
+    // The owner's deletes come last of all, so the item and the group stay for every other request.
+    const ordered = [
+      ...requests.flatMap((r) =>
+        HOLDERS.filter((h) => h !== 'owner' || !destructive(r.path)).map((h) => ({ ...r, holder: h })),
+      ),
+      ...requests
+        .filter((r) => destructive(r.path))
+        .sort((a, b) => Number(a.path.endsWith('/delete')) - Number(b.path.endsWith('/delete')))
+        .map((r) => ({ ...r, holder: 'owner' as Holder })),
+    ];
+    const wrong: string[] = [];
+    for (const { rule, method, path, holder } of ordered) {
+      const url = path
+        .replace(/:(username|user)\b/g, owner.username)
+        .replace(/:itemId/g, itemId)
+        .replace(/:groupId/g, groupId);
+      const res = await portal.call(url, { token: as[holder].token }, method);
+      const want = GRANTS[rule.resource as ResourceRule]![holder];
+      const got = !refusedByResource(res.json);
+      if (got !== want)
+        wrong.push(
+          `${method} ${path} as ${holder}: want ${want ? 'allowed' : 'refused'}, got ${res.text.slice(0, 160)}`,
+        );
+    }
+    expect(ordered.length).toBeGreaterThan(40);
     expect(wrong).toEqual([]);
   });
 });
