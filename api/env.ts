@@ -1,5 +1,6 @@
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { DatabaseHandle } from '../db/client.js';
+import type { HostedServiceRow } from '../db/repositories/services.js';
 import type { UserRow } from '../db/repositories/users.js';
 import type { Config } from '../infra/config.js';
 import type { LocatorSource } from '../infra/locator-service.js';
@@ -28,5 +29,7 @@ export interface AppEnv {
     user: UserRow | undefined;
     /** The token the request authenticated with, so it can be passed on (e.g. to federated servers). */
     token: string | undefined;
+    /** The ready hosted service a FeatureServer request addresses, found once by the router's access check. */
+    hostedService: HostedServiceRow | undefined;
   };
 }

@@ -22,15 +22,11 @@ import {
 } from './attachments.js';
 import { narrowedWhere, ownFeaturesWhere } from './feature-edit-access.js';
 import { selectObjectIds } from './feature-edit-select.js';
-import { readyLayer } from './hosted-layer.js';
+import { requestLayer } from './request-layer.js';
 
 async function scopeOf(c: Context<AppEnv>) {
   const deps = c.get('deps');
-  const { service, layer } = await readyLayer(
-    deps.database.db,
-    c.req.param('name') ?? '',
-    c.req.param('layer') ?? '',
-  );
+  const { service, layer } = await requestLayer(c);
   return attachmentScope(deps, service, layer, c.get('user'));
 }
 

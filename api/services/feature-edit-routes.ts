@@ -4,7 +4,7 @@
  * `/{layer}/{objectId}`. Edits are POST only, as on ArcGIS.
  */
 import type { Context, Hono } from 'hono';
-import type { HostedLayerRow, HostedServiceRow } from '../../db/repositories/services.js';
+import { type HostedLayerRow, type HostedServiceRow, listLayers } from '../../db/repositories/services.js';
 import { requireEditCapabilities } from '../../lib/edit/capabilities.js';
 import { editLayerOf } from '../../lib/edit/edit-layer.js';
 import {
@@ -22,8 +22,8 @@ import { sendJson } from '../render.js';
 import { narrowedWhere, ownFeaturesWhere } from './feature-edit-access.js';
 import { selectObjectIds } from './feature-edit-select.js';
 import { applyEdits, type LayerEditResults } from './feature-edits.js';
-import { readyLayer, readyService } from './hosted-layer.js';
-import { queryLayer } from './layer-query.js';
+import { queryFeatureLayer } from './layer-query.js';
+import { requestLayer, requestService } from './request-layer.js';
 
 type Params = Record<string, string | undefined>;
 
@@ -32,11 +32,7 @@ async function editOneLayer(
   edits: (p: Params, service: HostedServiceRow, layer: HostedLayerRow) => Promise<LayerEdits>,
 ): Promise<LayerEditResults> {
   const deps = c.get('deps');
-  const { service, layer } = await readyLayer(
-    deps.database.db,
-    c.req.param('name') ?? '',
-    c.req.param('layer') ?? '',
-  );
+  const { service, layer } = await requestLayer(c);
   const p: Params = c.get('params').all();
   const [result] = await applyEdits(deps, service, [{ layer, edits: await edits(p, service, layer) }], {
     user: c.get('user'),
@@ -104,7 +100,8 @@ export function mountFeatureEditRoutes(router: Hono<AppEnv>, base: string): void
 
   router.post(`${base}/applyEdits`, async (c) => {
     const deps = c.get('deps');
-    const { service, layers } = await readyService(deps.database.db, c.req.param('name') ?? '');
+    const service = requestService(c);
+    const layers = await listLayers(deps.database.db, service.serviceItemId);
     const p: Params = c.get('params').all();
     const requests = readServiceEdits(p.edits).map((e) => {
       const layer = layers.find((l) => l.layerId === e.id);
@@ -121,14 +118,12 @@ export function mountFeatureEditRoutes(router: Hono<AppEnv>, base: string): void
 
   router.on(['GET', 'POST'], `${layerPath}/:objectId{[0-9]+}`, async (c) => {
     const deps = c.get('deps');
-    const name = c.req.param('name') ?? '';
-    const layerId = c.req.param('layer') ?? '';
     const objectId = c.req.param('objectId') ?? '';
-    const { service, layer } = await readyLayer(deps.database.db, name, layerId);
+    const { service, layer } = await requestLayer(c);
     const own = await ownFeaturesWhere(deps.database.db, service, layer, c.get('user'));
     const params: Params = { objectids: objectId, outfields: '*', returngeometry: 'true', f: 'json' };
     if (own) params.where = narrowedWhere(undefined, own);
-    const out = (await queryLayer(deps.database, name, layerId, params)).body as {
+    const out = (await queryFeatureLayer(deps.database, service, layer, params)).body as {
       features?: { attributes: unknown; geometry?: unknown }[];
     };
     const feature = out.features?.[0];

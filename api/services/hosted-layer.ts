@@ -1,12 +1,6 @@
-/** Finds a ready hosted service and layer by the names in the URL, and describes the layer to lib/query. */
+/** Finds a hosted layer by the id in the URL, and describes the layer to lib/query. */
 import type { Database } from '../../db/client.js';
-import {
-  findLayer,
-  findServiceByName,
-  type HostedLayerRow,
-  type HostedServiceRow,
-  listLayers,
-} from '../../db/repositories/services.js';
+import { findLayer, type HostedLayerRow, type HostedServiceRow } from '../../db/repositories/services.js';
 import { GeoError } from '../../lib/errors.js';
 import type { EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
 import { type CatalogField, createFieldCatalog } from '../../lib/query/field-catalog.js';
@@ -17,27 +11,17 @@ import type { LayerCatalog } from '../../lib/query/layer-catalog.js';
 export const serviceNotFound = () =>
   new GeoError({ code: 400, message: 'Invalid URL', details: ['Service not found or not started.'] });
 
-export async function readyService(
+/** The layer with the id in the URL of a service already found. */
+export async function layerOfService(
   db: Database,
-  name: string,
-): Promise<{ service: HostedServiceRow; layers: HostedLayerRow[] }> {
-  const service = await findServiceByName(db, name);
-  if (service?.status !== 'ready') throw serviceNotFound();
-  return { service, layers: await listLayers(db, service.serviceItemId) };
-}
-
-export async function readyLayer(
-  db: Database,
-  name: string,
+  service: HostedServiceRow,
   layerId: string,
-): Promise<{ service: HostedServiceRow; layer: HostedLayerRow }> {
-  const service = await findServiceByName(db, name);
-  if (service?.status !== 'ready') throw serviceNotFound();
+): Promise<HostedLayerRow> {
   const id = /^\d{1,3}$/.test(layerId) ? Number(layerId) : -1;
   const layer = id >= 0 ? await findLayer(db, service.serviceItemId, id) : undefined;
   if (!layer)
     throw new GeoError({ code: 400, message: 'Invalid URL', details: [`Layer ${layerId} does not exist.`] });
-  return { service, layer };
+  return layer;
 }
 
 export function storageSpatialReference(service: HostedServiceRow): SpatialReference {
