@@ -12,21 +12,15 @@
  * the MapServer and VectorTileServer routes, which share this path's reader.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createTileCacheRows, ROW_TTL_MS } from '../db/repositories/tile-cache-rows.js';
+import type { TileServiceType } from '../db/repositories/tile-caches.js';
 import type { UserRow } from '../db/repositories/users.js';
 import { createTileCacheReader, type TileCacheReader } from '../infra/tile-cache-store.js';
 import { findTokenGrant, grantedUser, headerToken, type TokenGrant } from './auth.js';
 import type { AppDeps } from './env.js';
 import { errorEnvelope } from './render.js';
 import { createServiceAuthorizer, type ServiceAudience } from './services/service-access.js';
-import {
-  answerTile,
-  createTileCacheRows,
-  ROW_TTL_MS,
-  type TileAnswer,
-  type TileRequest,
-  type TileServiceType,
-  tileAnswerNow,
-} from './services/tile-serving.js';
+import { answerTile, type TileAnswer, type TileRequest, tileAnswerNow } from './services/tile-serving.js';
 
 /** A token's grant is looked up again after this long, so a sign-out or a disabled user shows soon. */
 const GRANT_TTL_MS = 5_000;

@@ -2,8 +2,9 @@
  * The map-server SOAP service over hosted services: every operation's handler, grouped by kind,
  * each group a factory over the same dependencies, composed and handed to the dispatcher.
  */
-import { createTileCacheRows, ROW_TTL_MS, type TileCacheRows } from '../api/services/tile-serving.js';
+
 import type { DatabaseHandle } from '../db/client.js';
+import { createTileCacheRows, ROW_TTL_MS, type TileCacheRows } from '../db/repositories/tile-cache-rows.js';
 import type { ObjectStore } from '../infra/object-store.js';
 import { createSoapService, type SoapService, type SoapServiceOptions } from './dispatcher.js';
 import { createCacheHandlers } from './handlers/cache-handlers.js';

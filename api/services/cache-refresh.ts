@@ -5,11 +5,12 @@
  * instead of piling up concurrent redraws of the same bundles. A round ends by switching the cache to a
  * new generation, which changes the served ETags and the servers' in-memory tile keys.
  */
-import { projectBounds } from '../../activities/tiles/layer-features.js';
+
 import { findService } from '../../db/repositories/services.js';
 import { tileCachesOfSource } from '../../db/repositories/tile-caches.js';
 import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
 import { createTransformer } from '../../lib/projection/index.js';
+import { projectBounds } from '../../lib/projection/project-bounds.js';
 import {
   refreshAreasSignal,
   TILE_CACHE_REFRESH_WORKFLOW,

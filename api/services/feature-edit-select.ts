@@ -6,8 +6,8 @@
 import type { DatabaseHandle } from '../../db/client.js';
 import { runPreparedQuery } from '../../db/repositories/feature-query.js';
 import type { HostedLayerRow, HostedServiceRow } from '../../db/repositories/services.js';
+import { layerCatalog, storageSpatialReference } from '../../lib/query/hosted-layer-catalog.js';
 import { prepareFeatureQuery } from '../../lib/query/prepare-feature-query.js';
-import { layerCatalog, storageSpatialReference } from './hosted-layer.js';
 
 export interface IdSelection {
   where?: string;

@@ -21,10 +21,10 @@ import {
   renderStatistics,
 } from '../../lib/query/feature-response.js';
 import { renderGeoJson } from '../../lib/query/geojson-response.js';
+import { layerCatalog, storageSpatialReference } from '../../lib/query/hosted-layer-catalog.js';
 import type { NormalizedQuery } from '../../lib/query/normalized-query.js';
 import { outputProjection, prepareFeatureQuery } from '../../lib/query/prepare-feature-query.js';
 import { attributesOf, featureRowOf, takePage } from '../../lib/query/row-mapping.js';
-import { layerCatalog, storageSpatialReference } from './hosted-layer.js';
 
 export interface QueryOutput {
   body: unknown;

@@ -7,10 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Context } from 'hono';
-import { packageSourceKey } from '../../activities/tiles/tile-package-activities.js';
 import { findItem, insertItem, insertRelationship } from '../../db/repositories/items.js';
 import { insertJob } from '../../db/repositories/jobs.js';
 import { findTileCacheByName, insertTileCache } from '../../db/repositories/tile-caches.js';
+import { publishSourceKey } from '../../infra/object-keys.js';
 import { badRequest, forbidden, itemNotFound } from '../../lib/errors.js';
 import { webMercatorCache } from '../../lib/tiles/cache-definition.js';
 import type { TilePublishKind } from '../../workflows/tile-cache-messages.js';
@@ -50,7 +50,7 @@ async function publishTilesFromPackage(
       'Choose another name, or delete the service that has it.',
     ]);
   }
-  const key = packageSourceKey(jobId);
+  const key = publishSourceKey(jobId);
   const itemId = params.get('itemid');
   const file = params.file('file');
   let sourceItemId: string | null = null;

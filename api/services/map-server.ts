@@ -4,7 +4,8 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import type { TileCacheRow } from '../../db/repositories/tile-caches.js';
+import { createTileCacheRows, ROW_TTL_MS } from '../../db/repositories/tile-cache-rows.js';
+import type { TileCacheRow, TileServiceType } from '../../db/repositories/tile-caches.js';
 import { createTileCacheReader, type TileCacheReader } from '../../infra/tile-cache-store.js';
 import { badRequest, forbidden } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
@@ -16,14 +17,7 @@ import { mapServerJson, mapServiceLayers } from './map-server-json.js';
 import { mapServerLegend } from './map-server-legend.js';
 import { rebuildTileCache } from './map-server-rebuild.js';
 import { createServiceAuthorizer, type ServiceAudience } from './service-access.js';
-import {
-  answerTile,
-  answerTileMap,
-  createTileCacheRows,
-  ROW_TTL_MS,
-  type TileServiceType,
-  tileResponse,
-} from './tile-serving.js';
+import { answerTile, answerTileMap, tileResponse } from './tile-serving.js';
 
 const methods = ['GET', 'POST'];
 
