@@ -6,6 +6,7 @@ import type { Config } from '../infra/config.js';
 import type { LocatorSource } from '../infra/locator-service.js';
 import type { Logger } from '../infra/logger.js';
 import type { ObjectStore } from '../infra/object-store.js';
+import type { ServedTiles } from '../infra/served-tiles.js';
 import type { RequestParams } from './params.js';
 
 /** Everything a router needs, passed in by the entry point; routers keep no module-level state. */
@@ -20,6 +21,8 @@ export interface AppDeps {
   portalName: string;
   /** The process's shared embedded locator (GeocodeServer and publish geocoding). */
   locator: LocatorSource;
+  /** The process's one tile reader and cache-row memo, shared by every tile route and SOAP. */
+  tiles: ServedTiles;
 }
 
 export interface AppEnv {

@@ -16,7 +16,7 @@ import {
 } from '../../lib/edit/edit-parameters.js';
 import { badRequest, GeoError } from '../../lib/errors.js';
 import { present } from '../../lib/query/normalize/parameter-values.js';
-import { normalizeSpatialReference } from '../../lib/query/normalize/spatial-reference.js';
+import { spatialReferenceParameter } from '../../lib/query/normalize/spatial-reference.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { narrowedWhere, ownFeaturesWhere } from './feature-edit-access.js';
@@ -36,7 +36,7 @@ async function editOneLayer(
   const p: Params = c.get('params').all();
   const [result] = await applyEdits(deps, service, [{ layer, edits: await edits(p, service, layer) }], {
     user: c.get('user'),
-    inSR: normalizeSpatialReference('inSR', p.insr),
+    inSR: spatialReferenceParameter('inSR', p.insr),
     rollbackOnFailure: readRollbackOnFailure(p.rollbackonfailure),
   });
   return result;
@@ -110,7 +110,7 @@ export function mountFeatureEditRoutes(router: Hono<AppEnv>, base: string): void
     });
     const results = await applyEdits(deps, service, requests, {
       user: c.get('user'),
-      inSR: normalizeSpatialReference('inSR', p.insr),
+      inSR: spatialReferenceParameter('inSR', p.insr),
       rollbackOnFailure: readRollbackOnFailure(p.rollbackonfailure),
     });
     return sendJson(c, results);

@@ -22,7 +22,7 @@ import type { DrawingInfo } from '../../lib/render/types.js';
 import { clientFault } from '../fault.js';
 import type { SoapContext } from '../service-types.js';
 import type { ImageOutput } from './image-output.js';
-import type { MapCache, TileCacheReader } from './tile-cache-reader.js';
+import type { MapCache, MapTileSource } from './tile-cache-reader.js';
 
 /** A hosted service has one data frame; the real server names it "Layers" too. */
 export const MAP_NAME = 'Layers';
@@ -43,7 +43,7 @@ export interface MapServiceDeps {
   database: DatabaseHandle;
   /** Cache rows by service name, remembered briefly as the REST MapServer routes do (tiles come by the hundred). */
   cacheRows: TileCacheRows;
-  tiles: TileCacheReader;
+  tiles: MapTileSource;
   images: ImageOutput;
   now: () => number;
 }

@@ -21,6 +21,7 @@ import { insertService, upsertLayer } from '../../../db/repositories/services.js
 import { insertUser } from '../../../db/repositories/users.js';
 import { loadConfig } from '../../../infra/config.js';
 import type { ObjectStore } from '../../../infra/object-store.js';
+import { createServedTiles } from '../../../infra/served-tiles.js';
 
 /** Web Mercator x of a longitude on the equator: R·λ, with R the WGS84 semi-major axis. */
 export const mercatorX = (lon: number) => (6378137 * lon * Math.PI) / 180;
@@ -101,10 +102,12 @@ export async function openHostedPoints(): Promise<HostedPoints> {
     ],
     featureCount: POINTS.length,
   });
+  const store = {} as ObjectStore;
   const deps = {
     config: loadConfig({ DATA_DIR: dir }),
     database,
-    store: {} as ObjectStore,
+    store,
+    tiles: createServedTiles(store, { maxTileBytes: 0 }),
     temporal: () => Promise.reject(new Error('no Temporal in router tests')),
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
     now: () => NOW,
