@@ -8,13 +8,17 @@ import type { DatabaseHandle } from '../../db/client.js';
 import { boxLiteral } from '../../db/repositories/feature-tables.js';
 import { findService, listLayers } from '../../db/repositories/services.js';
 import { geometryBounds } from '../../lib/geometry/bounds.js';
-import type { Bounds, EsriGeometry, EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
+import {
+  type Bounds,
+  type EsriGeometry,
+  type EsriGeometryType,
+  type SpatialReference,
+  WEB_MERCATOR,
+} from '../../lib/geometry/types.js';
 import { createTransformer, type Transformer } from '../../lib/projection/index.js';
 import { projectBounds } from '../../lib/projection/project-bounds.js';
 import { parseShape } from '../../lib/query/row-mapping.js';
 import type { DrawingInfo, FeatureRenderer, RenderFeature } from '../../lib/render/types.js';
-
-const WEB_MERCATOR: SpatialReference = { wkid: 102100, latestWkid: 3857 };
 
 export interface DrawableLayer {
   layerId: number;
