@@ -8,6 +8,7 @@ import type { Logger } from '../infra/logger.js';
 import type { ObjectStore } from '../infra/object-store.js';
 import type { ServedTiles } from '../infra/served-tiles.js';
 import type { RequestParams } from './params.js';
+import type { ItemDeletionHook } from './portal/item-removal.js';
 
 /** Everything a router needs, passed in by the entry point; routers keep no module-level state. */
 export interface AppDeps {
@@ -23,6 +24,8 @@ export interface AppDeps {
   locator: LocatorSource;
   /** The process's one tile reader and cache-row memo, shared by every tile route and SOAP. */
   tiles: ServedTiles;
+  /** Run before any item is deleted (see api/item-deletion-hooks.ts). */
+  itemDeletionHooks: readonly ItemDeletionHook[];
 }
 
 export interface AppEnv {

@@ -1,6 +1,7 @@
 /** Opens what every entry point shares: the database (migrated and bootstrapped) and object storage. */
 import { join } from 'node:path';
 import type { AppDeps } from '../api/env.js';
+import { ITEM_DELETION_HOOKS } from '../api/item-deletion-hooks.js';
 import { type DatabaseHandle, openDatabase } from '../db/client.js';
 import { bootstrap, type PortalIdentity } from './bootstrap.js';
 import type { Config } from './config.js';
@@ -49,6 +50,7 @@ export function appDeps(runtime: Runtime): AppDeps {
     portalId: runtime.identity.portalId,
     portalName: runtime.identity.portalName,
     locator: runtime.locator,
+    itemDeletionHooks: ITEM_DELETION_HOOKS,
     tiles: createServedTiles(runtime.store, { maxTileBytes: runtime.config.tileMemoryCacheBytes }),
     temporal: () => {
       client ??= connectClient(runtime.config.temporal).catch((e) => {

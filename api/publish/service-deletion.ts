@@ -9,7 +9,6 @@ import { jobsForItem, type PublishJobRow } from '../../db/repositories/jobs.js';
 import { deleteService, findService, listLayers } from '../../db/repositories/services.js';
 import { publishJobPrefix } from '../../infra/object-keys.js';
 import type { AppDeps } from '../env.js';
-import { registerItemDeletionHook } from '../portal/item-removal.js';
 
 /** Terminates the item's running jobs; returns all its jobs. Closed workflows or a down Temporal are no obstacle. */
 export async function stopRunningJobs(deps: AppDeps, itemId: string): Promise<PublishJobRow[]> {
@@ -36,5 +35,3 @@ export async function deleteHostedService(item: ItemRow, deps: AppDeps): Promise
   await deleteService(db, item.id);
   for (const job of jobs) await deps.store.removePrefix(publishJobPrefix(job.id));
 }
-
-registerItemDeletionHook(deleteHostedService);

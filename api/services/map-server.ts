@@ -12,7 +12,6 @@ import { badRequest, forbidden } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
-import './map-server-deletion.js';
 import { serviceNotFound } from './hosted-layer.js';
 import { mapServerJson, mapServiceLayers } from './map-server-json.js';
 import { mapServerLegend } from './map-server-legend.js';

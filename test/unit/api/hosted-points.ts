@@ -108,6 +108,7 @@ export async function openHostedPoints(): Promise<HostedPoints> {
     database,
     store,
     tiles: createServedTiles(store, { maxTileBytes: 0 }),
+    itemDeletionHooks: [],
     temporal: () => Promise.reject(new Error('no Temporal in router tests')),
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
     now: () => NOW,
