@@ -45,6 +45,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
   app.use('*', authenticate());
 
+  // Routers sharing a prefix answer disjoint paths (test/unit/api/route-overlap.test.ts): order is free.
   const root = new Hono<AppEnv>();
   root.route('/sharing/rest', createPublishRouter());
   root.route('/sharing/rest', createPortalBasicsRouter());

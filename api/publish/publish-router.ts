@@ -7,8 +7,6 @@ import { errorRecords } from './error-records-route.js';
 import { publish } from './publish-route.js';
 import { itemStatus } from './status-route.js';
 
-// Registers the hook that removes a hosted service with its item.
-
 const methods = ['GET', 'POST'];
 
 export function createPublishRouter(): Hono<AppEnv> {
