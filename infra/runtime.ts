@@ -7,7 +7,7 @@ import { bootstrap, type PortalIdentity } from './bootstrap.js';
 import type { Config } from './config.js';
 import { createLocatorService, type LocatorSource } from './locator-service.js';
 import type { Logger } from './logger.js';
-import { createObjectStore, ensureBucket, type ObjectStore } from './object-store.js';
+import { createObjectStore, type ObjectStore } from './object-store.js';
 import { createServedTiles } from './served-tiles.js';
 import { connectClient } from './temporal.js';
 
@@ -29,7 +29,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
   try {
     const identity = await bootstrap(database, config, log, now);
     const store = createObjectStore(config.minio);
-    await ensureBucket(store);
+    await store.ensureBucket();
     const locator = createLocatorService({ database, log, now });
     return { config, log, database, store, identity, now, locator, close: () => database.close() };
   } catch (e) {

@@ -60,7 +60,7 @@ async function publishTilesFromPackage(
     if (item.owner !== user.username && item.access === 'private') throw forbidden();
     if (!item.dataKey)
       throw badRequest('Unable to publish the item.', [`Item ${itemId} has no file to publish.`]);
-    await deps.store.client.copyObject(deps.store.bucket, key, `/${deps.store.bucket}/${item.dataKey}`);
+    await deps.store.copy(item.dataKey, key);
     sourceItemId = item.id;
   } else if (file) {
     await deps.store.put(key, createReadStream(file.path), file.size);
