@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { GeoError, isGeoError, toGeoError } from '../lib/errors.js';
 import { authenticate } from './auth.js';
+import { CORS_OPTIONS } from './cors.js';
 import type { AppDeps, AppEnv } from './env.js';
 import { createGeocodeServices } from './geocode/geocode-services.js';
 import { parseParams } from './params.js';
@@ -19,13 +20,12 @@ import { createFeatureServerRouter } from './services/feature-server.js';
 import { createMapServerRouter } from './services/map-server.js';
 import { createVectorTileServerRouter } from './services/vector-tile-server.js';
 import { createSoapRouter } from './soap-router.js';
-import { createTileFastPath, type TileFastPath } from './tile-fast-path.js';
 
 /**
- * The app. `tiles` is the lean tile path whose node listener fronts the server (http-server.ts): the
- * tile routes here and SOAP's GetMapTile read through its reader, so all share one tile memory.
+ * The app. The tile routes here, SOAP's GetMapTile and the lean tile path in front of the server
+ * (http-server.ts) all read through `deps.tiles`, so all share one tile memory and one row memo.
  */
-export function createApp(deps: AppDeps, tiles: TileFastPath = createTileFastPath(deps)): Hono<AppEnv> {
+export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: requestPath });
   const limits = {
     tmpDir: join(deps.config.dataDir, 'tmp'),
@@ -33,7 +33,7 @@ export function createApp(deps: AppDeps, tiles: TileFastPath = createTileFastPat
     maxFormBytes: Math.min(deps.config.uploadMaxBytes, 256 * 1024 ** 2),
   };
 
-  app.use('*', cors({ origin: (origin) => origin || '*', credentials: true, maxAge: 86400 }));
+  app.use('*', cors(CORS_OPTIONS));
   app.use('*', async (c, next) => {
     c.set('deps', deps);
     const { params, cleanup } = await parseParams(c.req.raw, limits);
@@ -47,17 +47,18 @@ export function createApp(deps: AppDeps, tiles: TileFastPath = createTileFastPat
   app.use('*', authenticate());
   app.use('*', privilegeGuard(deps.config.basePath));
 
+  // Routers sharing a prefix answer disjoint paths (test/unit/api/route-overlap.test.ts): order is free.
   const root = new Hono<AppEnv>();
   root.route('/sharing/rest', createPublishRouter());
   root.route('/sharing/rest', createPortalBasicsRouter());
   root.route('/', createPortalRouter());
   root.route('/rest/services', createGeocodeServices(deps));
   root.route('/rest', createFeatureServerRouter());
-  root.route('/rest', createMapServerRouter(tiles.reader));
-  root.route('/rest', createVectorTileServerRouter(tiles.reader));
+  root.route('/rest', createMapServerRouter(deps.tiles));
+  root.route('/rest', createVectorTileServerRouter(deps.tiles));
   root.route('/rest', createRestInfoRouter());
   root.route('/rest', createServiceCatalogRouter());
-  root.route('/services', createSoapRouter(tiles.reader));
+  root.route('/services', createSoapRouter(deps.tiles));
   app.route(deps.config.basePath || '/', root);
 
   app.notFound((c) => {

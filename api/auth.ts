@@ -13,7 +13,15 @@ import type { AppEnv } from './env.js';
 const BEARER = /^Bearer\s+(\S+)$/i;
 
 export function requestToken(c: Context<AppEnv>): string | undefined {
-  return c.get('params').get('token') || headerToken((name) => c.req.header(name));
+  return tokenOf(c.get('params').get('token'), (name) => c.req.header(name));
+}
+
+/** The `token` parameter if given, else a Bearer header: the one rule every path reads tokens by. */
+export function tokenOf(
+  parameter: string | undefined,
+  header: (name: string) => string | undefined,
+): string | undefined {
+  return parameter || headerToken(header);
 }
 
 /** A Bearer token from `X-Esri-Authorization` or else `Authorization`. */

@@ -16,7 +16,7 @@ export interface ServeOptions {
 /** Creates the server and starts listening; wait for its `listening` event to know the port is bound. */
 export function serveApp(deps: AppDeps, { port, hostname }: ServeOptions): Server {
   const tiles = createTileFastPath(deps);
-  const app = createApp(deps, tiles);
+  const app = createApp(deps);
   const listener = getRequestListener(app.fetch, { hostname });
   const server = createServer(
     tiles.nodeListener(deps.config.basePath, (req, res) => {

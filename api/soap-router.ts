@@ -7,10 +7,10 @@ import { type Context, Hono } from 'hono';
 import type { Database } from '../db/client.js';
 import { findServiceByName } from '../db/repositories/services.js';
 import type { UserRow } from '../db/repositories/users.js';
-import type { TileCacheReader } from '../infra/tile-cache-store.js';
+import type { ServedTiles } from '../infra/served-tiles.js';
 import { SOAP_CONTENT_TYPE } from '../soap/dispatcher.js';
 import { clientFault, faultFromError, renderFault, SoapFault } from '../soap/fault.js';
-import { mapCacheTileReader } from '../soap/handlers/tile-cache-reader.js';
+import { mapTileSource } from '../soap/handlers/tile-cache-reader.js';
 import { createMapServerSoap, type MapServerSoap } from '../soap/service.js';
 import type { AppDeps, AppEnv } from './env.js';
 import { createServiceAuthorizer, type ServiceAuthorizer } from './services/service-access.js';
@@ -74,8 +74,8 @@ const tooLarge = () =>
     details: [],
   });
 
-/** `tiles`: the app's tile reader, so GetMapTile shares the REST tiles' memory; one of its own otherwise. */
-export function createSoapRouter(tiles?: TileCacheReader): Hono<AppEnv> {
+/** `tiles`: the app's tile reader and cache rows, so GetMapTile shares the REST tiles' memory. */
+export function createSoapRouter(tiles: ServedTiles): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const authorize = createServiceAuthorizer();
   // Made on the first request, when the app's dependencies are at hand; one per router.
@@ -86,7 +86,8 @@ export function createSoapRouter(tiles?: TileCacheReader): Hono<AppEnv> {
         database: deps.database,
         store: deps.store,
         now: deps.now,
-        tiles: tiles && mapCacheTileReader(tiles),
+        tiles: mapTileSource(tiles.reader),
+        cacheRows: tiles.rows,
       },
       {
         onServerFault: (fault, cause, operation) =>

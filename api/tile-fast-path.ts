@@ -12,32 +12,20 @@
  * the MapServer and VectorTileServer routes, which share this path's reader.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ROW_TTL_MS } from '../db/repositories/tile-cache-rows.js';
+import type { TileServiceType } from '../db/repositories/tile-caches.js';
 import type { UserRow } from '../db/repositories/users.js';
-import { createTileCacheReader, type TileCacheReader } from '../infra/tile-cache-store.js';
-import { findTokenGrant, grantedUser, headerToken, type TokenGrant } from './auth.js';
+import { createTtlMemo } from '../lib/ttl-memo.js';
+import { findTokenGrant, grantedUser, type TokenGrant, tokenOf } from './auth.js';
+import { simpleCorsHeaders } from './cors.js';
 import type { AppDeps } from './env.js';
 import { errorEnvelope } from './render.js';
 import { createServiceAuthorizer, type ServiceAudience } from './services/service-access.js';
-import {
-  answerTile,
-  createTileCacheRows,
-  ROW_TTL_MS,
-  type TileAnswer,
-  type TileRequest,
-  type TileServiceType,
-  tileAnswerNow,
-} from './services/tile-serving.js';
+import { answerTile, type TileAnswer, type TileRequest, tileAnswerNow } from './services/tile-serving.js';
 
 /** A token's grant is looked up again after this long, so a sign-out or a disabled user shows soon. */
 const GRANT_TTL_MS = 5_000;
 const MAX_GRANTS = 10_000;
-
-/** A token's grant as looked up; `value` once the lookup has finished (null: no such token). */
-interface GrantEntry {
-  until: number;
-  grant: Promise<TokenGrant | undefined>;
-  value?: TokenGrant | null;
-}
 
 type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -54,8 +42,6 @@ interface TileAsk {
 }
 
 export interface TileFastPath {
-  /** The tile reader (and its LRU) the app's MapServer and VectorTileServer routers share. */
-  reader: TileCacheReader;
   /**
    * A request listener that answers tile GETs under `basePath` itself and hands everything else (and
    * every tile request the full stack must answer) to `next`, the app's listener.
@@ -64,29 +50,20 @@ export interface TileFastPath {
 }
 
 export function createTileFastPath(deps: AppDeps): TileFastPath {
-  const reader = createTileCacheReader(deps.store, { maxTileBytes: deps.config.tileMemoryCacheBytes });
-  const rows = createTileCacheRows(ROW_TTL_MS);
+  const { reader, rows } = deps.tiles;
   const authorize = createServiceAuthorizer(ROW_TTL_MS);
-  const grants = new Map<string, GrantEntry>();
+  // A token's grant (null: no such token), looked up again after a while.
+  const grants = createTtlMemo<TokenGrant | null>({
+    ttlMs: GRANT_TTL_MS,
+    maxEntries: MAX_GRANTS,
+    now: Date.now,
+  });
   const { db } = deps.database;
 
   /** The user a token signs in, or undefined when the full stack must refuse it. */
   async function userOf(token: string, referer: string | undefined): Promise<UserRow | undefined> {
-    const now = Date.now();
-    let hit = grants.get(token);
-    if (!hit || hit.until <= now) {
-      if (grants.size >= MAX_GRANTS) grants.clear();
-      const entry: GrantEntry = { until: now + GRANT_TTL_MS, grant: findTokenGrant(db, token, deps.now()) };
-      entry.grant.then(
-        (g) => {
-          entry.value = g ?? null;
-        },
-        () => grants.delete(token),
-      );
-      grants.set(token, entry);
-      hit = entry;
-    }
-    return signedIn(await hit.grant, referer);
+    const grant = await grants.get(token, async () => (await findTokenGrant(db, token, deps.now())) ?? null);
+    return signedIn(grant, referer);
   }
 
   /** Remembered grants still expire on time, and a referer-bound one is checked every time. */
@@ -98,11 +75,11 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
    * answer, the tile) must be read first, `null` when the full stack must answer.
    */
   function answerNow(ask: TileAsk): TileAnswer | null | undefined {
-    const token = queryToken(ask.query) || headerToken(ask.header);
+    const token = tokenOf(queryToken(ask.query), ask.header);
     let user: UserRow | undefined;
     if (token) {
-      const hit = grants.get(token);
-      if (!hit || hit.until <= Date.now() || hit.value === undefined) return undefined;
+      const hit = grants.peek(token);
+      if (!hit) return undefined;
       user = signedIn(hit.value, ask.header('referer'));
       if (!user) return null;
     }
@@ -115,7 +92,7 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
 
   /** The answer for a tile request, or undefined when the full stack must answer it. */
   async function answer(ask: TileAsk): Promise<TileAnswer | undefined> {
-    const token = queryToken(ask.query) || headerToken(ask.header);
+    const token = tokenOf(queryToken(ask.query), ask.header);
     let user: UserRow | undefined;
     if (token) {
       user = await userOf(token, ask.header('referer'));
@@ -138,7 +115,6 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
   }
 
   return {
-    reader,
     nodeListener(basePath, next) {
       const prefix = `${basePath}/rest/services/Hosted/`;
       return (req, res) => {
@@ -206,31 +182,16 @@ function writeAnswer(res: ServerResponse, found: TileAnswer, origin: string | un
       'application/json',
       'Content-Length',
       String(Buffer.byteLength(body)),
-      ...corsHeaders(origin),
+      ...simpleCorsHeaders(origin),
     ]);
     res.end(head ? undefined : body);
     return;
   }
   const headers: string[] = [];
   for (const [name, value] of Object.entries(found.headers)) headers.push(name, value);
-  headers.push(...corsHeaders(origin));
+  headers.push(...simpleCorsHeaders(origin));
   res.writeHead(found.status, headers);
   res.end(found.status === 200 && !head ? found.bytes : undefined);
-}
-
-/**
- * What app.ts's cors() middleware adds to a GET (origin echoed, credentials allowed). The lean path runs
- * ahead of it; preflights still go to it.
- */
-function corsHeaders(origin: string | undefined): string[] {
-  return [
-    'Access-Control-Allow-Origin',
-    origin || '*',
-    'Access-Control-Allow-Credentials',
-    'true',
-    'Vary',
-    'Origin',
-  ];
 }
 
 /** Query strings seen lately and the token each carries: a map client sends the same one with every tile. */

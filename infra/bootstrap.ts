@@ -3,13 +3,13 @@
  * administrator. Idempotent, so several processes may run it against one database.
  */
 
-import { newPasswordHash } from '../api/portal/passwords.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { ensurePortal } from '../db/repositories/portal.js';
 import { findUser, insertUser } from '../db/repositories/users.js';
 import { isGeoError } from '../lib/errors.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import { newPasswordHash } from './passwords.js';
 import { newId, newPassword } from './secrets.js';
 
 export interface PortalIdentity {

@@ -1,5 +1,6 @@
 /**
- * Object storage, only through the `minio` client. Keys are deterministic (derived from ids and content
+ * Object storage, only through the `minio` client, which stays inside this module: callers see the
+ * operations below and nothing of the client or its bucket calls. Keys are deterministic (derived from ids and content
  * hashes) so that a retried activity overwrites what an interrupted one wrote instead of adding to it.
  */
 import type { Readable } from 'node:stream';
@@ -8,10 +9,15 @@ import type { Config } from './config.js';
 
 export interface ObjectStore {
   readonly bucket: string;
-  readonly client: Client;
+  /** Creates the bucket when it is missing; safe to call from several processes at once. */
+  ensureBucket(): Promise<void>;
   put(key: string, body: Buffer | Readable | string, size?: number, contentType?: string): Promise<void>;
   getBuffer(key: string): Promise<Buffer>;
   getStream(key: string): Promise<Readable>;
+  /** The object's bytes from `offset` to its end, as a stream. */
+  getStreamFrom(key: string, offset: number): Promise<Readable>;
+  /** A server-side copy of `fromKey` to `toKey` (the bytes do not pass through this process). */
+  copy(fromKey: string, toKey: string): Promise<void>;
   getRange(key: string, offset: number, length: number): Promise<Buffer>;
   stat(key: string): Promise<{ size: number; etag: string; lastModified: Date } | undefined>;
   remove(key: string): Promise<void>;
@@ -40,12 +46,24 @@ export function createObjectStore(config: Config['minio']): ObjectStore {
 
   return {
     bucket,
-    client,
+    async ensureBucket() {
+      if (await client.bucketExists(bucket)) return;
+      try {
+        await client.makeBucket(bucket, 'us-east-1');
+      } catch (e) {
+        const code = (e as { code?: string }).code;
+        if (code !== 'BucketAlreadyOwnedByYou' && code !== 'BucketAlreadyExists') throw e;
+      }
+    },
     async put(key, body, size, contentType = 'application/octet-stream') {
       await client.putObject(bucket, key, body, size, { 'Content-Type': contentType });
     },
     getBuffer: async (key) => toBuffer(await client.getObject(bucket, key)),
     getStream: (key) => client.getObject(bucket, key),
+    getStreamFrom: (key, offset) => client.getPartialObject(bucket, key, offset),
+    async copy(fromKey, toKey) {
+      await client.copyObject(bucket, toKey, `/${bucket}/${fromKey}`);
+    },
     getRange: async (key, offset, length) =>
       toBuffer(await client.getPartialObject(bucket, key, offset, length)),
     async stat(key) {
@@ -67,17 +85,6 @@ export function createObjectStore(config: Config['minio']): ObjectStore {
     },
     list: (prefix) => listKeys(client, bucket, prefix),
   };
-}
-
-/** Creates the bucket when it is missing; safe to call from several processes at once. */
-export async function ensureBucket(store: ObjectStore): Promise<void> {
-  if (await store.client.bucketExists(store.bucket)) return;
-  try {
-    await store.client.makeBucket(store.bucket, 'us-east-1');
-  } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code !== 'BucketAlreadyOwnedByYou' && code !== 'BucketAlreadyExists') throw e;
-  }
 }
 
 function isNotFound(e: unknown): boolean {

@@ -1,12 +1,14 @@
 /** Opens what every entry point shares: the database (migrated and bootstrapped) and object storage. */
 import { join } from 'node:path';
 import type { AppDeps } from '../api/env.js';
+import { ITEM_DELETION_HOOKS } from '../api/item-deletion-hooks.js';
 import { type DatabaseHandle, openDatabase } from '../db/client.js';
 import { bootstrap, type PortalIdentity } from './bootstrap.js';
 import type { Config } from './config.js';
 import { createLocatorService, type LocatorSource } from './locator-service.js';
 import type { Logger } from './logger.js';
-import { createObjectStore, ensureBucket, type ObjectStore } from './object-store.js';
+import { createObjectStore, type ObjectStore } from './object-store.js';
+import { createServedTiles } from './served-tiles.js';
 import { connectClient } from './temporal.js';
 
 export interface Runtime {
@@ -27,7 +29,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
   try {
     const identity = await bootstrap(database, config, log, now);
     const store = createObjectStore(config.minio);
-    await ensureBucket(store);
+    await store.ensureBucket();
     const locator = createLocatorService({ database, log, now });
     return { config, log, database, store, identity, now, locator, close: () => database.close() };
   } catch (e) {
@@ -48,6 +50,8 @@ export function appDeps(runtime: Runtime): AppDeps {
     portalId: runtime.identity.portalId,
     portalName: runtime.identity.portalName,
     locator: runtime.locator,
+    itemDeletionHooks: ITEM_DELETION_HOOKS,
+    tiles: createServedTiles(runtime.store, { maxTileBytes: runtime.config.tileMemoryCacheBytes }),
     temporal: () => {
       client ??= connectClient(runtime.config.temporal).catch((e) => {
         client = undefined;

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { eq } from 'drizzle-orm';
 import { selfChecks } from '../db/schema/self-checks.js';
-import type { SelfCheckResult } from '../workflows/self-check.js';
+import type { SelfCheckResult, selfCheckWorkflow } from '../workflows/self-check.js';
 import type { Config } from './config.js';
 import type { Runtime } from './runtime.js';
 import { newId } from './secrets.js';
@@ -13,13 +13,13 @@ export async function runSelfCheck(
   runtime: Pick<Runtime, 'database' | 'store'>,
 ): Promise<SelfCheckResult> {
   const checkId = newId();
-  const result = await client.workflow.execute('selfCheckWorkflow', {
+  const result = await client.workflow.execute<typeof selfCheckWorkflow>('selfCheckWorkflow', {
     taskQueue: config.temporal.taskQueue,
     workflowId: `self-check-${checkId}`,
     args: [{ checkId }],
     workflowExecutionTimeout: '2 minutes',
   });
-  const typed = result as SelfCheckResult;
+  const typed: SelfCheckResult = result;
   const object = await runtime.store.stat(typed.objectKey);
   const rows = await runtime.database.db.select().from(selfChecks).where(eq(selfChecks.id, checkId));
   if (!object || rows.length !== 1)

@@ -2,8 +2,9 @@
  * The map-server SOAP service over hosted services: every operation's handler, grouped by kind,
  * each group a factory over the same dependencies, composed and handed to the dispatcher.
  */
-import { createTileCacheRows, ROW_TTL_MS, type TileCacheRows } from '../api/services/tile-serving.js';
+
 import type { DatabaseHandle } from '../db/client.js';
+import type { TileCacheRows } from '../db/repositories/tile-cache-rows.js';
 import type { ObjectStore } from '../infra/object-store.js';
 import { createSoapService, type SoapService, type SoapServiceOptions } from './dispatcher.js';
 import { createCacheHandlers } from './handlers/cache-handlers.js';
@@ -16,7 +17,7 @@ import { loadMap, type MapServerLocals, type MapServiceDeps } from './handlers/m
 import { createQueryHandlers } from './handlers/query-handlers.js';
 import { createSearchHandlers } from './handlers/search-handlers.js';
 import { createTableExtraHandlers } from './handlers/table-extras-handlers.js';
-import { createObjectStoreTileReader, type TileCacheReader } from './handlers/tile-cache-reader.js';
+import type { MapTileSource } from './handlers/tile-cache-reader.js';
 import type { SoapHandlers } from './service-types.js';
 
 export function createMapServerHandlers(deps: MapServiceDeps): SoapHandlers<MapServerLocals> {
@@ -36,8 +37,10 @@ export interface MapServerSoapDeps {
   database: DatabaseHandle;
   store: ObjectStore;
   now: () => number;
-  /** Defaults to range reads of the caches in the object store. */
-  tiles?: TileCacheReader;
+  /** The app's tile reader, as GetMapTile reads it. */
+  tiles: MapTileSource;
+  /** The app's cache rows by service name (the router's access check reads the same). */
+  cacheRows: TileCacheRows;
   /** Defaults to short-lived objects in the store. */
   images?: ImageOutput;
 }
@@ -59,9 +62,9 @@ export function createMapServerSoap(
   const images = deps.images ?? createImageOutput({ store: deps.store, now: deps.now });
   const mapDeps: MapServiceDeps = {
     database: deps.database,
-    cacheRows: createTileCacheRows(ROW_TTL_MS),
+    cacheRows: deps.cacheRows,
     now: deps.now,
-    tiles: deps.tiles ?? createObjectStoreTileReader(deps.store, deps.now),
+    tiles: deps.tiles,
     images,
   };
   return {

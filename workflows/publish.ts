@@ -17,6 +17,7 @@ import {
 } from '@temporalio/workflow';
 import type { PublishActivities } from '../activities/publish/publish-activities.js';
 import type { TileActivities } from '../activities/tiles/tile-activities.js';
+import { BAD_INPUT } from '../lib/workflow-failures.js';
 import {
   type LayerProgress,
   type PublishProgress,
@@ -24,28 +25,25 @@ import {
   type PublishWorkflowResult,
   publishProgressQuery,
 } from './messages.js';
+import { LONG_STEP_RETRY, STEP_RETRY } from './retry-presets.js';
 import { tileCacheBuildWorkflow } from './tile-cache-build.js';
 import { tileCacheBuildWorkflowId } from './tile-cache-messages.js';
-
-const retry = {
-  initialInterval: '1 second',
-  backoffCoefficient: 2,
-  maximumInterval: '30 seconds',
-  maximumAttempts: 8,
-};
 
 const { planPublish, finishLayer, markServiceReady, failPublish, finishPublishJob, swapInOverwrite } =
   proxyActivities<PublishActivities>({
     startToCloseTimeout: '10 minutes',
-    retry,
+    retry: STEP_RETRY,
   });
 
-const { cachesDrawnFrom } = proxyActivities<TileActivities>({ startToCloseTimeout: '1 minute', retry });
+const { cachesDrawnFrom } = proxyActivities<TileActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: STEP_RETRY,
+});
 
 const { loadLayer } = proxyActivities<PublishActivities>({
   startToCloseTimeout: '4 hours',
   heartbeatTimeout: '20 seconds',
-  retry: { ...retry, maximumAttempts: 20 },
+  retry: LONG_STEP_RETRY,
 });
 
 export async function publishWorkflow(input: PublishWorkflowInput): Promise<PublishWorkflowResult> {
@@ -95,7 +93,7 @@ export async function publishWorkflow(input: PublishWorkflowInput): Promise<Publ
     }
     if (featureCount === 0) {
       const why = reasons.length ? ` ${reasons.slice(0, 3).join(' ')}` : ' The file has no data rows.';
-      throw ApplicationFailure.nonRetryable(`No row of the file could be published.${why}`, 'BadInput', {
+      throw ApplicationFailure.nonRetryable(`No row of the file could be published.${why}`, BAD_INPUT, {
         code: 400,
         message: `No row of the file could be published.${why}`,
         details: [],

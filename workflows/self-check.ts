@@ -4,10 +4,11 @@
  */
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { SelfCheckActivities } from '../activities/self-check.js';
+import { SELF_CHECK_RETRY } from './retry-presets.js';
 
 const { writeSelfCheckObject, recordSelfCheck } = proxyActivities<SelfCheckActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 ms', maximumAttempts: 5 },
+  retry: SELF_CHECK_RETRY,
 });
 
 export interface SelfCheckInput {

@@ -20,6 +20,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { TileActivities } from '../activities/tiles/tile-activities.js';
+import { LONG_STEP_RETRY, STEP_RETRY } from './retry-presets.js';
 import { cacheBundles } from './tile-cache-bundles.js';
 import {
   type TileCacheBuildInput,
@@ -28,17 +29,15 @@ import {
   tileCacheProgressQuery,
 } from './tile-cache-messages.js';
 
-const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' };
-
 const { prepareTileCache, finishTileCache, failTileCache, resetTileCache } = proxyActivities<TileActivities>({
   startToCloseTimeout: '10 minutes',
-  retry: { ...retry, maximumAttempts: 8 },
+  retry: STEP_RETRY,
 });
 
 const { buildBundle } = proxyActivities<TileActivities>({
   startToCloseTimeout: '2 hours',
   heartbeatTimeout: '1 minute',
-  retry: { ...retry, maximumAttempts: 20 },
+  retry: LONG_STEP_RETRY,
 });
 
 export async function tileCacheBuildWorkflow(input: TileCacheBuildInput): Promise<TileCacheBuildResult> {

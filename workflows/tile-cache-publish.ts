@@ -7,25 +7,19 @@ import { executeChild, proxyActivities, setHandler, workflowInfo } from '@tempor
 import type { TileActivities } from '../activities/tiles/tile-activities.js';
 import type { TilePackageActivities } from '../activities/tiles/tile-package-activities.js';
 import { publishProgressQuery } from './messages.js';
+import { STEP_RETRY } from './retry-presets.js';
 import { tileCacheBuildWorkflow } from './tile-cache-build.js';
 import type { TileCacheBuildResult, TilePublishInput } from './tile-cache-messages.js';
 
-const retry = {
-  initialInterval: '1 second',
-  backoffCoefficient: 2,
-  maximumInterval: '30 seconds',
-  maximumAttempts: 8,
-};
-
 const { finishTileCache, failTileCache } = proxyActivities<TileActivities>({
   startToCloseTimeout: '10 minutes',
-  retry,
+  retry: STEP_RETRY,
 });
 
 const { importTilePackage } = proxyActivities<TilePackageActivities>({
   startToCloseTimeout: '2 hours',
   heartbeatTimeout: '1 minute',
-  retry,
+  retry: STEP_RETRY,
 });
 
 export async function tilePublishWorkflow(input: TilePublishInput): Promise<TileCacheBuildResult> {

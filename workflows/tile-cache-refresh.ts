@@ -22,6 +22,7 @@ import type { TileActivities } from '../activities/tiles/tile-activities.js';
 import type { BundleRecord } from '../db/repositories/tile-caches.js';
 import type { Bounds } from '../lib/geometry/types.js';
 import { refreshPlan } from '../lib/tiles/refresh-areas.js';
+import { LONG_STEP_RETRY, STEP_RETRY } from './retry-presets.js';
 import {
   refreshAreasSignal,
   type TileCacheRefreshInput,
@@ -29,17 +30,15 @@ import {
   tileCacheRefreshProgressQuery,
 } from './tile-cache-messages.js';
 
-const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' };
-
 const { refreshTarget, switchTileCacheGeneration } = proxyActivities<TileActivities>({
   startToCloseTimeout: '5 minutes',
-  retry: { ...retry, maximumAttempts: 8 },
+  retry: STEP_RETRY,
 });
 
 const { refreshBundle } = proxyActivities<TileActivities>({
   startToCloseTimeout: '1 hour',
   heartbeatTimeout: '1 minute',
-  retry: { ...retry, maximumAttempts: 20 },
+  retry: LONG_STEP_RETRY,
 });
 
 /** Bundles drawn at once in a round. */

@@ -5,8 +5,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { isGeoError } from '../../lib/errors.js';
-
-export const BAD_INPUT = 'BadInput';
+import { BAD_INPUT } from '../../lib/workflow-failures.js';
 
 export interface FailureDetails {
   code: number;

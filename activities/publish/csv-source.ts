@@ -192,7 +192,7 @@ export async function* csvByteBatches(
   byteOffset: number,
   batchBytes = 2 * 1024 * 1024,
 ): AsyncGenerator<CsvByteBatch> {
-  const stream = await store.client.getPartialObject(store.bucket, key, byteOffset);
+  const stream = await store.getStreamFrom(key, byteOffset);
   const splitter = new RecordSplitter(dialect.qualifier.charCodeAt(0));
   let chunks: Uint8Array[] = [];
   let size = 0;

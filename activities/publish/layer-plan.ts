@@ -9,6 +9,7 @@ import type {
   AddressRoleName,
   LayerPlan,
   LayerRequest,
+  LayerRequestWithLocale,
   LocationPlan,
   PlannedField,
   SourcePlan,
@@ -32,12 +33,6 @@ export interface LayerSample {
   /** Columns to keep as text whatever their values look like. */
   textColumns?: number[];
 }
-
-/**
- * A layer request with publishParameters' sourceLocale (top level, or the sheet's entry for Excel):
- * the locale the file's numbers and dates are written in.
- */
-export type LayerRequestWithLocale = LayerRequest & { sourceLocale?: string };
 
 /** The sourceLocale a layer request carries, if any. */
 export const sourceLocaleOf = (layer: LayerRequest): string | undefined =>

@@ -7,6 +7,7 @@
 import type { AddressRoleName, LocationPlan, LocationRequest } from '../../db/schema/publish-request.js';
 import { badRequest } from '../../lib/errors.js';
 import { batchesOf } from '../../lib/geocode/address-fields.js';
+import { isOwnLocator } from '../../lib/geocode/geocode-service-url.js';
 import type { GeocodeRecord, GeocodeResult, Geocoder } from './geocoder.js';
 
 /** A location (request or plan) that may name a GeocodeServer; the schema's address kinds have the field. */
@@ -18,15 +19,7 @@ export function remoteGeocodeService(location: LocationPlan | LocationRequest): 
   return url && !isOwnLocator(url) ? url : undefined;
 }
 
-/** Whether a geocodeServiceUrl can be called: our own World locator, or an http(s) GeocodeServer. */
-export const isCallableGeocodeService = (url: string): boolean =>
-  isOwnLocator(url) || /^https?:\/\/[^/]+\/.*\/GeocodeServer\/?$/i.test(url);
-
 export type FetchLike = (url: string, init?: RequestInit) => Promise<Response>;
-
-/** A World GeocodeServer is taken for ours (or Esri's default): geocoded in process. */
-export const isOwnLocator = (url: string | undefined): boolean =>
-  !url || /\/rest\/services\/World\/GeocodeServer\/?$/i.test(new URL(url, 'http://local').pathname);
 
 const FIELDS: Record<keyof Omit<GeocodeRecord, 'objectId'>, string> = {
   address: 'Address',

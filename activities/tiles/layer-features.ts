@@ -8,12 +8,17 @@ import type { DatabaseHandle } from '../../db/client.js';
 import { boxLiteral } from '../../db/repositories/feature-tables.js';
 import { findService, listLayers } from '../../db/repositories/services.js';
 import { geometryBounds } from '../../lib/geometry/bounds.js';
-import type { Bounds, EsriGeometry, EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
+import {
+  type Bounds,
+  type EsriGeometry,
+  type EsriGeometryType,
+  type SpatialReference,
+  WEB_MERCATOR,
+} from '../../lib/geometry/types.js';
 import { createTransformer, type Transformer } from '../../lib/projection/index.js';
+import { projectBounds } from '../../lib/projection/project-bounds.js';
 import { parseShape } from '../../lib/query/row-mapping.js';
 import type { DrawingInfo, FeatureRenderer, RenderFeature } from '../../lib/render/types.js';
-
-const WEB_MERCATOR: SpatialReference = { wkid: 102100, latestWkid: 3857 };
 
 export interface DrawableLayer {
   layerId: number;
@@ -85,26 +90,6 @@ function extentInMercator(
   const v = [e.xmin, e.ymin, e.xmax, e.ymax].map(Number);
   if (v.some((n) => !Number.isFinite(n))) return null;
   return projectBounds(v as Bounds, toMercator);
-}
-
-/** Projects a box by its corners and edge midpoints (enough for the query boxes of tiles). */
-export function projectBounds([xmin, ymin, xmax, ymax]: Bounds, t: Transformer): Bounds {
-  if (t.identity) return [xmin, ymin, xmax, ymax];
-  const xm = (xmin + xmax) / 2;
-  const ym = (ymin + ymax) / 2;
-  const pts = [
-    [xmin, ymin],
-    [xmax, ymin],
-    [xmin, ymax],
-    [xmax, ymax],
-    [xm, ymin],
-    [xm, ymax],
-    [xmin, ym],
-    [xmax, ym],
-  ].map(([x, y]) => t.project(x, y));
-  const xs = pts.map((p) => p[0]).filter(Number.isFinite);
-  const ys = pts.map((p) => p[1]).filter(Number.isFinite);
-  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
 }
 
 export interface LocatedFeature extends RenderFeature {

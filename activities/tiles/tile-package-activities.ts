@@ -13,6 +13,7 @@ import {
   recordBundle,
   updateTileCache,
 } from '../../db/repositories/tile-caches.js';
+import { publishSourceKey } from '../../infra/object-keys.js';
 import { bundleKey, confCdiKey, confXmlKey, resourceKey } from '../../infra/tile-cache-store.js';
 import { badRequest, internalError } from '../../lib/errors.js';
 import { confCdi, confXml } from '../../lib/tiles/cache-config.js';
@@ -25,9 +26,6 @@ import {
 } from '../../lib/tiles/tile-package.js';
 import { withFailureMapping } from '../publish/activity-errors.js';
 import type { TileDeps } from './tile-deps.js';
-
-/** Where the tile publish route stores the uploaded package. */
-export const packageSourceKey = (jobId: string): string => `publish/${jobId}/source`;
 
 export function createTilePackageActivities(deps: TileDeps) {
   const { database, store } = deps;
@@ -42,7 +40,7 @@ export function createTilePackageActivities(deps: TileDeps) {
       const id = cache.serviceItemId;
       let entries: Record<string, Uint8Array>;
       try {
-        entries = unzipSync(await store.getBuffer(packageSourceKey(jobId)));
+        entries = unzipSync(await store.getBuffer(publishSourceKey(jobId)));
       } catch {
         throw badRequest('Unable to publish.', ['The tile package is not a readable zip file.']);
       }

@@ -1,6 +1,7 @@
 /**
- * Deleting an item everywhere: hooks registered by other parts (the publisher drops a hosted feature
- * service's tables), then its MinIO objects, then the row, whose relationships cascade with it.
+ * Deleting an item everywhere: the app's deletion hooks (`deps.itemDeletionHooks`: the publisher drops a
+ * hosted feature service's tables, a tile service its cache), then its MinIO objects, then the row, whose
+ * relationships cascade with it.
  */
 import type { ItemRow } from '../../db/repositories/items.js';
 import { deleteItemRow, findItem, relationshipsOf } from '../../db/repositories/items.js';
@@ -10,15 +11,8 @@ import type { AppDeps } from '../env.js';
 import { itemPrefix } from './item-data.js';
 import { COMPOSITE_DELETE_TYPES } from './relationship-types.js';
 
+/** Runs before an item is deleted; a hook that throws stops the deletion and reports the error. */
 export type ItemDeletionHook = (item: ItemRow, deps: AppDeps) => Promise<void>;
-
-// A process-wide registry on purpose: the hooks are static wiring, registered once at import time.
-const hooks: ItemDeletionHook[] = [];
-
-/** Runs `hook` before every item deletion; a hook that throws stops the deletion and reports the error. */
-export function registerItemDeletionHook(hook: ItemDeletionHook): void {
-  if (!hooks.includes(hook)) hooks.push(hook);
-}
 
 /**
  * Deletes `item` for `caller`. Composite relationships (an attachment, an app's code) delete their
@@ -41,7 +35,7 @@ export async function deleteItemEverywhere(
     if (destination && !destination.protected && canChange(destination, caller))
       await deleteItemEverywhere(deps, destination, caller, seen);
   }
-  for (const hook of hooks) await hook(item, deps);
+  for (const hook of deps.itemDeletionHooks) await hook(item, deps);
   await deps.store.removePrefix(itemPrefix(item.id));
   await deleteItemRow(deps.database.db, item.id);
 }

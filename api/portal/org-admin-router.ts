@@ -3,13 +3,13 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { deletePolicy, findPolicy, savePolicy } from '../../db/repositories/security-policy.js';
 import { findUser } from '../../db/repositories/users.js';
+import { currentPolicy } from '../../infra/passwords.js';
 import { badRequest } from '../../lib/errors.js';
+import { applyPolicyUpdate, type PasswordPolicy, POLICY_FIELDS } from '../../lib/portal/password-policy.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { assertThisPortal, requireAdmin } from './access.js';
 import { commaList } from './group-params.js';
-import { applyPolicyUpdate, type PasswordPolicy, POLICY_FIELDS } from './password-policy.js';
-import { currentPolicy } from './passwords.js';
 import { removalBlocker, removeUser } from './user-removal.js';
 
 /** Only the requirements that are set, as the portal lists them. */

@@ -15,18 +15,28 @@ import { createSharingRouter } from './sharing-router.js';
 import { createUserContentRouter } from './user-content-router.js';
 import { createUsersRouter } from './users-router.js';
 
+/**
+ * The routers sharing `sharing/rest`. Their routes are disjoint (no path two of them answer; folder ids
+ * are 32 hex digits, so no fixed word is taken for one), so the order they are mounted in does not
+ * matter: test/unit/api/route-overlap.test.ts checks it.
+ */
+export function sharingRouters(): Hono<AppEnv>[] {
+  return [
+    createItemsRouter(),
+    createRelationshipsRouter(),
+    createSharingRouter(),
+    createUserContentRouter(),
+    createSearchRouter(),
+    createUsersRouter(),
+    createGroupsRouter(),
+    createCollaborationsRouter(),
+    createOrgAdminRouter(),
+  ];
+}
+
 export function createPortalRouter(): Hono<AppEnv> {
   const sharing = new Hono<AppEnv>();
-  // Routes with fixed words come before the folder-id patterns they could be mistaken for.
-  sharing.route('/', createItemsRouter());
-  sharing.route('/', createRelationshipsRouter());
-  sharing.route('/', createSharingRouter());
-  sharing.route('/', createUserContentRouter());
-  sharing.route('/', createSearchRouter());
-  sharing.route('/', createUsersRouter());
-  sharing.route('/', createGroupsRouter());
-  sharing.route('/', createCollaborationsRouter());
-  sharing.route('/', createOrgAdminRouter());
+  for (const r of sharingRouters()) sharing.route('/', r);
 
   const router = new Hono<AppEnv>();
   router.route('/sharing/rest', sharing);

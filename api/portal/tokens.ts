@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
 import { findUser, insertToken, recordLogin, type UserRow } from '../../db/repositories/users.js';
+import { currentPolicy } from '../../infra/passwords.js';
 import { newToken, tokenHash, verifyPassword } from '../../infra/secrets.js';
 import { badRequest, GeoError } from '../../lib/errors.js';
+import { passwordExpired } from '../../lib/portal/password-policy.js';
 import type { AppEnv } from '../env.js';
-import { passwordExpired } from './password-policy.js';
-import { currentPolicy } from './passwords.js';
 
 export interface IssuedToken {
   token: string;

@@ -9,6 +9,7 @@ import {
   type UserSortField,
   updateUser,
 } from '../../db/repositories/users.js';
+import { newPasswordHash, rememberReplacedPassword } from '../../infra/passwords.js';
 import { verifyPassword } from '../../infra/secrets.js';
 import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest, forbidden, GeoError, tokenRequired } from '../../lib/errors.js';
@@ -18,7 +19,6 @@ import { sendJson } from '../render.js';
 import { assertThisPortal, requireSelfOrAdmin } from './access.js';
 import { groupJson } from './group-json.js';
 import { pageInfo, readPage, readSortOrder } from './paging.js';
-import { newPasswordHash, rememberReplacedPassword } from './passwords.js';
 import { parseSearchQuery } from './search-query.js';
 import { userJson } from './user-json.js';
 import { readProfile } from './user-profile.js';

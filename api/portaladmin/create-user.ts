@@ -2,11 +2,11 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { findUser, insertUser } from '../../db/repositories/users.js';
+import { newPasswordHash } from '../../infra/passwords.js';
 import { ROLES, roleOf } from '../../lib/access/roles.js';
 import { badRequest } from '../../lib/errors.js';
 import type { AppEnv } from '../env.js';
 import { requireAdmin } from '../portal/access.js';
-import { newPasswordHash } from '../portal/passwords.js';
 import { readProfile } from '../portal/user-profile.js';
 import { sendJson } from '../render.js';
 

@@ -9,9 +9,14 @@ import { parseWorkbook } from '../../activities/publish/excel-source.js';
 import { parseShapefileZip } from '../../activities/publish/feature-source.js';
 import { describeGeoJson, geoJsonFeatures } from '../../activities/publish/geojson-source.js';
 import { buildLayerDefinition } from '../../activities/publish/layer-definition.js';
-import { type LayerRequestWithLocale, planLayer } from '../../activities/publish/layer-plan.js';
+import { planLayer } from '../../activities/publish/layer-plan.js';
 import { detectLocation } from '../../activities/publish/location-detection.js';
-import type { LayerPlan, PublishFileType, ServiceProperties } from '../../db/schema/publish-request.js';
+import type {
+  LayerPlan,
+  LayerRequestWithLocale,
+  PublishFileType,
+  ServiceProperties,
+} from '../../db/schema/publish-request.js';
 import { badRequest } from '../../lib/errors.js';
 import { type CellValue, localeConventions, parseCellValue } from '../../lib/ingest/index.js';
 import { requireUser } from '../auth.js';

@@ -4,12 +4,14 @@
  * workflow loads the new data beside the old tables and swaps them in at the end, then rebuilds the
  * caches drawn from the service. Only the service's owner or an administrator may overwrite it.
  */
+
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { findItem, relationshipsOf } from '../../db/repositories/items.js';
 import { insertJob, latestJobForItem } from '../../db/repositories/jobs.js';
 import { findService, type HostedServiceRow } from '../../db/repositories/services.js';
 import type { PublishRequest } from '../../db/schema/publish-request.js';
+import { publishSourceKey } from '../../infra/object-keys.js';
 import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest, forbidden, itemNotFound } from '../../lib/errors.js';
 import { publishWorkflowId } from '../../workflows/messages.js';
@@ -75,7 +77,7 @@ export async function overwriteService(c: Context<AppEnv>) {
     outputType: params.get('outputType') ?? '',
   });
   const jobId = randomUUID();
-  const sourceKey = `publish/${jobId}/source`;
+  const sourceKey = publishSourceKey(jobId);
   await storeSource(deps.store, source, sourceKey);
   const request: PublishRequest = { ...checked, sourceKey, sourceSize: source.size, overwrite: true };
   const now = deps.now();

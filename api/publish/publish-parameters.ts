@@ -4,16 +4,16 @@
  * later, by the workflow, against the file itself.
  */
 
-import type { LayerRequestWithLocale } from '../../activities/publish/layer-plan.js';
-import { isCallableGeocodeService } from '../../activities/publish/remote-geocoder.js';
 import type {
   AddressRoleName,
+  LayerRequestWithLocale,
   LocationRequest,
   PublishFileType,
   PublishRequest,
   ServiceProperties,
 } from '../../db/schema/publish-request.js';
 import { badRequest } from '../../lib/errors.js';
+import { isCallableGeocodeService } from '../../lib/geocode/geocode-service-url.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
 import { localeConventions } from '../../lib/ingest/index.js';
 import { resolveSpatialReference } from '../../lib/projection/index.js';

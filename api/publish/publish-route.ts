@@ -2,6 +2,7 @@
  * content/users/{u}/publish: checks the request, creates the Feature Service item (related to its
  * source by Service2Data) and the job, starts the workflow and answers at once with services[].
  */
+
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteItemRow, insertItem, insertRelationship } from '../../db/repositories/items.js';
@@ -9,6 +10,7 @@ import { findJob, insertJob, type PublishJobRow } from '../../db/repositories/jo
 import { deleteService, findServiceByName, insertService } from '../../db/repositories/services.js';
 import { deleteTileCache, findTileCacheByName } from '../../db/repositories/tile-caches.js';
 import type { PublishRequest } from '../../db/schema/publish-request.js';
+import { publishSourceKey } from '../../infra/object-keys.js';
 import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest, forbidden, GeoError, internalError } from '../../lib/errors.js';
 import { publishWorkflowId } from '../../workflows/messages.js';
@@ -101,7 +103,7 @@ export async function publish(c: Context<AppEnv>) {
   }
 
   const serviceItemId = itemIdToCreate ?? randomBytes(16).toString('hex');
-  const sourceKey = `publish/${jobId}/source`;
+  const sourceKey = publishSourceKey(jobId);
   await storeSource(deps.store, source, sourceKey);
   const request: PublishRequest = { ...checked, sourceKey, sourceSize: source.size };
   const now = deps.now();

@@ -6,8 +6,6 @@ import { analyze } from './analyze-route.js';
 import { errorRecords } from './error-records-route.js';
 import { publish } from './publish-route.js';
 import { itemStatus } from './status-route.js';
-// Registers the hook that removes a hosted service with its item.
-import './service-deletion.js';
 
 const methods = ['GET', 'POST'];
 

@@ -62,7 +62,7 @@ export async function resolveSource(
 /** Stores the source under `key` (a server-side copy for items). */
 export async function storeSource(store: ObjectStore, source: SourceRef, key: string): Promise<void> {
   if (source.kind === 'item') {
-    await store.client.copyObject(store.bucket, key, `/${store.bucket}/${source.key}`);
+    await store.copy(source.key, key);
   } else if (source.kind === 'file') {
     await store.put(key, createReadStream(source.path), source.size);
   } else {

@@ -1,8 +1,10 @@
 /** Starts the publish workflow of a job, with the memo and search attributes the Temporal UI shows. */
+
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { Context } from 'hono';
 import type { PublishJobRow } from '../../db/repositories/jobs.js';
 import { PUBLISH_WORKFLOW, type PublishWorkflowInput } from '../../workflows/messages.js';
+import type { publishWorkflow } from '../../workflows/publish.js';
 import type { AppEnv } from '../env.js';
 
 const KEYS = {
@@ -28,7 +30,7 @@ export async function startWorkflow(
     ...(cache ? { cache } : {}),
     ...(overwrite ? { overwrite } : {}),
   };
-  await client.workflow.start(PUBLISH_WORKFLOW, {
+  await client.workflow.start<typeof publishWorkflow>(PUBLISH_WORKFLOW, {
     taskQueue: config.temporal.taskQueue,
     workflowId: job.workflowId,
     workflowIdConflictPolicy: 'USE_EXISTING',

@@ -7,8 +7,8 @@ import { dropFeatureTable } from '../../db/repositories/feature-tables.js';
 import type { ItemRow } from '../../db/repositories/items.js';
 import { jobsForItem, type PublishJobRow } from '../../db/repositories/jobs.js';
 import { deleteService, findService, listLayers } from '../../db/repositories/services.js';
+import { publishJobPrefix } from '../../infra/object-keys.js';
 import type { AppDeps } from '../env.js';
-import { registerItemDeletionHook } from '../portal/item-removal.js';
 
 /** Terminates the item's running jobs; returns all its jobs. Closed workflows or a down Temporal are no obstacle. */
 export async function stopRunningJobs(deps: AppDeps, itemId: string): Promise<PublishJobRow[]> {
@@ -33,7 +33,5 @@ export async function deleteHostedService(item: ItemRow, deps: AppDeps): Promise
   for (const job of jobs) for (const l of job.plan?.layers ?? []) tables.add(l.tableName);
   for (const table of tables) await dropFeatureTable(deps.database, table);
   await deleteService(db, item.id);
-  for (const job of jobs) await deps.store.removePrefix(`publish/${job.id}/`);
+  for (const job of jobs) await deps.store.removePrefix(publishJobPrefix(job.id));
 }
-
-registerItemDeletionHook(deleteHostedService);

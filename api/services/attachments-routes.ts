@@ -23,15 +23,11 @@ import {
   updateAttachment,
 } from './attachments.js';
 import { selectObjectIds } from './feature-edit-select.js';
-import { readyLayer } from './hosted-layer.js';
+import { requestLayer } from './request-layer.js';
 
 async function scopeOf(c: Context<AppEnv>) {
   const deps = c.get('deps');
-  const { service, layer } = await readyLayer(
-    deps.database.db,
-    c.req.param('name') ?? '',
-    c.req.param('layer') ?? '',
-  );
+  const { service, layer } = await requestLayer(c);
   return attachmentScope(deps, service, layer, c.get('user'));
 }
 

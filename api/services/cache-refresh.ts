@@ -5,20 +5,21 @@
  * instead of piling up concurrent redraws of the same bundles. A round ends by switching the cache to a
  * new generation, which changes the served ETags and the servers' in-memory tile keys.
  */
-import { projectBounds } from '../../activities/tiles/layer-features.js';
+
 import { findService } from '../../db/repositories/services.js';
 import { tileCachesOfSource } from '../../db/repositories/tile-caches.js';
-import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
+import { type Bounds, type SpatialReference, WEB_MERCATOR } from '../../lib/geometry/types.js';
 import { createTransformer } from '../../lib/projection/index.js';
+import { projectBounds } from '../../lib/projection/project-bounds.js';
 import {
   refreshAreasSignal,
   TILE_CACHE_REFRESH_WORKFLOW,
   type TileCacheRefreshInput,
   tileCacheRefreshWorkflowId,
 } from '../../workflows/tile-cache-messages.js';
+import type { tileCacheRefreshWorkflow } from '../../workflows/tile-cache-refresh.js';
 import type { AppDeps } from '../env.js';
 
-const WEB_MERCATOR: SpatialReference = { wkid: 102100, latestWkid: 3857 };
 const WORLD = 20037508.342789244;
 
 /**
@@ -46,14 +47,17 @@ export async function refreshCachesAfterEdit(
     const client = await deps.temporal();
     for (const cache of caches) {
       const input: TileCacheRefreshInput = { serviceItemId: cache.serviceItemId };
-      await client.workflow.signalWithStart(TILE_CACHE_REFRESH_WORKFLOW, {
-        taskQueue: deps.config.temporal.taskQueue,
-        workflowId: tileCacheRefreshWorkflowId(cache.serviceItemId),
-        args: [input],
-        signal: refreshAreasSignal,
-        signalArgs: [{ areas: mercatorAreas }],
-        memo: { serviceItemId: cache.serviceItemId, reason: 'features edited' },
-      });
+      await client.workflow.signalWithStart<typeof tileCacheRefreshWorkflow, [{ areas: Bounds[] }]>(
+        TILE_CACHE_REFRESH_WORKFLOW,
+        {
+          taskQueue: deps.config.temporal.taskQueue,
+          workflowId: tileCacheRefreshWorkflowId(cache.serviceItemId),
+          args: [input],
+          signal: refreshAreasSignal,
+          signalArgs: [{ areas: mercatorAreas }],
+          memo: { serviceItemId: cache.serviceItemId, reason: 'features edited' },
+        },
+      );
     }
   } catch (err) {
     deps.log.warn('tile cache refresh could not be started', {

@@ -5,7 +5,7 @@
  */
 import type { Context, Hono } from 'hono';
 import { ownFeaturesWhere } from '../../db/repositories/access.js';
-import type { HostedLayerRow, HostedServiceRow } from '../../db/repositories/services.js';
+import { type HostedLayerRow, type HostedServiceRow, listLayers } from '../../db/repositories/services.js';
 import { narrowedWhere } from '../../lib/access/ownership.js';
 import { requireEditCapabilities } from '../../lib/edit/capabilities.js';
 import { editLayerOf } from '../../lib/edit/edit-layer.js';
@@ -18,13 +18,13 @@ import {
 } from '../../lib/edit/edit-parameters.js';
 import { badRequest, GeoError } from '../../lib/errors.js';
 import { present } from '../../lib/query/normalize/parameter-values.js';
-import { normalizeSpatialReference } from '../../lib/query/normalize/spatial-reference.js';
+import { spatialReferenceParameter } from '../../lib/query/normalize/spatial-reference.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { selectObjectIds } from './feature-edit-select.js';
 import { applyEdits, type LayerEditResults } from './feature-edits.js';
-import { readyLayer, readyService } from './hosted-layer.js';
-import { queryLayer } from './layer-query.js';
+import { queryFeatureLayer } from './layer-query.js';
+import { requestLayer, requestService } from './request-layer.js';
 
 type Params = Record<string, string | undefined>;
 
@@ -33,15 +33,11 @@ async function editOneLayer(
   edits: (p: Params, service: HostedServiceRow, layer: HostedLayerRow) => Promise<LayerEdits>,
 ): Promise<LayerEditResults> {
   const deps = c.get('deps');
-  const { service, layer } = await readyLayer(
-    deps.database.db,
-    c.req.param('name') ?? '',
-    c.req.param('layer') ?? '',
-  );
+  const { service, layer } = await requestLayer(c);
   const p: Params = c.get('params').all();
   const [result] = await applyEdits(deps, service, [{ layer, edits: await edits(p, service, layer) }], {
     user: c.get('user'),
-    inSR: normalizeSpatialReference('inSR', p.insr),
+    inSR: spatialReferenceParameter('inSR', p.insr),
     rollbackOnFailure: readRollbackOnFailure(p.rollbackonfailure),
   });
   return result;
@@ -105,7 +101,8 @@ export function mountFeatureEditRoutes(router: Hono<AppEnv>, base: string): void
 
   router.post(`${base}/applyEdits`, async (c) => {
     const deps = c.get('deps');
-    const { service, layers } = await readyService(deps.database.db, c.req.param('name') ?? '');
+    const service = requestService(c);
+    const layers = await listLayers(deps.database.db, service.serviceItemId);
     const p: Params = c.get('params').all();
     const requests = readServiceEdits(p.edits).map((e) => {
       const layer = layers.find((l) => l.layerId === e.id);
@@ -114,7 +111,7 @@ export function mountFeatureEditRoutes(router: Hono<AppEnv>, base: string): void
     });
     const results = await applyEdits(deps, service, requests, {
       user: c.get('user'),
-      inSR: normalizeSpatialReference('inSR', p.insr),
+      inSR: spatialReferenceParameter('inSR', p.insr),
       rollbackOnFailure: readRollbackOnFailure(p.rollbackonfailure),
     });
     return sendJson(c, results);
@@ -122,14 +119,12 @@ export function mountFeatureEditRoutes(router: Hono<AppEnv>, base: string): void
 
   router.on(['GET', 'POST'], `${layerPath}/:objectId{[0-9]+}`, async (c) => {
     const deps = c.get('deps');
-    const name = c.req.param('name') ?? '';
-    const layerId = c.req.param('layer') ?? '';
     const objectId = c.req.param('objectId') ?? '';
-    const { service, layer } = await readyLayer(deps.database.db, name, layerId);
+    const { service, layer } = await requestLayer(c);
     const own = await ownFeaturesWhere(deps.database.db, service, layer, c.get('user'));
     const params: Params = { objectids: objectId, outfields: '*', returngeometry: 'true', f: 'json' };
     if (own) params.where = narrowedWhere(undefined, own);
-    const out = (await queryLayer(deps.database, name, layerId, params)).body as {
+    const out = (await queryFeatureLayer(deps.database, service, layer, params)).body as {
       features?: { attributes: unknown; geometry?: unknown }[];
     };
     const feature = out.features?.[0];

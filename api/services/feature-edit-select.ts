@@ -4,14 +4,10 @@
  * for `query?returnIdsOnly=true`, without the Query capability the layer may not offer.
  */
 import type { DatabaseHandle } from '../../db/client.js';
-import { runFeatureQuery } from '../../db/repositories/feature-query.js';
+import { runPreparedQuery } from '../../db/repositories/feature-query.js';
 import type { HostedLayerRow, HostedServiceRow } from '../../db/repositories/services.js';
-import { geometryBounds, spatialRelationHolds } from '../../lib/geometry/index.js';
-import type { Bounds, EsriGeometry } from '../../lib/geometry/types.js';
-import { createTransformer, sameSpatialReference } from '../../lib/projection/index.js';
-import { normalizeQuery } from '../../lib/query/normalize/normalize-query.js';
-import { planFeatureQuery } from '../../lib/query/query-plan.js';
-import { layerCatalog, storageSpatialReference } from './hosted-layer.js';
+import { layerCatalog, storageSpatialReference } from '../../lib/query/hosted-layer-catalog.js';
+import { prepareFeatureQuery } from '../../lib/query/prepare-feature-query.js';
 
 export interface IdSelection {
   where?: string;
@@ -28,8 +24,7 @@ export async function selectObjectIds(
   layer: HostedLayerRow,
   selection: IdSelection,
 ): Promise<number[]> {
-  const catalog = layerCatalog(layer);
-  const q = normalizeQuery(
+  const prepared = prepareFeatureQuery(
     {
       where: selection.where,
       objectids: selection.objectIds,
@@ -39,22 +34,9 @@ export async function selectObjectIds(
       insr: selection.inSR,
       returnidsonly: 'true',
     },
-    catalog,
+    layerCatalog(layer),
+    storageSpatialReference(service),
   );
-  const storage = storageSpatialReference(service);
-  let filter: EsriGeometry | null = q.geometry?.geometry ?? null;
-  let filterBounds: Bounds | undefined;
-  if (q.geometry && filter && q.geometry.inSR && !sameSpatialReference(q.geometry.inSR, storage)) {
-    filter = createTransformer(q.geometry.inSR, storage).projectGeometry(filter);
-    delete filter.spatialReference;
-    filterBounds = geometryBounds(filter) ?? undefined;
-  }
-  const plan = planFeatureQuery(q, catalog, filterBounds ? { filterBounds } : {});
-  const spatial = q.geometry;
-  const exact =
-    spatial && filter
-      ? (shape: EsriGeometry) => spatialRelationHolds(spatial.spatialRel, filter, shape)
-      : undefined;
-  const rows = await runFeatureQuery(database, plan, exact);
+  const rows = await runPreparedQuery(database, prepared);
   return rows.map((r) => Number(r.objectid));
 }

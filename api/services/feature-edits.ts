@@ -21,6 +21,7 @@ import { type EditContext, editLayerOf } from '../../lib/edit/edit-layer.js';
 import type { LayerEdits } from '../../lib/edit/edit-parameters.js';
 import { unionBounds } from '../../lib/geometry/index.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
+import { storageSpatialReference } from '../../lib/query/hosted-layer-catalog.js';
 import type { AppDeps } from '../env.js';
 import { refreshCachesAfterEdit } from './cache-refresh.js';
 import {
@@ -32,7 +33,6 @@ import {
   type LayerEditResults,
   type LayerOutcome,
 } from './feature-edit-layer.js';
-import { storageSpatialReference } from './hosted-layer.js';
 
 export type { EditResult, LayerEditResults } from './feature-edit-layer.js';
 

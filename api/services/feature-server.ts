@@ -6,6 +6,7 @@ import {
   findServiceByName,
   type HostedLayerRow,
   type HostedServiceRow,
+  listLayers,
 } from '../../db/repositories/services.js';
 import { narrowedWhere } from '../../lib/access/ownership.js';
 import { allowsEditing, parseCapabilities } from '../../lib/edit/capabilities.js';
@@ -13,8 +14,9 @@ import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { mountAttachmentRoutes } from './attachments-routes.js';
 import { mountFeatureEditRoutes } from './feature-edit-routes.js';
-import { readyLayer, readyService, serviceNotFound } from './hosted-layer.js';
-import { queryLayer } from './layer-query.js';
+import { serviceNotFound } from './hosted-layer.js';
+import { queryFeatureLayer } from './layer-query.js';
+import { requestLayer, requestService } from './request-layer.js';
 import { authorizeService } from './service-access.js';
 
 const methods = ['GET', 'POST'];
@@ -56,18 +58,18 @@ export function createFeatureServerRouter(): Hono<AppEnv> {
     const service = await findServiceByName(db, c.req.param('name') ?? '');
     if (service?.status !== 'ready') throw serviceNotFound();
     await authorizeService(db, service.serviceItemId, c.get('user'));
+    c.set('hostedService', service);
     await next();
   };
   router.use(base, readable);
   router.use(`${base}/*`, readable);
 
   router.on(methods, base, async (c) => {
-    const { service } = await readyService(c.get('deps').database.db, c.req.param('name'));
-    return sendJson(c, service.definition);
+    return sendJson(c, requestService(c).definition);
   });
 
   router.on(methods, `${base}/layers`, async (c) => {
-    const { layers } = await readyService(c.get('deps').database.db, c.req.param('name'));
+    const layers = await listLayers(c.get('deps').database.db, requestService(c).serviceItemId);
     const defs = layers.map((l) => l.definition);
     return sendJson(c, {
       layers: defs.filter((d) => d.type !== 'Table'),
@@ -76,17 +78,13 @@ export function createFeatureServerRouter(): Hono<AppEnv> {
   });
 
   router.on(methods, `${base}/:layer{[0-9]+}`, async (c) => {
-    const { layer } = await readyLayer(c.get('deps').database.db, c.req.param('name'), c.req.param('layer'));
+    const { layer } = await requestLayer(c);
     return sendJson(c, layer.definition);
   });
 
   router.on(methods, `${base}/:layer{[0-9]+}/query`, async (c) => {
     const params: Record<string, string | undefined> = c.get('params').all();
-    const { service, layer } = await readyLayer(
-      c.get('deps').database.db,
-      c.req.param('name'),
-      c.req.param('layer'),
-    );
+    const { service, layer } = await requestLayer(c);
     // Ownership access control: others' features stay hidden where allowOthersToQuery is false.
     const own = await ownFeaturesWhere(c.get('deps').database.db, service, layer, c.get('user'));
     if (own) params.where = narrowedWhere(params.where, own);
@@ -96,7 +94,7 @@ export function createFeatureServerRouter(): Hono<AppEnv> {
     if (etag && c.req.header('if-none-match') === etag) {
       return c.body(null, 304, { ETag: etag, 'Cache-Control': STATIC_CACHE_CONTROL });
     }
-    const out = await queryLayer(c.get('deps').database, c.req.param('name'), c.req.param('layer'), params);
+    const out = await queryFeatureLayer(c.get('deps').database, service, layer, params);
     const res = sendJson(c, out.body);
     if (etag && res.status === 200) {
       res.headers.set('ETag', etag);

@@ -1,25 +1,16 @@
 /**
- * FeatureServer/{layer}/query: normalize the parameters (lib/query) → plan → run (db) → render.
- * Geometries are stored in the service's spatial reference; the filter is projected into it, and
- * results out of it when outSR (or GeoJSON's WGS84) asks.
+ * FeatureServer/{layer}/query: prepare (lib/query: normalize, project the filter, plan) → run (db)
+ * → render. Geometries are stored in the service's spatial reference; results leave it when outSR
+ * (or GeoJSON's WGS84) asks.
  */
 
-import type { Database, DatabaseHandle } from '../../db/client.js';
-import { runFeatureQuery } from '../../db/repositories/feature-query.js';
+import type { DatabaseHandle } from '../../db/client.js';
+import { runPreparedQuery } from '../../db/repositories/feature-query.js';
+import type { HostedLayerRow, HostedServiceRow } from '../../db/repositories/services.js';
 import { GeoError } from '../../lib/errors.js';
-import {
-  esriToGeoJSON,
-  geometryBounds,
-  simplifyGeometry,
-  spatialRelationHolds,
-} from '../../lib/geometry/index.js';
-import type { Bounds, EsriEnvelope, EsriGeometry, SpatialReference } from '../../lib/geometry/types.js';
-import {
-  createTransformer,
-  sameSpatialReference,
-  spatialReferenceForWkid,
-  wkidOf,
-} from '../../lib/projection/index.js';
+import { simplifyGeometry } from '../../lib/geometry/simplify.js';
+import { WGS84 } from '../../lib/geometry/types.js';
+import { spatialReferenceForWkid, wkidOf } from '../../lib/projection/index.js';
 import {
   boundsOfRow,
   renderCount,
@@ -29,28 +20,24 @@ import {
   renderIds,
   renderStatistics,
 } from '../../lib/query/feature-response.js';
-import { normalizeQuery } from '../../lib/query/normalize/normalize-query.js';
+import { renderGeoJson } from '../../lib/query/geojson-response.js';
+import { layerCatalog, storageSpatialReference } from '../../lib/query/hosted-layer-catalog.js';
 import type { NormalizedQuery } from '../../lib/query/normalized-query.js';
-import { planFeatureQuery } from '../../lib/query/query-plan.js';
+import { outputProjection, prepareFeatureQuery } from '../../lib/query/prepare-feature-query.js';
 import { attributesOf, featureRowOf, takePage } from '../../lib/query/row-mapping.js';
-import { toWireValue } from '../../lib/query/wire-values.js';
-import { layerCatalog, readyLayer, storageSpatialReference } from './hosted-layer.js';
 
 export interface QueryOutput {
   body: unknown;
   format: NormalizedQuery['format'];
 }
 
-const WGS84: SpatialReference = { wkid: 4326, latestWkid: 4326 };
-
-export async function queryLayer(
+/** The answer to a FeatureServer layer query, for a service and layer the caller has looked up. */
+export async function queryFeatureLayer(
   database: DatabaseHandle,
-  serviceName: string,
-  layerId: string,
+  service: HostedServiceRow,
+  layer: HostedLayerRow,
   params: Record<string, string | undefined>,
 ): Promise<QueryOutput> {
-  const db: Database = database.db;
-  const { service, layer } = await readyLayer(db, serviceName, layerId);
   const capabilities = String(layer.definition.capabilities ?? 'Query');
   if (!capabilities.split(',').some((c) => c.trim().toLowerCase() === 'query')) {
     // A layer published without Query (capabilities in publishParameters) does not answer queries.
@@ -61,34 +48,13 @@ export async function queryLayer(
     });
   }
   const catalog = layerCatalog(layer);
-  const q = normalizeQuery(params, catalog);
   const storage = storageSpatialReference(service);
+  const prepared = prepareFeatureQuery(params, catalog, storage);
+  const { query: q, plan } = prepared;
   const outSR = q.format === 'geojson' ? (q.outSR ?? WGS84) : (q.outSR ?? storage);
-
-  let filterGeometry: EsriGeometry | null = null;
-  let filterBounds: Bounds | undefined;
-  if (q.geometry) {
-    filterGeometry = q.geometry.geometry;
-    if (q.geometry.inSR && !sameSpatialReference(q.geometry.inSR, storage)) {
-      filterGeometry = createTransformer(q.geometry.inSR, storage).projectGeometry(filterGeometry);
-      delete filterGeometry.spatialReference;
-      filterBounds = geometryBounds(filterGeometry) ?? undefined;
-    }
-  }
-  const plan = planFeatureQuery(q, catalog, filterBounds ? { filterBounds } : {});
-  const exact =
-    q.geometry && filterGeometry
-      ? (shape: EsriGeometry) => spatialRelationHolds(q.geometry!.spatialRel, filterGeometry!, shape)
-      : undefined;
-  const rows = await runFeatureQuery(database, plan, exact);
-  const toOut = sameSpatialReference(outSR, storage) ? null : createTransformer(storage, outSR);
+  const rows = await runPreparedQuery(database, prepared);
+  const toOut = outputProjection(storage, outSR);
   const outRef = spatialReferenceForWkid(wkidOf(outSR) ?? 3857);
-  const projectBounds = (b: Bounds | null): Bounds | null => {
-    if (!b || !toOut) return b;
-    // Projecting the envelope samples its edges, so curved projected edges stay inside the result.
-    const e = toOut.projectGeometry<EsriEnvelope>({ xmin: b[0], ymin: b[1], xmax: b[2], ymax: b[3] });
-    return [e.xmin, e.ymin, e.xmax, e.ymax];
-  };
 
   switch (plan.mode) {
     case 'count':
@@ -103,10 +69,10 @@ export async function queryLayer(
         format: q.format,
       };
     case 'extent':
-      return { body: renderExtent(projectBounds(boundsOfRow(rows[0])), outRef), format: q.format };
+      return { body: renderExtent(toOut.bounds(boundsOfRow(rows[0])), outRef), format: q.format };
     case 'countAndExtent':
       return {
-        body: renderExtent(projectBounds(boundsOfRow(rows[0])), outRef, rows[0]?.count),
+        body: renderExtent(toOut.bounds(boundsOfRow(rows[0])), outRef, rows[0]?.count),
         format: q.format,
       };
     case 'distinct': {
@@ -129,31 +95,15 @@ export async function queryLayer(
       const features = page.rows.map((r) => {
         const row = featureRowOf(plan, r);
         if (row.shape) {
-          let shape = toOut ? toOut.projectGeometry(row.shape) : row.shape;
-          delete shape.spatialReference;
-          if (q.maxAllowableOffset) shape = simplifyGeometry(shape, q.maxAllowableOffset);
-          row.shape = shape;
+          const shape = toOut.shape(row.shape);
+          row.shape = q.maxAllowableOffset ? simplifyGeometry(shape, q.maxAllowableOffset) : shape;
         }
         return row;
       });
       if (q.format === 'geojson') {
         return {
           format: 'geojson',
-          body: {
-            type: 'FeatureCollection',
-            features: features.map((f) => ({
-              type: 'Feature',
-              id: f.objectid,
-              geometry: f.shape ? esriToGeoJSON(f.shape) : null,
-              properties: Object.fromEntries(
-                plan.columns.map((c) => [
-                  c.name,
-                  c.name === catalog.objectIdField ? f.objectid : toWireValue(f.attrs[c.name], c.type),
-                ]),
-              ),
-            })),
-            ...(page.exceededTransferLimit ? { properties: { exceededTransferLimit: true } } : {}),
-          },
+          body: renderGeoJson(plan.columns, features, page.exceededTransferLimit, catalog.objectIdField),
         };
       }
       const body = renderFeatureSet({

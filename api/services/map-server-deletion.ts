@@ -7,7 +7,6 @@ import { deleteTileCache, findTileCache } from '../../db/repositories/tile-cache
 import { cachePrefix } from '../../infra/tile-cache-store.js';
 import { tileCacheRefreshWorkflowId } from '../../workflows/tile-cache-messages.js';
 import type { AppDeps } from '../env.js';
-import { registerItemDeletionHook } from '../portal/item-removal.js';
 import { stopRunningJobs } from '../publish/service-deletion.js';
 
 export async function deleteTileService(item: ItemRow, deps: AppDeps): Promise<void> {
@@ -29,5 +28,3 @@ async function stopRefresh(deps: AppDeps, serviceItemId: string): Promise<void> 
     // No refresh running (or none ever started): nothing to stop.
   }
 }
-
-registerItemDeletionHook(deleteTileService);

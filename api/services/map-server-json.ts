@@ -1,6 +1,6 @@
 /** The MapServer resource JSON of a cached (tiled) hosted map service, from its cache definition. */
 import type { TileCacheRow } from '../../db/repositories/tile-caches.js';
-import type { Bounds } from '../../lib/geometry/types.js';
+import { type Bounds, WEB_MERCATOR } from '../../lib/geometry/types.js';
 import { restScaleRange, restStorageInfo, restTileInfo } from '../../lib/tiles/tile-info.js';
 import { WORLD_HALF } from '../../lib/tiles/web-mercator.js';
 
@@ -11,11 +11,9 @@ export interface MapServiceLayer {
   drawingInfo?: unknown;
 }
 
-const SR = { wkid: 102100, latestWkid: 3857 };
-
 const envelope = (b: Bounds | undefined) => {
   const [xmin, ymin, xmax, ymax] = b ?? [-WORLD_HALF, -WORLD_HALF, WORLD_HALF, WORLD_HALF];
-  return { xmin, ymin, xmax, ymax, spatialReference: SR };
+  return { xmin, ymin, xmax, ymax, spatialReference: WEB_MERCATOR };
 };
 
 export const mapServiceLayers = (cache: TileCacheRow): MapServiceLayer[] =>
@@ -44,7 +42,7 @@ export function mapServerJson(cache: TileCacheRow): Record<string, unknown> {
       geometryType: l.geometryType,
     })),
     tables: [],
-    spatialReference: SR,
+    spatialReference: WEB_MERCATOR,
     singleFusedMapCache: true,
     tileInfo: restTileInfo(def),
     storageInfo: restStorageInfo(def),

@@ -7,11 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Context } from 'hono';
-import { packageSourceKey } from '../../activities/tiles/tile-package-activities.js';
 import { mayReadItem } from '../../db/repositories/access.js';
 import { findItem, insertItem, insertRelationship } from '../../db/repositories/items.js';
 import { insertJob } from '../../db/repositories/jobs.js';
 import { findTileCacheByName, insertTileCache } from '../../db/repositories/tile-caches.js';
+import { publishSourceKey } from '../../infra/object-keys.js';
 import { badRequest, forbidden, itemNotFound } from '../../lib/errors.js';
 import { webMercatorCache } from '../../lib/tiles/cache-definition.js';
 import type { TilePublishKind } from '../../workflows/tile-cache-messages.js';
@@ -51,7 +51,7 @@ async function publishTilesFromPackage(
       'Choose another name, or delete the service that has it.',
     ]);
   }
-  const key = packageSourceKey(jobId);
+  const key = publishSourceKey(jobId);
   const itemId = params.get('itemid');
   const file = params.file('file');
   let sourceItemId: string | null = null;
@@ -61,7 +61,7 @@ async function publishTilesFromPackage(
     if (!(await mayReadItem(db, item, user))) throw forbidden();
     if (!item.dataKey)
       throw badRequest('Unable to publish the item.', [`Item ${itemId} has no file to publish.`]);
-    await deps.store.client.copyObject(deps.store.bucket, key, `/${deps.store.bucket}/${item.dataKey}`);
+    await deps.store.copy(item.dataKey, key);
     sourceItemId = item.id;
   } else if (file) {
     await deps.store.put(key, createReadStream(file.path), file.size);

@@ -3,6 +3,7 @@
  * outputType Tiles): a Map Service item related to the feature service by Service2Service, a tile
  * cache row, a publish job, and the tile publish workflow that builds the cache as its child.
  */
+
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import type { Database } from '../../db/client.js';
@@ -20,6 +21,7 @@ import {
   type TilePublishKind,
   tilePublishWorkflowId,
 } from '../../workflows/tile-cache-messages.js';
+import type { tilePublishWorkflow } from '../../workflows/tile-cache-publish.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { chooseItemId } from '../publish/item-id-to-create.js';
@@ -134,7 +136,7 @@ export async function startTilePublish(
     kind,
     buildInitialCache,
   };
-  await client.workflow.start(TILE_PUBLISH_WORKFLOW, {
+  await client.workflow.start<typeof tilePublishWorkflow>(TILE_PUBLISH_WORKFLOW, {
     taskQueue: config.temporal.taskQueue,
     workflowId: job.workflowId,
     workflowIdConflictPolicy: 'USE_EXISTING',

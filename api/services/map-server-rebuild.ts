@@ -4,9 +4,11 @@
  * tile cache workflow. Editing and re-publishing call `rebuildTileCachesOf`; owners can also ask for
  * it through `MapServer/updateTiles`.
  */
+
 import type { Client } from '@temporalio/client';
 import type { Database } from '../../db/client.js';
 import { type TileCacheRow, tileCachesOfSource } from '../../db/repositories/tile-caches.js';
+import type { tileCacheBuildWorkflow } from '../../workflows/tile-cache-build.js';
 import {
   TILE_CACHE_BUILD_WORKFLOW,
   type TileCacheBuildInput,
@@ -24,7 +26,7 @@ export async function rebuildTileCache(deps: RebuildDeps, cache: TileCacheRow): 
   const client = await deps.temporal();
   const workflowId = tileCacheBuildWorkflowId(cache.serviceItemId, cache.generation);
   const input: TileCacheBuildInput = { serviceItemId: cache.serviceItemId, reset: true };
-  await client.workflow.start(TILE_CACHE_BUILD_WORKFLOW, {
+  await client.workflow.start<typeof tileCacheBuildWorkflow>(TILE_CACHE_BUILD_WORKFLOW, {
     taskQueue: deps.taskQueue,
     workflowId,
     workflowIdConflictPolicy: 'USE_EXISTING',

@@ -4,27 +4,21 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import type { TileCacheRow } from '../../db/repositories/tile-caches.js';
-import { createTileCacheReader, type TileCacheReader } from '../../infra/tile-cache-store.js';
+import { ROW_TTL_MS, type TileCacheRows } from '../../db/repositories/tile-cache-rows.js';
+import type { TileCacheRow, TileServiceType } from '../../db/repositories/tile-caches.js';
+import type { ServedTiles } from '../../infra/served-tiles.js';
+import type { TileCacheReader } from '../../infra/tile-cache-store.js';
 import { canChange } from '../../lib/access/items.js';
 import { badRequest, forbidden } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
-import './map-server-deletion.js';
 import { serviceNotFound } from './hosted-layer.js';
 import { mapServerJson, mapServiceLayers } from './map-server-json.js';
 import { mapServerLegend } from './map-server-legend.js';
 import { rebuildTileCache } from './map-server-rebuild.js';
 import { createServiceAuthorizer, type ServiceAudience } from './service-access.js';
-import {
-  answerTile,
-  answerTileMap,
-  createTileCacheRows,
-  ROW_TTL_MS,
-  type TileServiceType,
-  tileResponse,
-} from './tile-serving.js';
+import { answerTile, answerTileMap, tileResponse } from './tile-serving.js';
 
 const methods = ['GET', 'POST'];
 
@@ -39,8 +33,7 @@ export type CacheLookup = (
  * Finds a cache by its service name and checks that the caller may read its item; tile requests come
  * by the hundred per map view, so rows and access answers are kept briefly.
  */
-export function createCacheLookup(): CacheLookup {
-  const rows = createTileCacheRows(ROW_TTL_MS);
+export function createCacheLookup(rows: TileCacheRows): CacheLookup {
   const authorize = createServiceAuthorizer(ROW_TTL_MS);
   return async (c, serviceType) => {
     const { db } = c.get('deps').database;
@@ -86,17 +79,12 @@ export async function sendTileMap(
   return answer.status === 304 ? c.body(null, 304) : sendJson(c, answer.body);
 }
 
-/** `tiles`: the app's shared tile reader (its LRU is the lean tile path's); one of its own otherwise. */
-export function createMapServerRouter(tiles?: TileCacheReader): Hono<AppEnv> {
+/** `tiles`: the app's tile reader (its LRU is the lean tile path's) and cache rows. */
+export function createMapServerRouter(tiles: ServedTiles): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const base = '/services/Hosted/:name/MapServer';
-  const cacheNamed = createCacheLookup();
-  // One reader per app (or router): its LRUs live as long as the app, not the module.
-  let reader = tiles;
-  const readerOf = (c: Context<AppEnv>) => {
-    reader ??= createTileCacheReader(c.get('deps').store);
-    return reader;
-  };
+  const cacheNamed = createCacheLookup(tiles.rows);
+  const { reader } = tiles;
 
   router.on(methods, base, async (c) => sendJson(c, mapServerJson((await cacheNamed(c, 'MapServer')).cache)));
 
@@ -121,16 +109,16 @@ export function createMapServerRouter(tiles?: TileCacheReader): Hono<AppEnv> {
       { db: deps.database.db, temporal: deps.temporal, taskQueue: deps.config.temporal.taskQueue },
       cache,
     );
-    readerOf(c).forget(cache.serviceItemId);
+    reader.forget(cache.serviceItemId);
     return sendJson(c, { success: true, jobId: workflowId });
   });
 
   router.get(`${base}/tile/:level/:row/:col`, async (c) =>
-    sendTile(c, readerOf(c), await cacheNamed(c, 'MapServer')),
+    sendTile(c, reader, await cacheNamed(c, 'MapServer')),
   );
 
   router.get(`${base}/tilemap/:level/:row/:col/:width/:height`, async (c) =>
-    sendTileMap(c, readerOf(c), await cacheNamed(c, 'MapServer')),
+    sendTileMap(c, reader, await cacheNamed(c, 'MapServer')),
   );
 
   return router;

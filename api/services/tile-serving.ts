@@ -3,8 +3,7 @@
  * VectorTileServer routes behind it): 304 when the client holds this generation's tile, the
  * bytes with ETag and Cache-Control otherwise, and a 404 error body when the cache has no such tile.
  */
-import type { Database } from '../../db/client.js';
-import { findTileCacheByName, type TileCacheRow } from '../../db/repositories/tile-caches.js';
+import type { TileCacheRow } from '../../db/repositories/tile-caches.js';
 import type { TileCacheReader, TileLocation } from '../../infra/tile-cache-store.js';
 import { badRequest, GeoError } from '../../lib/errors.js';
 import { tileExtension } from '../../lib/tiles/exploded-paths.js';
@@ -13,61 +12,12 @@ import { matrixSize } from '../../lib/tiles/web-mercator.js';
 import { errorEnvelope } from '../render.js';
 import type { ServiceAudience } from './service-access.js';
 
-export type TileServiceType = 'MapServer' | 'VectorTileServer';
-
 export const TILE_CACHE_CONTROL = 'public, max-age=3600, must-revalidate';
 /** Tiles of a service that is not public may be kept by the client, never by a shared cache. */
 export const PRIVATE_TILE_CACHE_CONTROL = 'private, max-age=3600, must-revalidate';
 
 export const tileCacheControl = (audience: ServiceAudience) =>
   audience === 'public' ? TILE_CACHE_CONTROL : PRIVATE_TILE_CACHE_CONTROL;
-
-/** Rows looked up by name stay this long: a rebuild (new generation) shows within this time. */
-export const ROW_TTL_MS = 2_000;
-
-export interface TileCacheRows {
-  (db: Database, serviceType: TileServiceType, name: string): Promise<TileCacheRow | undefined>;
-  /** The row when it has been read and is still fresh, synchronously; otherwise undefined. */
-  known(serviceType: TileServiceType, name: string): TileCacheRow | undefined;
-}
-
-/**
- * Cache rows by service name, each kept `ttlMs`; concurrent first requests share one query. A missing
- * or failed cache is undefined (and not remembered, so a new publish shows at once).
- */
-export function createTileCacheRows(ttlMs = ROW_TTL_MS, maxEntries = 1000): TileCacheRows {
-  const byName = new Map<
-    string,
-    { until: number; row: Promise<TileCacheRow | undefined>; value?: TileCacheRow }
-  >();
-  const keyOf = (serviceType: TileServiceType, name: string) => `${serviceType}/${name.toLowerCase()}`;
-  const rows = (db: Database, serviceType: TileServiceType, name: string) => {
-    const key = keyOf(serviceType, name);
-    const now = Date.now();
-    const hit = byName.get(key);
-    if (hit && hit.until > now) return hit.row;
-    if (byName.size >= maxEntries) byName.clear();
-    const entry: { until: number; row: Promise<TileCacheRow | undefined>; value?: TileCacheRow } = {
-      until: now + ttlMs,
-      row: findTileCacheByName(db, serviceType, name).then((cache) => {
-        if (!cache || cache.status === 'failed') {
-          byName.delete(key);
-          return undefined;
-        }
-        entry.value = cache;
-        return cache;
-      }),
-    };
-    entry.row.catch(() => byName.delete(key));
-    byName.set(key, entry);
-    return entry.row;
-  };
-  const known = (serviceType: TileServiceType, name: string) => {
-    const hit = byName.get(keyOf(serviceType, name));
-    return hit && hit.until > Date.now() ? hit.value : undefined;
-  };
-  return Object.assign(rows, { known });
-}
 
 const CONTENT_TYPES: Record<string, string> = {
   png: 'image/png',

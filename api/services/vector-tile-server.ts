@@ -5,7 +5,8 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { createTileCacheReader, resourceKey, type TileCacheReader } from '../../infra/tile-cache-store.js';
+import type { ServedTiles } from '../../infra/served-tiles.js';
+import { resourceKey } from '../../infra/tile-cache-store.js';
 import { GeoError } from '../../lib/errors.js';
 import type { AppEnv } from '../env.js';
 import { errorEnvelope, sendJson } from '../render.js';
@@ -20,16 +21,12 @@ const RESOURCE_TYPES: Record<string, string> = {
   pbf: 'application/x-protobuf',
 };
 
-/** `tiles`: the app's shared tile reader (its LRU is the lean tile path's); one of its own otherwise. */
-export function createVectorTileServerRouter(tiles?: TileCacheReader): Hono<AppEnv> {
+/** `tiles`: the app's tile reader (its LRU is the lean tile path's) and cache rows. */
+export function createVectorTileServerRouter(tiles: ServedTiles): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const base = '/services/Hosted/:name/VectorTileServer';
-  let reader = tiles;
-  const readerOf = (c: Context<AppEnv>) => {
-    reader ??= createTileCacheReader(c.get('deps').store);
-    return reader;
-  };
-  const lookup = createCacheLookup();
+  const { reader } = tiles;
+  const lookup = createCacheLookup(tiles.rows);
   const vectorCache = (c: Context<AppEnv>) => lookup(c, 'VectorTileServer');
 
   router.on(methods, base, async (c) => {
@@ -47,11 +44,11 @@ export function createVectorTileServerRouter(tiles?: TileCacheReader): Hono<AppE
 
   // Package tiles are stored gzip-compressed: sendTile says so instead of inflating them on every request.
   router.get(`${base}/tile/:level/:row/:col`, async (c) => {
-    return sendTile(c, readerOf(c), await vectorCache(c), true);
+    return sendTile(c, reader, await vectorCache(c), true);
   });
 
   router.get(`${base}/tilemap/:level/:row/:col/:width/:height`, async (c) => {
-    return sendTileMap(c, readerOf(c), await vectorCache(c));
+    return sendTileMap(c, reader, await vectorCache(c));
   });
 
   router.get(`${base}/resources/*`, async (c) => {

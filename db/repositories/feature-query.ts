@@ -4,6 +4,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { EsriGeometry } from '../../lib/geometry/types.js';
+import type { PreparedFeatureQuery } from '../../lib/query/prepare-feature-query.js';
 import { dataExceptionError } from '../../lib/query/query-errors.js';
 import type { QueryPlan } from '../../lib/query/query-plan.js';
 import { parseShape } from '../../lib/query/row-mapping.js';
@@ -17,6 +18,11 @@ export function toSql(f: SqlFragment): SQL {
 }
 
 export type Row = Record<string, unknown>;
+
+/** The rows of a prepared query (lib/query prepareFeatureQuery): the one runner every surface uses. */
+export function runPreparedQuery(db: DatabaseHandle, prepared: PreparedFeatureQuery): Promise<Row[]> {
+  return runFeatureQuery(db, prepared.plan, prepared.exact);
+}
 
 /**
  * The rows of a plan. `exact` decides, for a candidate's stored shape, whether it passes the spatial

@@ -45,6 +45,12 @@ export interface LayerRequest {
   sourceLocale?: string;
 }
 
+/**
+ * A layer request with publishParameters' sourceLocale (top level, or the sheet's entry for Excel):
+ * the locale the file's numbers and dates are written in.
+ */
+export type LayerRequestWithLocale = LayerRequest & { sourceLocale?: string };
+
 export interface ServiceProperties {
   description: string;
   copyrightText: string;

@@ -4,6 +4,7 @@
  * given the bounds the feature table indexes.
  */
 import { geometryBounds } from '../geometry/bounds.js';
+import { declaredGeometryType } from '../geometry/kinds.js';
 import type { Bounds, EsriGeometry, EsriGeometryType, SpatialReference } from '../geometry/types.js';
 import { createTransformer, sameSpatialReference } from '../projection/index.js';
 import { editFailure } from './edit-errors.js';
@@ -41,16 +42,10 @@ export function checkedGeometry(raw: unknown, geometryType: EsriGeometryType): E
     throw editFailure('The geometry must be an Esri JSON object.');
   const g = raw as Record<string, unknown>;
   const expected = geometryType.replace('esriGeometry', '').toLowerCase();
+  // An envelope is no feature shape: it is reported as having none of the shapes' members.
+  const declared = declaredGeometryType(g);
   const given =
-    'x' in g
-      ? 'point'
-      : 'points' in g
-        ? 'multipoint'
-        : 'paths' in g
-          ? 'polyline'
-          : 'rings' in g
-            ? 'polygon'
-            : '';
+    declared && declared !== 'esriGeometryEnvelope' ? declared.replace('esriGeometry', '').toLowerCase() : '';
   if (given !== expected)
     throw editFailure(
       given

@@ -9,6 +9,19 @@ import type {
   EsriPolyline,
 } from './types.js';
 
+/**
+ * The kind an Esri JSON object declares by its keys (x, points, paths, rings, xmin: the first present
+ * wins), before its values are checked; null when it has none of them.
+ */
+export function declaredGeometryType(v: object): EsriGeometryType | null {
+  if ('x' in v) return 'esriGeometryPoint';
+  if ('points' in v) return 'esriGeometryMultipoint';
+  if ('paths' in v) return 'esriGeometryPolyline';
+  if ('rings' in v) return 'esriGeometryPolygon';
+  if ('xmin' in v) return 'esriGeometryEnvelope';
+  return null;
+}
+
 /** Esri JSON carries no type tag: the geometry kind is told by which keys are present. */
 export function geometryTypeOf(g: EsriGeometry): EsriGeometryType {
   if (isPoint(g)) return 'esriGeometryPoint';

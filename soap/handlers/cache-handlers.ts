@@ -1,6 +1,6 @@
 /**
  * The tile cache operations. A hosted service has at most one fused cache (no per-layer caches),
- * read through a TileCacheReader. On an uncached service the yes/no questions answer false and the
+ * read through a MapTileSource. On an uncached service the yes/no questions answer false and the
  * ones that need a cache fault saying it has none; a tile the cache does not hold is a fault too
  * (404), as the REST tile endpoint answers 404.
  */

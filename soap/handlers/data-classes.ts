@@ -13,7 +13,7 @@ import type {
   FeatureRenderer,
   MapTableDescription,
 } from '../schema/generated-types.js';
-import { queryLayer } from './layer-query.js';
+import { queryMapLayer } from './layer-query.js';
 import type { HostedMap, MapLayer, MapServiceDeps } from './map-context.js';
 import { fromSoapColorRamp, fromSoapSymbol, toSoapRenderer } from './renderer-wire.js';
 import { describedTable } from './table-description.js';
@@ -47,7 +47,7 @@ export async function generateDataClasses(
       norm === 'geoNormalizeByField' && def.NormalizationField
         ? numericField(layer, def.NormalizationField)
         : undefined;
-    const result = await queryLayer(deps, map, layer, {
+    const result = await queryMapLayer(deps, map, layer, {
       mode: 'features',
       definitionExpression,
       outFields: [field.name, normField?.name].filter(Boolean).join(','),
@@ -98,7 +98,7 @@ export async function generateDataClasses(
     if (!f) throw clientFault(`Invalid field: ${n} is not a field of layer ${layer.id}.`);
     return f;
   });
-  const result = await queryLayer(deps, map, layer, {
+  const result = await queryMapLayer(deps, map, layer, {
     mode: 'features',
     definitionExpression,
     outFields: fields.map((f) => f.name).join(','),

@@ -6,18 +6,13 @@
  * layer's ownership access control narrows them here, for the map's viewer, as the REST query does.
  */
 import { narrowedWhere, ownFeaturesWhere } from '../../api/services/feature-edit-access.js';
-import { runFeatureQuery } from '../../db/repositories/feature-query.js';
+import { runPreparedQuery } from '../../db/repositories/feature-query.js';
 import { isGeoError } from '../../lib/errors.js';
-import { geometryBounds, spatialRelationHolds } from '../../lib/geometry/index.js';
-import type {
-  Bounds,
-  EsriGeometry,
-  SpatialReference as EsriSpatialReference,
-} from '../../lib/geometry/types.js';
-import { createTransformer, sameSpatialReference } from '../../lib/projection/index.js';
-import { normalizeQuery } from '../../lib/query/normalize/normalize-query.js';
+import { geometryTypeOf } from '../../lib/geometry/kinds.js';
+import type { EsriGeometry, SpatialReference as EsriSpatialReference } from '../../lib/geometry/types.js';
+import { outputProjection, prepareFeatureQuery } from '../../lib/query/prepare-feature-query.js';
 import { dataExceptionError } from '../../lib/query/query-errors.js';
-import { planFeatureQuery, type QueryPlan } from '../../lib/query/query-plan.js';
+import type { QueryPlan } from '../../lib/query/query-plan.js';
 import { type FeatureRow, featureRowOf, takePage } from '../../lib/query/row-mapping.js';
 import { clientFault } from '../fault.js';
 import type { AnyQueryFilter } from '../schema/generated-types.js';
@@ -72,17 +67,6 @@ const and = (parts: (string | undefined)[]): string | undefined => {
   return kept.length === 1 ? kept[0] : kept.map((p) => `(${p})`).join(' AND ');
 };
 
-const geometryType = (g: EsriGeometry): string =>
-  'x' in g
-    ? 'esriGeometryPoint'
-    : 'xmin' in g
-      ? 'esriGeometryEnvelope'
-      : 'points' in g
-        ? 'esriGeometryMultipoint'
-        : 'paths' in g
-          ? 'esriGeometryPolyline'
-          : 'esriGeometryPolygon';
-
 /** The spatial part of a SOAP filter, if it is a SpatialFilter with a geometry. */
 export function filterGeometry(filter: AnyQueryFilter | null | undefined): GeometryCondition | undefined {
   if (!filter || !('FilterGeometry' in filter) || !filter.FilterGeometry) return undefined;
@@ -107,7 +91,7 @@ function translateError(error: unknown): unknown {
   return clientFault(e.message, e.details);
 }
 
-export async function queryLayer(
+export async function queryMapLayer(
   deps: MapServiceDeps,
   map: HostedMap,
   layer: MapLayer,
@@ -136,32 +120,21 @@ export async function queryLayer(
     orderbyfields: q.orderBy,
     resultrecordcount: q.recordCount !== undefined ? String(q.recordCount) : undefined,
   };
-  let exactGeometry: EsriGeometry | null = null;
-  let filterBounds: Bounds | undefined;
   if (geometry) {
-    exactGeometry = geometry.geometry;
-    if (geometry.sr && !sameSpatialReference(geometry.sr, storage)) {
-      exactGeometry = createTransformer(geometry.sr, storage).projectGeometry(exactGeometry);
-      delete exactGeometry.spatialReference;
-    }
-    filterBounds = geometryBounds(exactGeometry) ?? undefined;
-    params.geometry = JSON.stringify(exactGeometry);
-    params.geometrytype = geometryType(exactGeometry);
+    // Projected into the storage reference by prepareFeatureQuery, as a REST inSR is.
+    params.geometry = JSON.stringify(geometry.geometry);
+    params.geometrytype = geometryTypeOf(geometry.geometry);
     params.spatialrel = geometry.spatialRel;
+    // No reference of its own means the map's: said explicitly, so a spatialReference member is not read.
+    params.insr = JSON.stringify(geometry.sr ?? storage);
   }
   try {
     // Narrowed last, around the whole clause, so nothing the client sends can reach past it.
     if (own) params.where = narrowedWhere(params.where, own);
     const catalog = q.maxRecords ? { ...layer.catalog, maxRecordCount: q.maxRecords } : layer.catalog;
-    const normalized = normalizeQuery(params, catalog);
-    const plan = planFeatureQuery(normalized, catalog, filterBounds ? { filterBounds } : {});
-    const rel = normalized.geometry?.spatialRel;
-    const exact =
-      rel && exactGeometry
-        ? (shape: EsriGeometry) => spatialRelationHolds(rel, exactGeometry as EsriGeometry, shape)
-        : undefined;
-    const records = await runFeatureQuery(deps.database, plan, exact);
-    return shapeResult(plan, records, storage, outSR);
+    const prepared = prepareFeatureQuery(params, catalog, storage);
+    const records = await runPreparedQuery(deps.database, prepared);
+    return shapeResult(prepared.plan, records, storage, outSR);
   } catch (error) {
     throw translateError(error);
   }
@@ -183,11 +156,10 @@ function shapeResult(
   const page = takePage(records, plan.pageSize);
   if (plan.mode === 'statistics')
     return { ...base, records: page.rows, exceededTransferLimit: page.exceededTransferLimit };
-  const toOut = sameSpatialReference(outSR, storage) ? null : createTransformer(storage, outSR);
+  const toOut = outputProjection(storage, outSR);
   const rows = page.rows.map((r) => {
     const row = featureRowOf(plan, r);
-    if (row.shape && toOut) row.shape = toOut.projectGeometry(row.shape);
-    if (row.shape) delete row.shape.spatialReference;
+    if (row.shape) row.shape = toOut.shape(row.shape);
     return row;
   });
   return { ...base, rows, count: rows.length, exceededTransferLimit: page.exceededTransferLimit };

@@ -7,7 +7,7 @@ import { geometryBounds, unionBounds } from '../../lib/geometry/index.js';
 import type { Bounds } from '../../lib/geometry/types.js';
 import { clientFault } from '../fault.js';
 import type { ImageDisplay, MapDescription } from '../schema/generated-types.js';
-import { queryLayer } from './layer-query.js';
+import { queryMapLayer } from './layer-query.js';
 import { featureLayerOf, type HostedMap, type MapServiceDeps } from './map-context.js';
 import { DEFAULT_DPI, INCHES_PER_METER, type MapView, mapView, metersPerUnit } from './map-display.js';
 import { envelopeN, fromSoapSpatialReference } from './wire-geometry.js';
@@ -22,7 +22,7 @@ export async function resolveMapArea(
   if (area?.$type !== 'FeatureExtent' || !area.FeatureIDs?.length) return md;
   const sr = fromSoapSpatialReference(md.SpatialReference) ?? map.spatialReference;
   const layer = featureLayerOf(map, area.LayerID);
-  const found = await queryLayer(deps, map, layer, {
+  const found = await queryMapLayer(deps, map, layer, {
     mode: 'features',
     objectIds: area.FeatureIDs,
     outFields: layer.catalog.objectIdField,

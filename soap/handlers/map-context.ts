@@ -2,8 +2,7 @@
  * One hosted service seen as a SOAP map: its single data frame ("Layers"), its layers and tables
  * with the query engine's catalog of each, and the dependencies every handler group is built over.
  */
-import { layerCatalog, storageSpatialReference } from '../../api/services/hosted-layer.js';
-import type { TileCacheRows } from '../../api/services/tile-serving.js';
+
 import type { DatabaseHandle } from '../../db/client.js';
 import {
   findService,
@@ -12,16 +11,18 @@ import {
   type HostedServiceRow,
   listLayers,
 } from '../../db/repositories/services.js';
+import type { TileCacheRows } from '../../db/repositories/tile-cache-rows.js';
 import { type TileCacheRow, tileCachesOfSource } from '../../db/repositories/tile-caches.js';
 import type { UserRow } from '../../db/repositories/users.js';
 import { tokenRequired } from '../../lib/errors.js';
 import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
+import { layerCatalog, storageSpatialReference } from '../../lib/query/hosted-layer-catalog.js';
 import type { LayerCatalog } from '../../lib/query/layer-catalog.js';
 import type { DrawingInfo } from '../../lib/render/types.js';
 import { clientFault } from '../fault.js';
 import type { SoapContext } from '../service-types.js';
 import type { ImageOutput } from './image-output.js';
-import type { MapCache, TileCacheReader } from './tile-cache-reader.js';
+import type { MapCache, MapTileSource } from './tile-cache-reader.js';
 
 /** A hosted service has one data frame; the real server names it "Layers" too. */
 export const MAP_NAME = 'Layers';
@@ -42,7 +43,7 @@ export interface MapServiceDeps {
   database: DatabaseHandle;
   /** Cache rows by service name, remembered briefly as the REST MapServer routes do (tiles come by the hundred). */
   cacheRows: TileCacheRows;
-  tiles: TileCacheReader;
+  tiles: MapTileSource;
   images: ImageOutput;
   now: () => number;
 }

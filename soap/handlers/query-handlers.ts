@@ -13,7 +13,7 @@ import type {
   StatisticsRequest,
 } from '../schema/generated-types.js';
 import type { SoapContext, SoapHandlerGroup } from '../service-types.js';
-import { type LayerQueryResult, queryLayer } from './layer-query.js';
+import { type LayerQueryResult, queryMapLayer } from './layer-query.js';
 import {
   featureLayerOf,
   type HostedMap,
@@ -46,7 +46,7 @@ interface DataRequest {
 }
 
 async function featureData(deps: MapServiceDeps, r: DataRequest): Promise<LayerQueryResult> {
-  return queryLayer(deps, r.map, r.layer, {
+  return queryMapLayer(deps, r.map, r.layer, {
     filter: r.filter,
     definitionExpression: r.definitionExpression,
     mode: 'features',
@@ -120,7 +120,7 @@ async function statistics(
       d.ResultFieldName ||
       `${(STATISTIC_TYPES[d.StatisticType] ?? 'stat').toUpperCase()}_${d.StatisticFieldName}`,
   }));
-  const result = await queryLayer(deps, r.map, r.layer, {
+  const result = await queryMapLayer(deps, r.map, r.layer, {
     filter: r.filter,
     definitionExpression: r.definitionExpression,
     mode: 'statistics',
@@ -170,8 +170,9 @@ export function createQueryHandlers(
     return { map, ...describedTable(map, description), filter };
   };
   const count = async (r: DataRequest) =>
-    (await queryLayer(deps, r.map, r.layer, { ...r, mode: 'count' })).count;
-  const ids = async (r: DataRequest) => (await queryLayer(deps, r.map, r.layer, { ...r, mode: 'ids' })).ids;
+    (await queryMapLayer(deps, r.map, r.layer, { ...r, mode: 'count' })).count;
+  const ids = async (r: DataRequest) =>
+    (await queryMapLayer(deps, r.map, r.layer, { ...r, mode: 'ids' })).ids;
 
   return {
     QueryFeatureCount: async (q, ctx) => count(await byLayerId(ctx, q.MapName, q.LayerID, q.QueryFilter)),

@@ -10,7 +10,7 @@ import type * as Esri from '../../lib/render/types.js';
 import type { RenderFeature } from '../../lib/render/types.js';
 import { clientFault } from '../fault.js';
 import type { Color, geoImageFormat, LayerDescription } from '../schema/generated-types.js';
-import { queryLayer } from './layer-query.js';
+import { queryMapLayer } from './layer-query.js';
 import type { HostedMap, MapLayer, MapServiceDeps } from './map-context.js';
 import { type MapView, visibleAtScale } from './map-display.js';
 import { fromSoapRenderer } from './renderer-from-wire.js';
@@ -121,7 +121,7 @@ export async function renderMap(
     // Symbols reach a few pixels beyond their geometry; widen the query so edge features still draw.
     const pad = view.resolution * 32;
     const [xmin, ymin, xmax, ymax] = view.extent;
-    const result = await queryLayer(deps, map, layer, {
+    const result = await queryMapLayer(deps, map, layer, {
       mode: 'features',
       definitionExpression,
       geometry: {

@@ -16,7 +16,7 @@ import type {
 } from '../schema/generated-types.js';
 import type { SoapHandlerGroup } from '../service-types.js';
 import { htmlPopup } from './html-popup.js';
-import { queryLayer } from './layer-query.js';
+import { queryMapLayer } from './layer-query.js';
 import { displayView } from './map-area.js';
 import {
   type HostedMap,
@@ -114,7 +114,7 @@ export function createSearchHandlers(
           : all.filter((f) => f.type !== 'esriFieldTypeOID');
         const where = findCondition(fields, q.SearchString, q.Contains);
         if (!where) continue;
-        const found = await queryLayer(deps, map, layer, {
+        const found = await queryMapLayer(deps, map, layer, {
           mode: 'features',
           where,
           definitionExpression,
@@ -165,7 +165,7 @@ export function createSearchHandlers(
         visibleOnly,
         view,
       )) {
-        const found = await queryLayer(deps, map, layer, {
+        const found = await queryMapLayer(deps, map, layer, {
           mode: 'features',
           definitionExpression,
           geometry: {

@@ -7,7 +7,7 @@ import { clientFault } from '../fault.js';
 import type { geoRelateResultFormat, MapTableDescription, QueryResult } from '../schema/generated-types.js';
 import type { SoapContext, SoapHandlerGroup } from '../service-types.js';
 import { htmlPopup } from './html-popup.js';
-import { queryLayer } from './layer-query.js';
+import { queryMapLayer } from './layer-query.js';
 import {
   type HostedMap,
   layerOf,
@@ -81,7 +81,7 @@ async function popups(
   definitionExpression?: string,
 ) {
   if (!rowIds?.length) return [];
-  const found = await queryLayer(deps, map, layer, {
+  const found = await queryMapLayer(deps, map, layer, {
     mode: 'features',
     objectIds: rowIds,
     definitionExpression,

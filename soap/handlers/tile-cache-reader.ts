@@ -3,11 +3,7 @@
  * see map-context); its bytes in the object store under `caches/<serviceItemId>/`, read with the
  * same range-reading reader the REST tile endpoint uses, so both answer with the same bytes.
  */
-import type { ObjectStore } from '../../infra/object-store.js';
-import {
-  createTileCacheReader as createStoreReader,
-  type TileCacheReader as StoreTileReader,
-} from '../../infra/tile-cache-store.js';
+import type { TileCacheReader } from '../../infra/tile-cache-store.js';
 import type { CacheDefinition } from '../../lib/tiles/cache-definition.js';
 import { tileExtension } from '../../lib/tiles/exploded-paths.js';
 
@@ -19,17 +15,14 @@ export interface MapCache {
   definition: CacheDefinition;
 }
 
-export interface TileCacheReader {
+/** A map cache's tiles as GetMapTile asks for them. */
+export interface MapTileSource {
   /** A tile's bytes, or undefined when the cache holds none at that address. */
   readTile(cache: MapCache, level: number, row: number, col: number): Promise<Uint8Array | undefined>;
 }
 
-export function createObjectStoreTileReader(store: ObjectStore, now?: () => number): TileCacheReader {
-  return mapCacheTileReader(createStoreReader(store, now ? { now } : {}));
-}
-
-/** GetMapTile's reader over a range reader of the object store (the app's, shared with the REST tiles). */
-export function mapCacheTileReader(reader: StoreTileReader): TileCacheReader {
+/** GetMapTile's tiles through the app's tile reader, shared with the REST tiles. */
+export function mapTileSource(reader: TileCacheReader): MapTileSource {
   return {
     readTile: (cache, level, row, col) =>
       reader.readTile(

@@ -1,3 +1,4 @@
+import { declaredGeometryType } from '../../geometry/kinds.js';
 import type { Bounds, EsriGeometry, EsriGeometryType } from '../../geometry/types.js';
 import { fail, isRecord } from './parameter-values.js';
 
@@ -6,14 +7,8 @@ import { fail, isRecord } from './parameter-values.js';
  * Shapes follow the Esri JSON geometry objects: point {x,y}, multipoint {points}, polyline
  * {paths}, polygon {rings}, envelope {xmin,ymin,xmax,ymax}.
  */
-export function inferGeometryType(v: Record<string, unknown>): EsriGeometryType | null {
-  if ('x' in v) return 'esriGeometryPoint';
-  if ('points' in v) return 'esriGeometryMultipoint';
-  if ('paths' in v) return 'esriGeometryPolyline';
-  if ('rings' in v) return 'esriGeometryPolygon';
-  if ('xmin' in v) return 'esriGeometryEnvelope';
-  return null;
-}
+export const inferGeometryType = (v: Record<string, unknown>): EsriGeometryType | null =>
+  declaredGeometryType(v);
 
 export function checkGeometry(
   v: Record<string, unknown>,

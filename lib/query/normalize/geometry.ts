@@ -2,7 +2,7 @@ import type { EsriGeometryType } from '../../geometry/types.js';
 import type { GeometryFilter, SpatialRel } from '../normalized-query.js';
 import { asRecord, checkGeometry, envelopeBounds, inferGeometryType } from './geometry-json.js';
 import { fail, present, type QueryParams, readJson, readNumber } from './parameter-values.js';
-import { normalizeSpatialReference, spatialReferenceObject } from './spatial-reference.js';
+import { spatialReferenceObject, spatialReferenceParameter } from './spatial-reference.js';
 
 /**
  * `geometry` with `geometryType`, `inSR` and `spatialRel`. The geometry is an envelope
@@ -18,7 +18,7 @@ export function normalizeGeometryFilter(params: QueryParams): GeometryFilter | n
   if (distance !== undefined && readNumber('distance', distance) !== 0) {
     throw fail('distance', 'buffered queries (distance with units) are not supported by this server');
   }
-  let inSR = normalizeSpatialReference('inSR', params.insr);
+  let inSR = spatialReferenceParameter('inSR', params.insr);
   if (!text.startsWith('{')) {
     const numbers = text.split(',').map((s) => readNumber('geometry', s.trim()));
     const type = declared ?? (numbers.length === 2 ? 'esriGeometryPoint' : 'esriGeometryEnvelope');

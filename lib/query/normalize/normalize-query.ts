@@ -11,7 +11,7 @@ import { normalizeOutStatistics } from './out-statistics.js';
 import { normalizeResultOffset, normalizeResultRecordCount } from './paging.js';
 import type { QueryParams } from './parameter-values.js';
 import { fail } from './parameter-values.js';
-import { normalizeSpatialReference } from './spatial-reference.js';
+import { spatialReferenceParameter } from './spatial-reference.js';
 import { normalizeWhere } from './where.js';
 
 /**
@@ -37,7 +37,7 @@ export function normalizeQuery(params: QueryParams, layer: LayerCatalog): Normal
     ),
     resultOffset: normalizeResultOffset(params.resultoffset),
     resultRecordCount: normalizeResultRecordCount(params.resultrecordcount),
-    outSR: normalizeSpatialReference('outSR', params.outsr),
+    outSR: spatialReferenceParameter('outSR', params.outsr),
     outStatistics,
     groupByFieldsForStatistics: normalizeGroupBy(params.groupbyfieldsforstatistics, layer.fields),
     format: normalizeFormat(params.f),

@@ -5,7 +5,7 @@ import { fail, isRecord, present, readJson } from './parameter-values.js';
  * `inSR` and `outSR`: a well-known id (`4326`), or JSON `{"wkid":102100,"latestWkid":3857}` or
  * `{"wkt":"..."}`. Kept as given: projecting is the projection module's work, not the parser's.
  */
-export function normalizeSpatialReference(name: string, value: string | undefined): SpatialReference | null {
+export function spatialReferenceParameter(name: string, value: string | undefined): SpatialReference | null {
   const text = present(value);
   if (text === undefined) return null;
   if (/^\d+$/.test(text)) return { wkid: wkid(name, Number(text)) };

@@ -6,7 +6,6 @@ import type { AppDeps, AppEnv } from '../../../api/env.js';
 import { ruleIndex } from '../../../api/privilege-guard.js';
 import { privilegeRow, privilegeTableMarkdown } from '../../../api/privilege-table.js';
 import { ROUTE_RULES } from '../../../api/privileges.js';
-import type { TileFastPath } from '../../../api/tile-fast-path.js';
 import { loadConfig } from '../../../infra/config.js';
 
 /** The app as the entry point composes it; building it does no I/O, so its dependencies stay unused. */
@@ -22,8 +21,10 @@ function mountedApp(basePath = ''): Hono<AppEnv> {
     portalId: 'p',
     portalName: 'Portal',
     locator: unused,
+    tiles: unused,
+    itemDeletionHooks: [],
   } satisfies AppDeps;
-  return createApp(deps, { reader: unused } as unknown as TileFastPath);
+  return createApp(deps);
 }
 
 /** Every handler route the app mounts (middleware is mounted for ALL methods), as `METHOD path`. */

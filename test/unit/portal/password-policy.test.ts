@@ -5,7 +5,7 @@ import {
   type PasswordPolicy,
   passwordExpired,
   passwordViolations,
-} from '../../../api/portal/password-policy.js';
+} from '../../../lib/portal/password-policy.js';
 
 const strict: PasswordPolicy = {
   minLength: 10,

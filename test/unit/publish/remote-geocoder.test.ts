@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GeocodeRecord } from '../../../activities/publish/geocoder.js';
-import { createRemoteGeocoder, isOwnLocator } from '../../../activities/publish/remote-geocoder.js';
+import { createRemoteGeocoder } from '../../../activities/publish/remote-geocoder.js';
+import { isOwnLocator } from '../../../lib/geocode/geocode-service-url.js';
 
 const URL_ = 'https://geo.example.org/arcgis/rest/services/Parcels/GeocodeServer';
 

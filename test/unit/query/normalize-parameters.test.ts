@@ -7,7 +7,7 @@ import {
 } from '../../../lib/query/normalize/generalization.js';
 import { normalizeObjectIds } from '../../../lib/query/normalize/object-ids.js';
 import { normalizeResultOffset, normalizeResultRecordCount } from '../../../lib/query/normalize/paging.js';
-import { normalizeSpatialReference } from '../../../lib/query/normalize/spatial-reference.js';
+import { spatialReferenceParameter } from '../../../lib/query/normalize/spatial-reference.js';
 import { normalizeWhere } from '../../../lib/query/normalize/where.js';
 import { problemOf } from './query-errors.js';
 
@@ -101,29 +101,29 @@ describe('paging', () => {
 
 describe('spatial references', () => {
   it('reads a well-known id', () => {
-    expect(normalizeSpatialReference('outSR', '4326')).toEqual({ wkid: 4326 });
+    expect(spatialReferenceParameter('outSR', '4326')).toEqual({ wkid: 4326 });
   });
 
   it('reads the JSON object form with latestWkid or wkt', () => {
-    expect(normalizeSpatialReference('outSR', '{"wkid":102100,"latestWkid":3857}')).toEqual({
+    expect(spatialReferenceParameter('outSR', '{"wkid":102100,"latestWkid":3857}')).toEqual({
       wkid: 102100,
       latestWkid: 3857,
     });
-    expect(normalizeSpatialReference('inSR', '{"wkt":"GEOGCS[...]"}')).toEqual({ wkt: 'GEOGCS[...]' });
+    expect(spatialReferenceParameter('inSR', '{"wkt":"GEOGCS[...]"}')).toEqual({ wkt: 'GEOGCS[...]' });
   });
 
   it('is null when absent or blank', () => {
-    expect(normalizeSpatialReference('outSR', '')).toBeNull();
+    expect(spatialReferenceParameter('outSR', '')).toBeNull();
   });
 
   it('refuses other values, naming the parameter', () => {
-    expect(problemOf('outSR', () => normalizeSpatialReference('outSR', 'EPSG:4326'))).toMatch(
+    expect(problemOf('outSR', () => spatialReferenceParameter('outSR', 'EPSG:4326'))).toMatch(
       /not a well-known id/,
     );
-    expect(problemOf('inSR', () => normalizeSpatialReference('inSR', '{}'))).toMatch(
+    expect(problemOf('inSR', () => spatialReferenceParameter('inSR', '{}'))).toMatch(
       /needs wkid, latestWkid or wkt/,
     );
-    expect(problemOf('inSR', () => normalizeSpatialReference('inSR', '{"wkid":'))).toBe(
+    expect(problemOf('inSR', () => spatialReferenceParameter('inSR', '{"wkid":'))).toBe(
       'the value is not valid JSON',
     );
   });

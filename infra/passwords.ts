@@ -2,11 +2,11 @@
  * Setting a password anywhere (createUser, user update, the first administrator) goes through here, so
  * the organization's policy and password history are enforced in one place.
  */
-import type { Database } from '../../db/client.js';
-import { findPolicy, recentPasswordHashes, rememberPassword } from '../../db/repositories/security-policy.js';
-import { hashPassword, verifyPassword } from '../../infra/secrets.js';
-import { badRequest } from '../../lib/errors.js';
-import { assertPasswordAllowed, DEFAULT_POLICY, type PasswordPolicy } from './password-policy.js';
+import type { Database } from '../db/client.js';
+import { findPolicy, recentPasswordHashes, rememberPassword } from '../db/repositories/security-policy.js';
+import { badRequest } from '../lib/errors.js';
+import { assertPasswordAllowed, DEFAULT_POLICY, type PasswordPolicy } from '../lib/portal/password-policy.js';
+import { hashPassword, verifyPassword } from './secrets.js';
 
 /** History kept per user: the largest historySize the policy allows, so raising it later still works. */
 const HISTORY_KEPT = 24;

@@ -2,7 +2,7 @@
  * The password policy: its wire shape, validation of securityPolicy/update values against the ranges of the
  * spec, and the check of a password against a policy. Pure: the caller loads the policy and the clock.
  */
-import { badRequest } from '../../lib/errors.js';
+import { badRequest } from '../errors.js';
 
 export interface PasswordPolicy {
   minLength: number;

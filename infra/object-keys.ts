@@ -1,0 +1,7 @@
+/** Where a publish job keeps its files in the bucket: the source it reads, under the job's own prefix. */
+
+/** Every object of a publish job starts with this; deleting the service removes the prefix. */
+export const publishJobPrefix = (jobId: string): string => `publish/${jobId}/`;
+
+/** The job's copy of the data it publishes (uploaded file, item data or tile package). */
+export const publishSourceKey = (jobId: string): string => `${publishJobPrefix(jobId)}source`;

@@ -1,0 +1,85 @@
+/**
+ * The pure half of every feature query (FeatureServer query, the object ids an edit or attachment
+ * request names, SOAP queries and drawings): normalize the parameters, project the filter geometry
+ * into the layer's storage spatial reference, plan, and say how a candidate's stored shape is tested
+ * exactly. `runPreparedQuery` (db/repositories/feature-query.ts) runs the result.
+ */
+import { geometryBounds } from '../geometry/bounds.js';
+import { spatialRelationHolds } from '../geometry/spatial-relation.js';
+import type { Bounds, EsriEnvelope, EsriGeometry, SpatialReference } from '../geometry/types.js';
+import { sameSpatialReference } from '../projection/spatial-reference.js';
+import { createTransformer } from '../projection/transformer.js';
+import type { LayerCatalog } from './layer-catalog.js';
+import { normalizeQuery } from './normalize/normalize-query.js';
+import type { QueryParams } from './normalize/parameter-values.js';
+import type { NormalizedQuery } from './normalized-query.js';
+import { type PlanOptions, planFeatureQuery, type QueryPlan } from './query-plan.js';
+
+export interface PreparedFeatureQuery {
+  query: NormalizedQuery;
+  plan: QueryPlan;
+  /** Whether a candidate's stored shape passes the spatial filter; set when the query has a geometry. */
+  exact?: (shape: EsriGeometry) => boolean;
+}
+
+/**
+ * Throws the normalizer's 400 GeoError naming a bad parameter. A filter geometry given in another
+ * spatial reference (inSR, or the geometry's own) is projected into `storage` before planning, so the
+ * bbox prefilter and the exact test both compare shapes in one reference.
+ */
+export function prepareFeatureQuery(
+  params: QueryParams,
+  catalog: LayerCatalog,
+  storage: SpatialReference,
+): PreparedFeatureQuery {
+  const query = normalizeQuery(params, catalog);
+  const options: PlanOptions = {};
+  const filter = query.geometry;
+  if (!filter) return { query, plan: planFeatureQuery(query, catalog, options) };
+  let geometry: EsriGeometry = filter.geometry;
+  if (filter.inSR && !sameSpatialReference(filter.inSR, storage)) {
+    geometry = createTransformer(filter.inSR, storage).projectGeometry(geometry);
+    delete geometry.spatialReference;
+    const bounds = geometryBounds(geometry);
+    if (bounds) options.filterBounds = bounds;
+  }
+  const relation = filter.spatialRel;
+  return {
+    query,
+    plan: planFeatureQuery(query, catalog, options),
+    exact: (shape) => spatialRelationHolds(relation, geometry, shape),
+  };
+}
+
+/** Projects result shapes and extents out of the storage spatial reference into the one asked for. */
+export interface OutputProjection {
+  /** The shape in the output reference, without a spatialReference member of its own. */
+  shape(g: EsriGeometry): EsriGeometry;
+  bounds(b: Bounds | null): Bounds | null;
+}
+
+export function outputProjection(storage: SpatialReference, out: SpatialReference): OutputProjection {
+  if (sameSpatialReference(out, storage)) {
+    return {
+      shape: (g) => {
+        delete g.spatialReference;
+        return g;
+      },
+      bounds: (b) => b,
+    };
+  }
+  const transformer = createTransformer(storage, out);
+  return {
+    shape: (g) => {
+      const projected = transformer.projectGeometry(g);
+      delete projected.spatialReference;
+      return projected;
+    },
+    bounds: (b) => {
+      if (!b) return b;
+      // Projecting the envelope samples its edges, so curved projected edges stay inside the result.
+      const e = transformer.projectGeometry<EsriEnvelope>({ xmin: b[0], ymin: b[1], xmax: b[2], ymax: b[3] });
+      return [e.xmin, e.ymin, e.xmax, e.ymax];
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * A PGlite database holding one public hosted feature service, `points`, stored in Web Mercator:
+ * three points on the equator at longitudes -10, 0 and 10, named west, origin and east. The app is
+ * built over it with `createApp`, so routes are exercised through `app.request()` without a server.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Hono } from 'hono';
+import { createApp } from '../../../api/app.js';
+import type { AppDeps, AppEnv } from '../../../api/env.js';
+import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
+import {
+  copyColumns,
+  copyRows,
+  createFeatureTable,
+  featureTableName,
+} from '../../../db/repositories/feature-tables.js';
+import { insertItem } from '../../../db/repositories/items.js';
+import { insertService, upsertLayer } from '../../../db/repositories/services.js';
+import { insertUser } from '../../../db/repositories/users.js';
+import { loadConfig } from '../../../infra/config.js';
+import type { ObjectStore } from '../../../infra/object-store.js';
+import { createServedTiles } from '../../../infra/served-tiles.js';
+
+/** Web Mercator x of a longitude on the equator: R·λ, with R the WGS84 semi-major axis. */
+export const mercatorX = (lon: number) => (6378137 * lon * Math.PI) / 180;
+
+export const POINTS = [
+  { id: 1, name: 'west', lon: -10 },
+  { id: 2, name: 'origin', lon: 0 },
+  { id: 3, name: 'east', lon: 10 },
+] as const;
+
+export interface HostedPoints {
+  app: Hono<AppEnv>;
+  database: DatabaseHandle;
+  close(): Promise<void>;
+}
+
+const NOW = 1_700_000_000_000;
+
+export async function openHostedPoints(): Promise<HostedPoints> {
+  const dir = mkdtempSync(join(tmpdir(), 'hosted-points-'));
+  const database = await openDatabase({ pgliteDir: join(dir, 'db') });
+  await database.migrate();
+  const itemId = 'a'.repeat(32);
+  const sr = { wkid: 102100, latestWkid: 3857 };
+  await insertUser(database.db, {
+    username: 'owner',
+    role: 'org_admin',
+    passwordHash: 'x',
+    passwordChangedAt: NOW,
+    created: NOW,
+    modified: NOW,
+  });
+  await insertItem(database.db, {
+    id: itemId,
+    owner: 'owner',
+    title: 'points',
+    name: 'points',
+    type: 'Feature Service',
+    access: 'public',
+    created: NOW,
+    modified: NOW,
+  });
+  await insertService(database.db, {
+    serviceItemId: itemId,
+    name: 'points',
+    owner: 'owner',
+    status: 'ready',
+    definition: { spatialReference: sr },
+    created: NOW,
+    modified: NOW,
+  });
+  const table = featureTableName(itemId, 0);
+  const columns = [{ name: 'Name', column: 'a_0', type: 'esriFieldTypeString' as const }];
+  await createFeatureTable(database, table, columns);
+  const lines = POINTS.map(({ id, name, lon }) => {
+    const x = mercatorX(lon);
+    return `${id}\t${name}\t${JSON.stringify({ x, y: 0 })}\t(${x},0),(${x},0)\n`;
+  });
+  await copyRows(database, table, copyColumns(columns), lines.join(''));
+  await upsertLayer(database.db, {
+    serviceItemId: itemId,
+    layerId: 0,
+    tableName: table,
+    definition: {
+      id: 0,
+      name: 'points',
+      type: 'Feature Layer',
+      geometryType: 'esriGeometryPoint',
+      capabilities: 'Query',
+      fields: [
+        { name: 'OBJECTID', type: 'esriFieldTypeOID' },
+        { name: 'Name', type: 'esriFieldTypeString', length: 10 },
+      ],
+    },
+    columns: [
+      { name: 'OBJECTID', column: 'objectid' },
+      { name: 'Name', column: 'a_0' },
+    ],
+    featureCount: POINTS.length,
+  });
+  const store = {} as ObjectStore;
+  const deps = {
+    config: loadConfig({ DATA_DIR: dir }),
+    database,
+    store,
+    tiles: createServedTiles(store, { maxTileBytes: 0 }),
+    itemDeletionHooks: [],
+    temporal: () => Promise.reject(new Error('no Temporal in router tests')),
+    log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+    now: () => NOW,
+    portalId: '0123456789ABCDEF',
+    portalName: 'Test portal',
+    locator: () => Promise.reject(new Error('no locator in router tests')),
+  } as unknown as AppDeps;
+  return {
+    app: createApp(deps),
+    database,
+    close: async () => {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
