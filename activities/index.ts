@@ -9,7 +9,7 @@ import { createTilePackageActivities } from './tiles/tile-package-activities.js'
 
 /** `locator`: the process's shared locator (the runtime's); the publish geocoder runs on it. */
 export type ActivityDeps = SelfCheckDeps &
-  Partial<Pick<PublishDeps, 'geocoder'>> & { locator?: LocatorSource };
+  Partial<Pick<PublishDeps, 'geocoder' | 'parseLimits'>> & { locator?: LocatorSource };
 
 export function createActivities(deps: ActivityDeps) {
   return {

@@ -52,6 +52,15 @@ const schema = z.object({
     .int()
     .positive()
     .default(2 * 1024 ** 3),
+  ARCHIVE_MAX_ENTRIES: z.coerce.number().int().positive().default(100_000),
+  ARCHIVE_MAX_RATIO: z.coerce.number().positive().default(100),
+  ARCHIVE_MAX_INFLATED_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(2 * 1024 ** 3),
+  PARSE_MAX_HEAP_MB: z.coerce.number().int().min(16).default(1024),
+  PARSE_TIMEOUT_SECONDS: z.coerce.number().positive().default(120),
   TOKEN_DEFAULT_MINUTES: z.coerce.number().int().positive().default(60),
   TOKEN_MAX_MINUTES: z.coerce
     .number()
@@ -101,6 +110,16 @@ function toConfig(env: z.infer<typeof schema>) {
     },
     admin: { username: env.PORTAL_ADMIN_USERNAME, password: env.PORTAL_ADMIN_PASSWORD },
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
+    /** Whole-file parsing (zipped shapefiles, workbooks) and archive reading. */
+    parseLimits: {
+      archive: {
+        maxEntries: env.ARCHIVE_MAX_ENTRIES,
+        maxRatio: env.ARCHIVE_MAX_RATIO,
+        maxBytes: env.ARCHIVE_MAX_INFLATED_BYTES,
+      },
+      maxHeapMb: env.PARSE_MAX_HEAP_MB,
+      timeoutMs: env.PARSE_TIMEOUT_SECONDS * 1000,
+    },
     tokens: { defaultMinutes: env.TOKEN_DEFAULT_MINUTES, maxMinutes: env.TOKEN_MAX_MINUTES },
     workerActivityConcurrency: env.WORKER_ACTIVITY_CONCURRENCY,
     tileMemoryCacheBytes: env.TILE_MEMORY_CACHE_MB * 1024 ** 2,
