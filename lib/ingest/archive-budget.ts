@@ -58,10 +58,38 @@ function describeYauzlError(e: Error): GeoError {
  * The kept entries of a whole archive in memory, read under the budget. `keep` selects the entries
  * whose bytes are inflated and returned; the others are neither inflated nor counted.
  */
-export async function unzipWithBudget(
+export function unzipWithBudget(
   bytes: Uint8Array,
   budget: ArchiveBudget,
   keep: (name: string) => boolean = () => true,
+): Promise<Map<string, Uint8Array>> {
+  return readArchive(bytes, budget, keep, true);
+}
+
+/**
+ * Inflates every entry under the budget without holding any, before a reader that opens the zip
+ * itself (SheetJS) is handed it; resolves to the inflated size.
+ */
+export async function measureArchive(bytes: Uint8Array, budget: ArchiveBudget): Promise<number> {
+  let total = 0;
+  await readArchive(
+    bytes,
+    budget,
+    () => true,
+    false,
+    (n) => {
+      total += n;
+    },
+  );
+  return total;
+}
+
+async function readArchive(
+  bytes: Uint8Array,
+  budget: ArchiveBudget,
+  keep: (name: string) => boolean,
+  hold: boolean,
+  counted: (n: number) => void = () => {},
 ): Promise<Map<string, Uint8Array>> {
   if (bytes.length === 0) throw refused('The file is empty.');
   const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
@@ -89,7 +117,8 @@ export async function unzipWithBudget(
     const why = unsafeEntryName(entry.fileName);
     if (why) throw refused(`The entry name ${JSON.stringify(entry.fileName.slice(0, 200))} ${why}.`);
     if (entry.fileName.endsWith('/') || !keep(entry.fileName)) return;
-    if (out.has(entry.fileName)) throw refused(`The entry ${JSON.stringify(entry.fileName)} appears twice.`);
+    if (hold && out.has(entry.fileName))
+      throw refused(`The entry ${JSON.stringify(entry.fileName)} appears twice.`);
     if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)
       throw refused(`The entry ${JSON.stringify(entry.fileName)} uses an unsupported compression method.`);
     const raw: Readable = await zip.openReadStreamPromise(
@@ -110,7 +139,7 @@ export async function unzipWithBudget(
           throw refused(
             `The entry ${JSON.stringify(entry.fileName)} inflates to more bytes than it declares.`,
           );
-        chunks.push(chunk);
+        if (hold) chunks.push(chunk);
       }
     } catch (e) {
       throw isGeoError(e)
@@ -122,7 +151,8 @@ export async function unzipWithBudget(
     }
     if (size !== entry.uncompressedSize)
       throw refused(`The entry ${JSON.stringify(entry.fileName)} is shorter than it declares (truncated).`);
-    out.set(entry.fileName, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    counted(size);
+    if (hold) out.set(entry.fileName, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
   };
 
   return new Promise((resolve, reject) => {
