@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { GeoError, isGeoError, toGeoError } from '../lib/errors.js';
-import { authenticate } from './auth.js';
+import { authenticate, findTokenGrant, grantedUser, headerToken } from './auth.js';
 import type { AppDeps, AppEnv } from './env.js';
 import { createGeocodeServices } from './geocode/geocode-services.js';
 import { parseParams } from './params.js';
@@ -19,6 +19,7 @@ import { createMapServerRouter } from './services/map-server.js';
 import { createVectorTileServerRouter } from './services/vector-tile-server.js';
 import { createSoapRouter } from './soap-router.js';
 import { createTileFastPath, type TileFastPath } from './tile-fast-path.js';
+import { acceptsFiles } from './upload-routes.js';
 
 /**
  * The app. `tiles` is the lean tile path whose node listener fronts the server (http-server.ts): the
@@ -29,13 +30,21 @@ export function createApp(deps: AppDeps, tiles: TileFastPath = createTileFastPat
   const limits = {
     tmpDir: join(deps.config.dataDir, 'tmp'),
     maxUploadBytes: deps.config.uploadMaxBytes,
-    maxFormBytes: Math.min(deps.config.uploadMaxBytes, 256 * 1024 ** 2),
+    maxFormBytes: deps.config.bodyLimits.maxFormBytes,
+    maxAnonymousBytes: deps.config.bodyLimits.maxAnonymousBytes,
+    maxFields: deps.config.bodyLimits.maxFields,
   };
 
   app.use('*', cors({ origin: (origin) => origin || '*', credentials: true, maxAge: 86400 }));
   app.use('*', async (c, next) => {
     c.set('deps', deps);
-    const { params, cleanup } = await parseParams(c.req.raw, limits);
+    const { params, cleanup } = await parseParams(c.req.raw, limits, {
+      acceptsFiles: acceptsFiles(new URL(c.req.url).pathname),
+      token: headerToken((name) => c.req.header(name)),
+      signsIn: async (token) =>
+        grantedUser(await findTokenGrant(deps.database.db, token, deps.now()), c.req.header('referer')) !==
+        undefined,
+    });
     c.set('params', params);
     try {
       await next();

@@ -52,6 +52,17 @@ const schema = z.object({
     .int()
     .positive()
     .default(2 * 1024 ** 3),
+  FORM_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024 ** 2),
+  ANONYMOUS_BODY_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 ** 2),
+  FORM_MAX_FIELDS: z.coerce.number().int().positive().default(1000),
   ARCHIVE_MAX_ENTRIES: z.coerce.number().int().positive().default(100_000),
   ARCHIVE_MAX_RATIO: z.coerce.number().positive().default(100),
   ARCHIVE_MAX_INFLATED_BYTES: z.coerce
@@ -110,6 +121,12 @@ function toConfig(env: z.infer<typeof schema>) {
     },
     admin: { username: env.PORTAL_ADMIN_USERNAME, password: env.PORTAL_ADMIN_PASSWORD },
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
+    /** Request bodies: form data of signed-in callers, of anyone else, and the parameter count. */
+    bodyLimits: {
+      maxFormBytes: env.FORM_MAX_BYTES,
+      maxAnonymousBytes: Math.min(env.ANONYMOUS_BODY_MAX_BYTES, env.FORM_MAX_BYTES),
+      maxFields: env.FORM_MAX_FIELDS,
+    },
     /** Whole-file parsing (zipped shapefiles, workbooks) and archive reading. */
     parseLimits: {
       archive: {
