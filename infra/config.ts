@@ -79,6 +79,7 @@ const schema = z.object({
     .positive()
     .default(20160 * 2),
   WORKER_ACTIVITY_CONCURRENCY: z.coerce.number().int().positive().default(8),
+  TILE_BUILD_MAX_TILES: z.coerce.number().int().positive().default(5_000_000),
   TILE_MEMORY_CACHE_MB: z.coerce.number().int().min(0).default(256),
   // One server per core: a Node process answers on one thread (see bench/README.md, tile serving).
   API_PROCESSES: z.coerce.number().int().min(1).max(256).default(availableParallelism()),
@@ -139,6 +140,7 @@ function toConfig(env: z.infer<typeof schema>) {
     },
     tokens: { defaultMinutes: env.TOKEN_DEFAULT_MINUTES, maxMinutes: env.TOKEN_MAX_MINUTES },
     workerActivityConcurrency: env.WORKER_ACTIVITY_CONCURRENCY,
+    tileBuildMaxTiles: env.TILE_BUILD_MAX_TILES,
     tileMemoryCacheBytes: env.TILE_MEMORY_CACHE_MB * 1024 ** 2,
     apiProcesses: env.API_PROCESSES,
     logLevel: env.LOG_LEVEL,

@@ -31,6 +31,7 @@ import { confCdi, confXml } from '../../lib/tiles/cache-config.js';
 import { webMercatorCache } from '../../lib/tiles/cache-definition.js';
 import { tileExtension } from '../../lib/tiles/exploded-paths.js';
 import { defaultLevelRange } from '../../lib/tiles/level-range.js';
+import { checkTileBudget, DEFAULT_TILE_BUDGET } from '../../lib/tiles/tile-budget.js';
 import { lodOf } from '../../lib/tiles/web-mercator.js';
 import { withFailureMapping } from '../publish/activity-errors.js';
 import { drawableLayers, featuresIn } from './layer-features.js';
@@ -114,6 +115,7 @@ export function createTileActivities(deps: TileDeps) {
             : extent
               ? defaultLevelRange(extent, count)
               : { minLevel: 0, maxLevel: 0 };
+        checkTileBudget(extent, levels.minLevel, levels.maxLevel, deps.maxTiles ?? DEFAULT_TILE_BUDGET);
         definition = webMercatorCache({
           ...levels,
           extent: extent ?? undefined,

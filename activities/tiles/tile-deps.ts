@@ -9,4 +9,6 @@ export interface TileDeps {
   now: () => number;
   /** Archive limits of uploaded tile packages (the configuration's); the defaults when absent. */
   parseLimits?: { archive: ArchiveBudget };
+  /** Most tiles one cache build may cover (TILE_BUILD_MAX_TILES); DEFAULT_TILE_BUDGET when absent. */
+  maxTiles?: number;
 }
