@@ -52,6 +52,7 @@ const schema = z.object({
     .int()
     .positive()
     .default(2 * 1024 ** 3),
+  STATEMENT_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
   FORM_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -122,6 +123,7 @@ function toConfig(env: z.infer<typeof schema>) {
     },
     admin: { username: env.PORTAL_ADMIN_USERNAME, password: env.PORTAL_ADMIN_PASSWORD },
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
+    statementTimeoutMs: Math.round(env.STATEMENT_TIMEOUT_SECONDS * 1000),
     /** Request bodies: form data of signed-in callers, of anyone else, and the parameter count. */
     bodyLimits: {
       maxFormBytes: env.FORM_MAX_BYTES,

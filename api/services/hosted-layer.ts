@@ -1,4 +1,5 @@
 /** Finds a ready hosted service and layer by the names in the URL, and describes the layer to lib/query. */
+
 import type { Database } from '../../db/client.js';
 import {
   findLayer,
@@ -12,6 +13,7 @@ import type { EsriGeometryType, SpatialReference } from '../../lib/geometry/type
 import { type CatalogField, createFieldCatalog } from '../../lib/query/field-catalog.js';
 import { type EsriFieldType, isEsriFieldType } from '../../lib/query/field-types.js';
 import type { LayerCatalog } from '../../lib/query/layer-catalog.js';
+import { effectiveMaxRecordCount } from '../../lib/query/query-limits.js';
 
 /** The answer for a service name that does not exist or is not ready; shared by every service router. */
 export const serviceNotFound = () =>
@@ -69,7 +71,9 @@ export function layerCatalog(layer: HostedLayerRow): LayerCatalog {
     table: layer.tableName,
     objectIdField: 'OBJECTID',
     fields: createFieldCatalog(fields),
-    maxRecordCount: typeof def.maxRecordCount === 'number' ? def.maxRecordCount : 2000,
+    maxRecordCount: effectiveMaxRecordCount(
+      typeof def.maxRecordCount === 'number' ? def.maxRecordCount : 2000,
+    ),
     hasGeometry: Boolean(def.geometryType),
     ...(def.geometryType ? { geometryType: def.geometryType as EsriGeometryType } : {}),
   };
