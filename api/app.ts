@@ -44,6 +44,10 @@ export function createApp(deps: AppDeps, tiles: TileFastPath = createTileFastPat
       signsIn: async (token) =>
         grantedUser(await findTokenGrant(deps.database.db, token, deps.now()), c.req.header('referer')) !==
         undefined,
+    }).catch((e: unknown) => {
+      // A refused body may be unread: the connection cannot carry another request.
+      c.header('Connection', 'close');
+      throw e;
     });
     c.set('params', params);
     try {
