@@ -9,12 +9,15 @@ import type { Context } from 'hono';
 import type { Database } from '../../db/client.js';
 import { findItem, insertItem, insertRelationship } from '../../db/repositories/items.js';
 import { insertJob, type PublishJobRow } from '../../db/repositories/jobs.js';
+import { drawableLayers } from '../../db/repositories/layer-features.js';
 import { findService, listLayers } from '../../db/repositories/services.js';
 import { findTileCacheByName, insertTileCache } from '../../db/repositories/tile-caches.js';
 import { canChange } from '../../lib/access/items.js';
 import { badRequest, forbidden, itemNotFound } from '../../lib/errors.js';
+import { unionBounds } from '../../lib/geometry/bounds.js';
 import type { CacheDefinition } from '../../lib/tiles/cache-definition.js';
 import { webMercatorCache } from '../../lib/tiles/cache-definition.js';
+import { checkTileBudget } from '../../lib/tiles/tile-budget.js';
 import {
   TILE_PUBLISH_WORKFLOW,
   type TilePublishInput,
@@ -71,6 +74,15 @@ export async function publishTilesFromFeatureService(c: Context<AppEnv>): Promis
     ]);
   }
   const definition = requestedCacheDefinition(parameters);
+  if (definition.lods.length > 0) {
+    const drawable = await drawableLayers(deps.database, sourceId);
+    checkTileBudget(
+      unionBounds(drawable.layers.map((l) => l.extent)),
+      definition.lods[0].level,
+      definition.lods[definition.lods.length - 1].level,
+      deps.config.tileBuildMaxTiles,
+    );
+  }
   const layers = (await listLayers(db, sourceId))
     .filter((l) => l.definition.type !== 'Table' && l.definition.geometryType)
     .map((l) => ({
