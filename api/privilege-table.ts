@@ -2,7 +2,7 @@
  * The privilege table as people read it (README "Security" → "Privileges"): one row per operation of
  * ROUTE_RULES, one column per kind of caller. A unit test keeps the README's copy equal to this.
  */
-import { PUBLISH_FEATURES } from '../lib/access/roles.js';
+import { privilegesOf } from '../lib/access/roles.js';
 import { type CallerRule, type ResourceRule, ROUTE_RULES, type RouteRule } from './privileges.js';
 
 export const COLUMNS = [
@@ -17,13 +17,6 @@ export const COLUMNS = [
 
 type Kind = 'anonymous' | 'org_user' | 'org_publisher' | 'org_admin';
 
-const HOLDS_PUBLISHING: Record<Kind, boolean> = {
-  anonymous: false,
-  org_user: false,
-  org_publisher: true,
-  org_admin: true,
-};
-
 /** Whether a caller of this kind passes the rule: yes, no, or own (only on their own path). */
 function callerCell(rules: readonly CallerRule[], kind: Kind): string {
   let cell = 'yes';
@@ -34,8 +27,7 @@ function callerCell(rules: readonly CallerRule[], kind: Kind): string {
     if ((r === 'selfOrAdmin' && kind !== 'org_admin') || r === 'self') cell = 'own';
     if (typeof r === 'object') {
       const wanted = 'privilege' in r ? [r.privilege] : r.anyPrivilege;
-      const publishing = wanted.some((p) => p.startsWith('portal:publisher:') || p === PUBLISH_FEATURES);
-      if (publishing && !HOLDS_PUBLISHING[kind]) return 'no';
+      if (!wanted.some((p) => privilegesOf(kind).includes(p))) return 'no';
     }
   }
   return cell;

@@ -133,3 +133,12 @@ describe('group-only items through analyze and publish', () => {
     expect(published.error.code).toBe(403);
   });
 });
+
+describe('role names', () => {
+  it('reads account_publisher as org_publisher, with the publisher privileges', async () => {
+    const publisher = await newUser('account_publisher');
+    const me = await call('/sharing/rest/community/self', { token: publisher.token });
+    expect(me.json.role).toBe('org_publisher');
+    expect(me.json.privileges).toContain('portal:publisher:publishFeatures');
+  });
+});
