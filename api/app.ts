@@ -9,6 +9,7 @@ import { createGeocodeServices } from './geocode/geocode-services.js';
 import { parseParams } from './params.js';
 import { createPortalBasicsRouter } from './portal/basics.js';
 import { createPortalRouter } from './portal/router.js';
+import { createSignOutRouter } from './portal/sign-out.js';
 import { createPublishRouter } from './publish/publish-router.js';
 import { errorEnvelope, sendError } from './render.js';
 import { requestPath } from './request-path.js';
@@ -48,6 +49,7 @@ export function createApp(deps: AppDeps, tiles: TileFastPath = createTileFastPat
   const root = new Hono<AppEnv>();
   root.route('/sharing/rest', createPublishRouter());
   root.route('/sharing/rest', createPortalBasicsRouter());
+  root.route('/sharing/rest', createSignOutRouter());
   root.route('/', createPortalRouter());
   root.route('/rest/services', createGeocodeServices(deps));
   root.route('/rest', createFeatureServerRouter());

@@ -5,6 +5,8 @@ import type { Config } from '../infra/config.js';
 import type { LocatorSource } from '../infra/locator-service.js';
 import type { Logger } from '../infra/logger.js';
 import type { ObjectStore } from '../infra/object-store.js';
+import type { PasswordHasher } from '../infra/password-hasher.js';
+import type { TokenGrant } from './auth.js';
 import type { RequestParams } from './params.js';
 
 /** Everything a router needs, passed in by the entry point; routers keep no module-level state. */
@@ -19,6 +21,8 @@ export interface AppDeps {
   portalName: string;
   /** The process's shared embedded locator (GeocodeServer and publish geocoding). */
   locator: LocatorSource;
+  /** Hashes and checks passwords with bounded concurrency (sign-in, password changes, createUser). */
+  passwords: PasswordHasher;
 }
 
 export interface AppEnv {
@@ -28,5 +32,7 @@ export interface AppEnv {
     user: UserRow | undefined;
     /** The token the request authenticated with, so it can be passed on (e.g. to federated servers). */
     token: string | undefined;
+    /** What that token grants (its expiry, its binding), when the request carries a valid one. */
+    grant: TokenGrant | undefined;
   };
 }

@@ -22,6 +22,11 @@ const schema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   BASE_PATH: basePath.default(''),
   PUBLIC_URL: z.url().optional(),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d{1,2})$/, 'must be false, true or the number of proxies in front (0 to 99)')
+    .transform((v) => (v === 'true' ? 1 : v === 'false' ? 0 : Number(v)))
+    .default(0),
   DATA_DIR: z.string().min(1).default('.data'),
   DATABASE_URL: z
     .string()
@@ -58,6 +63,13 @@ const schema = z.object({
     .int()
     .positive()
     .default(20160 * 2),
+  SIGN_IN_USER_FAILURES: z.coerce.number().int().min(1).default(5),
+  SIGN_IN_ADDRESS_FAILURES: z.coerce.number().int().min(1).default(20),
+  SIGN_IN_DELAY_SECONDS: z.coerce.number().positive().default(2),
+  SIGN_IN_MAX_DELAY_SECONDS: z.coerce.number().positive().default(900),
+  SIGN_IN_RESET_MINUTES: z.coerce.number().positive().default(60),
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).default(32),
   WORKER_ACTIVITY_CONCURRENCY: z.coerce.number().int().positive().default(8),
   TILE_MEMORY_CACHE_MB: z.coerce.number().int().min(0).default(256),
   // One server per core: a Node process answers on one thread (see bench/README.md, tile serving).
@@ -83,6 +95,8 @@ function toConfig(env: z.infer<typeof schema>) {
     host: env.HOST,
     basePath: env.BASE_PATH,
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, ''),
+    /** Proxies in front whose X-Forwarded-For/-Host/-Proto are believed (0: none). */
+    trustedProxies: env.TRUST_PROXY,
     dataDir,
     databaseUrl: env.DATABASE_URL,
     pgliteDir: join(dataDir, 'pglite'),
@@ -102,6 +116,14 @@ function toConfig(env: z.infer<typeof schema>) {
     admin: { username: env.PORTAL_ADMIN_USERNAME, password: env.PORTAL_ADMIN_PASSWORD },
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
     tokens: { defaultMinutes: env.TOKEN_DEFAULT_MINUTES, maxMinutes: env.TOKEN_MAX_MINUTES },
+    signIn: {
+      failuresPerUser: env.SIGN_IN_USER_FAILURES,
+      failuresPerAddress: env.SIGN_IN_ADDRESS_FAILURES,
+      delayMs: env.SIGN_IN_DELAY_SECONDS * 1000,
+      maxDelayMs: env.SIGN_IN_MAX_DELAY_SECONDS * 1000,
+      resetMs: env.SIGN_IN_RESET_MINUTES * 60_000,
+    },
+    passwordHashing: { concurrency: env.PASSWORD_HASH_CONCURRENCY, queue: env.PASSWORD_HASH_QUEUE },
     workerActivityConcurrency: env.WORKER_ACTIVITY_CONCURRENCY,
     tileMemoryCacheBytes: env.TILE_MEMORY_CACHE_MB * 1024 ** 2,
     apiProcesses: env.API_PROCESSES,

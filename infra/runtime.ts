@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { createLocatorService, type LocatorSource } from './locator-service.js';
 import type { Logger } from './logger.js';
 import { createObjectStore, ensureBucket, type ObjectStore } from './object-store.js';
+import { createPasswordHasher } from './password-hasher.js';
 import { connectClient } from './temporal.js';
 
 export interface Runtime {
@@ -48,6 +49,7 @@ export function appDeps(runtime: Runtime): AppDeps {
     portalId: runtime.identity.portalId,
     portalName: runtime.identity.portalName,
     locator: runtime.locator,
+    passwords: createPasswordHasher(runtime.config.passwordHashing),
     temporal: () => {
       client ??= connectClient(runtime.config.temporal).catch((e) => {
         client = undefined;
