@@ -3,7 +3,7 @@
  * `ArcGISIdentityManager.destroy` call, with the token as `auth_token`) and `oauth2/signout` (revokes the
  * token the request signs in with). Revoking a token revokes the server tokens exchanged from it.
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { deleteToken } from '../../db/repositories/users.js';
 import { tokenHash } from '../../infra/secrets.js';
 import { badRequest } from '../../lib/errors.js';
@@ -11,6 +11,23 @@ import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { publicRoot } from '../urls.js';
+
+/** Where to send the browser after signing out: only back into this portal, never an open redirect. */
+function redirectTarget(c: Context<AppEnv>): string | undefined {
+  const redirect = c.get('params').get('redirect_uri');
+  if (!redirect) return undefined;
+  const root = publicRoot(c);
+  let target: URL;
+  try {
+    target = new URL(redirect, `${root}/`);
+  } catch {
+    throw badRequest('Unable to sign out.', ["'redirect_uri' is not a URL."]);
+  }
+  if (target.origin !== new URL(root).origin) {
+    throw badRequest('Unable to sign out.', ["'redirect_uri' must be a page of this portal."]);
+  }
+  return target.href;
+}
 
 export function createSignOutRouter(): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
@@ -26,22 +43,10 @@ export function createSignOutRouter(): Hono<AppEnv> {
 
   router.on(['GET', 'POST'], '/oauth2/signout', async (c) => {
     requireUser(c);
+    const target = redirectTarget(c);
     const token = c.get('token');
     if (token) await deleteToken(c.get('deps').database.db, tokenHash(token));
-    const redirect = c.get('params').get('redirect_uri');
-    if (!redirect) return sendJson(c, { success: true });
-    // Only back into this portal: anything else would make the portal an open redirector.
-    const root = publicRoot(c);
-    let target: URL;
-    try {
-      target = new URL(redirect, `${root}/`);
-    } catch {
-      throw badRequest('Unable to sign out.', ["'redirect_uri' is not a URL."]);
-    }
-    if (target.origin !== new URL(root).origin) {
-      throw badRequest('Unable to sign out.', ["'redirect_uri' must be a page of this portal."]);
-    }
-    return c.redirect(target.href, 302);
+    return target ? c.redirect(target, 302) : sendJson(c, { success: true });
   });
 
   return router;
