@@ -9,6 +9,7 @@ import { createTileCacheReader, resourceKey, type TileCacheReader } from '../../
 import { GeoError } from '../../lib/errors.js';
 import type { AppEnv } from '../env.js';
 import { errorEnvelope, sendJson } from '../render.js';
+import { downloadHeaders } from '../stored-download.js';
 import { createCacheLookup, sendTile, sendTileMap } from './map-server.js';
 import { tileCacheControl } from './tile-serving.js';
 
@@ -62,8 +63,9 @@ export function createVectorTileServerRouter(tiles?: TileCacheReader): Hono<AppE
     try {
       const bytes = await c.get('deps').store.getBuffer(resourceKey(cache.serviceItemId, resource));
       const ext = resource.slice(resource.lastIndexOf('.') + 1).toLowerCase();
+      const type = RESOURCE_TYPES[ext] ?? 'application/octet-stream';
       return c.body(new Uint8Array(bytes), 200, {
-        'Content-Type': RESOURCE_TYPES[ext] ?? 'application/octet-stream',
+        ...downloadHeaders({ contentType: type, inline: true }),
         'Cache-Control': tileCacheControl(audience),
       });
     } catch (e) {
