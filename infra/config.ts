@@ -70,6 +70,16 @@ const schema = z.object({
   SIGN_IN_RESET_MINUTES: z.coerce.number().positive().default(60),
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).default(32),
+  OUTBOUND_ALLOWED_HOSTS: z
+    .string()
+    .regex(
+      /^\s*([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?(\s*,\s*([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?)*\s*$/,
+      'must be a comma-separated list of host or host:port',
+    )
+    .optional(),
+  OUTBOUND_CONNECT_SECONDS: z.coerce.number().positive().max(300).default(5),
+  OUTBOUND_READ_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  OUTBOUND_MAX_MB: z.coerce.number().positive().default(16),
   WORKER_ACTIVITY_CONCURRENCY: z.coerce.number().int().positive().default(8),
   TILE_MEMORY_CACHE_MB: z.coerce.number().int().min(0).default(256),
   // One server per core: a Node process answers on one thread (see bench/README.md, tile serving).
@@ -124,6 +134,15 @@ function toConfig(env: z.infer<typeof schema>) {
       resetMs: env.SIGN_IN_RESET_MINUTES * 60_000,
     },
     passwordHashing: { concurrency: env.PASSWORD_HASH_CONCURRENCY, queue: env.PASSWORD_HASH_QUEUE },
+    outbound: {
+      allowedHosts: (env.OUTBOUND_ALLOWED_HOSTS ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter((h) => h !== ''),
+      connectTimeoutMs: env.OUTBOUND_CONNECT_SECONDS * 1000,
+      readTimeoutMs: env.OUTBOUND_READ_SECONDS * 1000,
+      maxResponseBytes: Math.round(env.OUTBOUND_MAX_MB * 1024 ** 2),
+    },
     workerActivityConcurrency: env.WORKER_ACTIVITY_CONCURRENCY,
     tileMemoryCacheBytes: env.TILE_MEMORY_CACHE_MB * 1024 ** 2,
     apiProcesses: env.API_PROCESSES,

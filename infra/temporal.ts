@@ -6,6 +6,7 @@ import { type ActivityDeps, createActivities } from '../activities/index.js';
 import type { Config } from './config.js';
 import { SEARCH_ATTRIBUTES } from './embedded-services.js';
 import type { Logger } from './logger.js';
+import { createOutboundFetch } from './outbound-fetch.js';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -44,7 +45,7 @@ export async function createWorker({ config, deps }: WorkerOptions): Promise<Wor
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     workflowsPath,
-    activities: createActivities(deps),
+    activities: createActivities({ outbound: createOutboundFetch(config.outbound), ...deps }),
     maxConcurrentActivityTaskExecutions: config.workerActivityConcurrency,
     bundlerOptions: { ignoreModules: [] },
   });

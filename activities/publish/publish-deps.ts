@@ -1,5 +1,6 @@
 import type { DatabaseHandle } from '../../db/client.js';
 import type { ObjectStore } from '../../infra/object-store.js';
+import type { OutboundFetch } from '../../infra/outbound-fetch.js';
 import type { BoundaryLookup } from '../../lib/geocode/boundary-lookup.js';
 import type { Geocoder } from './geocoder.js';
 
@@ -9,6 +10,8 @@ export interface PublishDeps {
   store: ObjectStore;
   now: () => number;
   geocoder: Geocoder;
+  /** Fetches URLs given in requests (a geocodeServiceUrl), only from hosts the administrator allowed. */
+  outbound: OutboundFetch;
   /** Lookup layers' boundaries; the process's shared lookup (infra/boundary-service.ts) by default. */
   boundaries?: () => Promise<BoundaryLookup>;
 }

@@ -89,6 +89,8 @@ function startProduct(stack: StackInfo, port: number): Promise<ChildProcess> {
       PORTAL_ADMIN_USERNAME: stack.admin.username,
       PORTAL_ADMIN_PASSWORD: stack.admin.password,
       UPLOAD_MAX_BYTES: String(50 * 1024 * 1024),
+      // The stand-in GeocodeServers the geocode tests start listen here; nothing else is allowed.
+      OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
