@@ -33,7 +33,18 @@ export const hashingBusy = () =>
     details: ['The server is checking too many passwords at once. Try again in a few seconds.'],
   });
 
-export function createPasswordHasher({ concurrency, queue }: PasswordHashing): PasswordHasher {
+/** The hashing itself; scrypt unless a test passes a stand-in it can hold. */
+export interface HashFunctions {
+  hash(password: string): Promise<string>;
+  verify(password: string, stored: string): Promise<boolean>;
+}
+
+const SCRYPT: HashFunctions = { hash: hashPassword, verify: verifyPassword };
+
+export function createPasswordHasher(
+  { concurrency, queue }: PasswordHashing,
+  functions: HashFunctions = SCRYPT,
+): PasswordHasher {
   let running = 0;
   const waiting: Array<() => void> = [];
 
@@ -55,9 +66,9 @@ export function createPasswordHasher({ concurrency, queue }: PasswordHashing): P
   }
 
   return {
-    hash: (password) => limited(() => hashPassword(password)),
+    hash: (password) => limited(() => functions.hash(password)),
     async verify(password, stored) {
-      const ok = await limited(() => verifyPassword(password, stored ?? UNKNOWN_USER_HASH));
+      const ok = await limited(() => functions.verify(password, stored ?? UNKNOWN_USER_HASH));
       return stored !== undefined && ok;
     },
     load: () => ({ running, waiting: waiting.length }),

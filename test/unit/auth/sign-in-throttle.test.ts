@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPasswordHasher } from '../../../infra/password-hasher.js';
+import { hashPassword, verifyPassword } from '../../../infra/secrets.js';
 import { type InProcessApp, inProcessApp } from './in-process-app.js';
 
 // Three failures per name and six per address, a first lock of 2 s doubling up to 16 s.
@@ -81,6 +83,48 @@ describe('failed sign-ins', { timeout: 60_000 }, () => {
     for (let i = 0; i < 3; i++) expect(details(await change('wrong'))).toMatch(/oldPassword/);
     expect((await change(PASSWORD)).json.error.messageCode).toBe('SIGN_IN_LOCKED');
     expect((await signIn('grace', PASSWORD, '10.6.0.2')).json.error.messageCode).toBe('SIGN_IN_LOCKED');
+  });
+
+  it('refuses sign-ins beyond the hashing queue at once, without counting them as failures', async () => {
+    await app.addUser('paul', PASSWORD);
+    const shared = app.deps.passwords;
+    // One hashing slot, no queue, and a check that takes as long as the test says.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    app.deps.passwords = createPasswordHasher(
+      { concurrency: 1, queue: 0 },
+      { hash: hashPassword, verify: async (p, s) => (await held, verifyPassword(p, s)) },
+    );
+    try {
+      const refused: number[] = [];
+      // Two at once: a larger burst would itself reach the name's limit, as parallel guesses should.
+      const burst = [0, 1].map((i) =>
+        signIn('paul', 'wrong', `10.8.0.${i}`).then((res) => {
+          if (res.json.error.code === 429) refused.push(i);
+          return res;
+        }),
+      );
+      // One is answered while the other is being checked (held); then the check may finish.
+      for (let waited = 0; refused.length < 1 && waited < 20_000; waited += 10) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      release();
+      const answers = await Promise.all(burst);
+      expect(refused).toHaveLength(1);
+      expect(answers[refused[0]!]!.json.error.message).toBe('Too many sign-in requests.');
+      const checked = answers.find((_, i) => !refused.includes(i))!;
+      expect(details(checked)).toBe('Invalid username or password.');
+    } finally {
+      release();
+      app.deps.passwords = shared;
+    }
+    // One failure counted, not two: two more are still checked, then the name is locked.
+    for (let i = 0; i < 2; i++) {
+      expect(details(await signIn('paul', 'wrong', `10.8.1.${i}`))).toBe('Invalid username or password.');
+    }
+    expect((await signIn('paul', PASSWORD, '10.8.1.9')).json.error.messageCode).toBe('SIGN_IN_LOCKED');
   });
 
   it('answers an unknown name in the same time as a wrong password', async () => {
