@@ -95,7 +95,13 @@ describe('failed sign-ins', { timeout: 60_000 }, () => {
     });
     app.deps.passwords = createPasswordHasher(
       { concurrency: 1, queue: 0 },
-      { hash: hashPassword, verify: async (p, s) => (await held, verifyPassword(p, s)) },
+      {
+        hash: hashPassword,
+        verify: async (p, s) => {
+          await held;
+          return verifyPassword(p, s);
+        },
+      },
     );
     try {
       const refused: number[] = [];
