@@ -4,7 +4,7 @@
  * checked, under the row's lock: a burst of parallel guesses cannot all pass before the first failure is
  * recorded. A success takes its own count back.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, lt } from 'drizzle-orm';
 import type { Database } from '../client.js';
 import { signInThrottle } from '../schema/users.js';
 
@@ -35,10 +35,13 @@ export async function countAttempt(
   rule: ThrottleRule,
 ): Promise<Admission> {
   return db.transaction(async (tx) => {
-    await tx
+    const created = await tx
       .insert(signInThrottle)
       .values({ key, failures: 0, lastFailure: now, lockedUntil: 0 })
-      .onConflictDoNothing();
+      .onConflictDoNothing()
+      .returning({ key: signInThrottle.key });
+    // Each new key clears away a few forgotten ones, so guesses at endless names cannot grow the table.
+    if (created.length > 0) await forgetQuietKeys(tx, now, rule.resetMs);
     const [row] = await tx.select().from(signInThrottle).where(eq(signInThrottle.key, key)).for('update');
     if (!row) throw new Error(`sign-in throttle row ${key} vanished`);
     if (row.lockedUntil > now) return { admitted: false, lockedUntil: row.lockedUntil };
@@ -71,6 +74,17 @@ export async function uncountAttempt(
       .set({ failures: Math.max(row.failures - 1, 0), lockedUntil: lifted ? 0 : row.lockedUntil })
       .where(eq(signInThrottle.key, key));
   });
+}
+
+const SWEEP = 100;
+
+async function forgetQuietKeys(db: Pick<Database, 'select' | 'delete'>, now: number, resetMs: number) {
+  const quiet = db
+    .select({ key: signInThrottle.key })
+    .from(signInThrottle)
+    .where(and(lt(signInThrottle.lastFailure, now - resetMs), lt(signInThrottle.lockedUntil, now)))
+    .limit(SWEEP);
+  await db.delete(signInThrottle).where(inArray(signInThrottle.key, quiet));
 }
 
 /** Forgets a key's count: a user who signs in starts afresh. */

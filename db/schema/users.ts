@@ -59,9 +59,13 @@ export const tokens = pgTable(
  * (`address:<ip>`), shared by every API process: past a limit each further failure locks the key for twice
  * as long as the one before, up to a ceiling.
  */
-export const signInThrottle = pgTable('sign_in_throttle', {
-  key: text('key').primaryKey(),
-  failures: integer('failures').notNull(),
-  lastFailure: bigint('last_failure', { mode: 'number' }).notNull(),
-  lockedUntil: bigint('locked_until', { mode: 'number' }).notNull().default(0),
-});
+export const signInThrottle = pgTable(
+  'sign_in_throttle',
+  {
+    key: text('key').primaryKey(),
+    failures: integer('failures').notNull(),
+    lastFailure: bigint('last_failure', { mode: 'number' }).notNull(),
+    lockedUntil: bigint('locked_until', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [index('sign_in_throttle_last_failure_idx').on(t.lastFailure)],
+);

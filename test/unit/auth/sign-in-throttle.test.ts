@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countAttempt } from '../../../db/repositories/sign-in-throttle.js';
+import { signInThrottle } from '../../../db/schema/users.js';
 import { createPasswordHasher } from '../../../infra/password-hasher.js';
 import { hashPassword, verifyPassword } from '../../../infra/secrets.js';
 import { type InProcessApp, inProcessApp } from './in-process-app.js';
@@ -131,6 +133,18 @@ describe('failed sign-ins', { timeout: 60_000 }, () => {
       expect(details(await signIn('paul', 'wrong', `10.8.1.${i}`))).toBe('Invalid username or password.');
     }
     expect((await signIn('paul', PASSWORD, '10.8.1.9')).json.error.messageCode).toBe('SIGN_IN_LOCKED');
+  });
+
+  it('clears away names and addresses quiet for longer than the reset time as new ones come', async () => {
+    const { db } = app.deps.database;
+    const rule = { limit: 3, delayMs: 2000, maxDelayMs: 16000, resetMs: 60 * 60_000 };
+    const long = app.clock.now - 2 * rule.resetMs;
+    for (let i = 0; i < 5; i++) await countAttempt(db, `user:sprayed${i}`, long, rule);
+    await countAttempt(db, 'user:fresh', app.clock.now, rule);
+    const keys = (await db.select({ key: signInThrottle.key }).from(signInThrottle)).map((r) => r.key);
+    expect(keys.filter((k) => k.startsWith('user:sprayed'))).toEqual([]);
+    expect(keys).toContain('user:fresh');
+    expect(keys).toContain('user:carol');
   });
 
   it('answers an unknown name in the same time as a wrong password', async () => {
