@@ -15,7 +15,9 @@ describe('sign-in throttling on PostgreSQL', () => {
     expect(outcomes.filter((o) => o === 'SIGN_IN_LOCKED')).toHaveLength(5);
     // The fifth counted guess locked the name for the first delay (30 s in the test product).
     const locked = guesses.find((g) => g.json.error?.messageCode === 'SIGN_IN_LOCKED')!;
-    expect(locked.json.error.details[0]).toMatch(/^Too many failed attempts .* Try again in (2\d|30) seconds\.$/);
+    expect(locked.json.error.details[0]).toMatch(
+      /^Too many failed attempts .* Try again in (2\d|30) seconds\.$/,
+    );
   });
 
   it('leaves other users signing in meanwhile alone', async () => {
