@@ -69,3 +69,20 @@ export function requestHost(c: Context<AppEnv>): string {
   for (const host of candidates) if (host && HOST.test(host)) return host;
   return new URL(c.req.url).host;
 }
+
+/**
+ * The part of an address one client controls: an IPv6 client usually holds a whole /64, so counting its
+ * addresses one by one would let it rotate through them; IPv4 addresses count singly.
+ */
+export function addressBlock(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const [head = '', tail] = address.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  // An embedded IPv4 tail (::ffff:1.2.3.4 forms) never reaches the first 64 bits.
+  const groups = [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}

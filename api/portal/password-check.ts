@@ -14,7 +14,7 @@ import {
 } from '../../db/repositories/sign-in-throttle.js';
 import type { UserRow } from '../../db/repositories/users.js';
 import { GeoError } from '../../lib/errors.js';
-import { clientAddress } from '../client-address.js';
+import { addressBlock, clientAddress } from '../client-address.js';
 import type { AppEnv } from '../env.js';
 
 type Admitted = Extract<Admission, { admitted: true }>;
@@ -56,7 +56,8 @@ export async function checkPassword(
     limit: config.signIn.failuresPerUser,
     resetMs: config.signIn.resetMs,
   };
-  const addressKey = `address:${clientAddress(c) ?? 'unknown'}`;
+  const address = clientAddress(c);
+  const addressKey = `address:${address ? addressBlock(address) : 'unknown'}`;
   const userKey = `user:${username.toLowerCase()}`;
 
   const t = now();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientAddressOf } from '../../../api/client-address.js';
+import { addressBlock, clientAddressOf } from '../../../api/client-address.js';
 import { type InProcessApp, inProcessApp } from './in-process-app.js';
 
 const headers = (h: Record<string, string>) => (name: string) => h[name];
@@ -25,6 +25,19 @@ describe('the client address', () => {
 
   it('writes IPv4-mapped IPv6 addresses as IPv4', () => {
     expect(clientAddressOf('::ffff:192.0.2.7', headers({}), 0)).toBe('192.0.2.7');
+  });
+});
+
+describe('the address block sign-ins are counted by', () => {
+  it('is the address itself for IPv4', () => {
+    expect(addressBlock('203.0.113.5')).toBe('203.0.113.5');
+  });
+
+  it('is the /64 for IPv6, however the address is written', () => {
+    expect(addressBlock('2001:db8:0:1::5')).toBe('2001:db8:0:1::/64');
+    expect(addressBlock('2001:0DB8:0000:0001:ffff:0:0:9')).toBe('2001:db8:0:1::/64');
+    expect(addressBlock('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressBlock('::1')).toBe('0:0:0:0::/64');
   });
 });
 

@@ -66,6 +66,14 @@ describe('failed sign-ins', { timeout: 60_000 }, () => {
     expect((await signIn('erin', PASSWORD, '10.4.0.2')).json.token).toBeTruthy();
   });
 
+  it('counts an IPv6 client by its /64, so rotating through its addresses does not help', async () => {
+    for (let i = 0; i < 6; i++) await signIn(`v6guess${i}`, 'wrong', `2001:db8:7:1::${i + 1}`);
+    expect((await signIn('erin', PASSWORD, '2001:db8:7:1::ffff')).json.error.messageCode).toBe(
+      'SIGN_IN_LOCKED',
+    );
+    expect((await signIn('erin', PASSWORD, '2001:db8:7:2::1')).json.token).toBeTruthy();
+  });
+
   it('forgets the failures of a name once its user signs in', async () => {
     await app.addUser('frank', PASSWORD);
     for (let i = 0; i < 2; i++) await signIn('frank', 'wrong', '10.5.0.1');
