@@ -1,5 +1,6 @@
 // Every activity group, built from real dependencies passed in by the worker.
 import type { LocatorSource } from '../infra/locator-service.js';
+import { createOutboundFetch, type OutboundFetch } from '../infra/outbound-fetch.js';
 import { createGazetteerGeocoder } from './publish/gazetteer-geocoder.js';
 import { createPublishActivities } from './publish/publish-activities.js';
 import type { PublishDeps } from './publish/publish-deps.js';
@@ -8,15 +9,32 @@ import { createTileActivities } from './tiles/tile-activities.js';
 import type { TileDeps } from './tiles/tile-deps.js';
 import { createTilePackageActivities } from './tiles/tile-package-activities.js';
 
-/** `locator`: the process's shared locator (the runtime's); the publish geocoder runs on it. */
+/**
+ * `locator`: the process's shared locator (the runtime's); the publish geocoder runs on it. `outbound`:
+ * the configured outbound fetch (infra/temporal.ts passes it); without one no URL is fetched at all.
+ */
 export type ActivityDeps = SelfCheckDeps &
   Pick<TileDeps, 'maxTiles'> &
-  Partial<Pick<PublishDeps, 'geocoder' | 'parseLimits'>> & { locator?: LocatorSource };
+  Partial<Pick<PublishDeps, 'geocoder' | 'parseLimits'>> & {
+    locator?: LocatorSource;
+    outbound?: OutboundFetch;
+  };
+
+const FETCH_NOTHING = createOutboundFetch({
+  allowedHosts: [],
+  connectTimeoutMs: 1,
+  readTimeoutMs: 1,
+  maxResponseBytes: 0,
+});
 
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createSelfCheckActivities(deps),
-    ...createPublishActivities({ ...deps, geocoder: deps.geocoder ?? createGazetteerGeocoder(deps.locator) }),
+    ...createPublishActivities({
+      ...deps,
+      geocoder: deps.geocoder ?? createGazetteerGeocoder(deps.locator),
+      outbound: deps.outbound ?? FETCH_NOTHING,
+    }),
     ...createTileActivities(deps),
     ...createTilePackageActivities(deps),
   };

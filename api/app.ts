@@ -4,12 +4,14 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { GeoError, isGeoError, toGeoError } from '../lib/errors.js';
 import { authenticate, findTokenGrant, grantedUser, headerToken } from './auth.js';
+import { clientAddress } from './client-address.js';
 import { CORS_OPTIONS } from './cors.js';
 import type { AppDeps, AppEnv } from './env.js';
 import { createGeocodeServices } from './geocode/geocode-services.js';
 import { parseParams } from './params.js';
 import { createPortalBasicsRouter } from './portal/basics.js';
 import { createPortalRouter } from './portal/router.js';
+import { createSignOutRouter } from './portal/sign-out.js';
 import { privilegeGuard } from './privilege-guard.js';
 import { createPublishRouter } from './publish/publish-router.js';
 import { errorEnvelope, sendError } from './render.js';
@@ -43,8 +45,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       acceptsFiles: acceptsFiles(new URL(c.req.url).pathname),
       token: headerToken((name) => c.req.header(name)),
       signsIn: async (token) =>
-        grantedUser(await findTokenGrant(deps.database.db, token, deps.now()), c.req.header('referer')) !==
-        undefined,
+        grantedUser(await findTokenGrant(deps.database.db, token, deps.now()), {
+          referer: c.req.header('referer'),
+          address: clientAddress(c),
+        }) !== undefined,
     }).catch((e: unknown) => {
       // A refused body may be unread: the connection cannot carry another request.
       c.header('Connection', 'close');
@@ -64,6 +68,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const root = new Hono<AppEnv>();
   root.route('/sharing/rest', createPublishRouter());
   root.route('/sharing/rest', createPortalBasicsRouter());
+  root.route('/sharing/rest', createSignOutRouter());
   root.route('/', createPortalRouter());
   root.route('/rest/services', createGeocodeServices(deps));
   root.route('/rest', createFeatureServerRouter());

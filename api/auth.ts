@@ -8,6 +8,7 @@ import type { Database } from '../db/client.js';
 import { findTokenUser, type UserRow } from '../db/repositories/users.js';
 import { tokenHash } from '../infra/secrets.js';
 import { invalidToken, tokenRequired } from '../lib/errors.js';
+import { clientAddress } from './client-address.js';
 import type { AppEnv } from './env.js';
 
 const BEARER = /^Bearer\s+(\S+)$/i;
@@ -33,7 +34,7 @@ export function headerToken(header: (name: string) => string | undefined): strin
   return undefined;
 }
 
-/** What a token grants: its user, until when, and the referer it was made for (if any). */
+/** What a token grants: its user, until when, and the referer or address it was bound to (if any). */
 export type TokenGrant = NonNullable<Awaited<ReturnType<typeof findTokenUser>>>;
 
 /** The token's grant, or undefined when the token is unknown or expired at `now`. */
@@ -41,10 +42,20 @@ export function findTokenGrant(db: Database, token: string, now: number): Promis
   return findTokenUser(db, tokenHash(token), now);
 }
 
-/** The user a grant signs in for a request from `referer`, or undefined when the token is refused (498). */
-export function grantedUser(grant: TokenGrant | undefined, referer: string | undefined): UserRow | undefined {
+/** Where a request comes from, as far as token bindings go. */
+export interface RequestOrigin {
+  referer: string | undefined;
+  address: string | undefined;
+}
+
+/** The user a grant signs in for a request from `origin`, or undefined when the token is refused (498). */
+export function grantedUser(
+  grant: TokenGrant | null | undefined,
+  origin: RequestOrigin,
+): UserRow | undefined {
   if (!grant || grant.user.disabled) return undefined;
-  if (grant.referer && !refererMatches(referer, grant.referer)) return undefined;
+  if (grant.referer && !refererMatches(origin.referer, grant.referer)) return undefined;
+  if (grant.ip && grant.ip !== origin.address) return undefined;
   return grant.user;
 }
 
@@ -53,11 +64,14 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
     const token = requestToken(c);
     c.set('token', token);
     c.set('user', undefined);
+    c.set('grant', undefined);
     if (token) {
       const { database, now } = c.get('deps');
-      const user = grantedUser(await findTokenGrant(database.db, token, now()), c.req.header('referer'));
+      const grant = await findTokenGrant(database.db, token, now());
+      const user = grantedUser(grant, { referer: c.req.header('referer'), address: clientAddress(c) });
       if (!user) throw invalidToken();
       c.set('user', user);
+      c.set('grant', grant);
     }
     await next();
   };

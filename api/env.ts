@@ -6,7 +6,9 @@ import type { Config } from '../infra/config.js';
 import type { LocatorSource } from '../infra/locator-service.js';
 import type { Logger } from '../infra/logger.js';
 import type { ObjectStore } from '../infra/object-store.js';
+import type { PasswordHasher } from '../infra/password-hasher.js';
 import type { ServedTiles } from '../infra/served-tiles.js';
+import type { TokenGrant } from './auth.js';
 import type { RequestParams } from './params.js';
 import type { ItemDeletionHook } from './portal/item-removal.js';
 
@@ -26,6 +28,8 @@ export interface AppDeps {
   tiles: ServedTiles;
   /** Run before any item is deleted (see api/item-deletion-hooks.ts). */
   itemDeletionHooks: readonly ItemDeletionHook[];
+  /** Hashes and checks passwords with bounded concurrency (sign-in, password changes, createUser). */
+  passwords: PasswordHasher;
 }
 
 export interface AppEnv {
@@ -37,5 +41,7 @@ export interface AppEnv {
     token: string | undefined;
     /** The ready hosted service a FeatureServer request addresses, found once by the router's access check. */
     hostedService: HostedServiceRow | undefined;
+    /** What that token grants (its expiry, its binding), when the request carries a valid one. */
+    grant: TokenGrant | undefined;
   };
 }

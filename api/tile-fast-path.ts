@@ -16,7 +16,15 @@ import { ROW_TTL_MS } from '../db/repositories/tile-cache-rows.js';
 import type { TileServiceType } from '../db/repositories/tile-caches.js';
 import type { UserRow } from '../db/repositories/users.js';
 import { createTtlMemo } from '../lib/ttl-memo.js';
-import { findTokenGrant, grantedUser, type TokenGrant, tokenOf } from './auth.js';
+import {
+  findTokenGrant,
+  grantedUser,
+  headerToken,
+  type RequestOrigin,
+  type TokenGrant,
+  tokenOf,
+} from './auth.js';
+import { clientAddressOf } from './client-address.js';
 import { simpleCorsHeaders } from './cors.js';
 import type { AppDeps } from './env.js';
 import { errorEnvelope } from './render.js';
@@ -39,6 +47,8 @@ interface TileAsk {
   /** The query string without `?`, or '' . */
   query: string;
   header(name: string): string | undefined;
+  /** The client's address, for tokens bound to one. */
+  address: string | undefined;
 }
 
 export interface TileFastPath {
@@ -61,14 +71,18 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
   const { db } = deps.database;
 
   /** The user a token signs in, or undefined when the full stack must refuse it. */
-  async function userOf(token: string, referer: string | undefined): Promise<UserRow | undefined> {
+  async function userOf(token: string, origin: RequestOrigin): Promise<UserRow | undefined> {
     const grant = await grants.get(token, async () => (await findTokenGrant(db, token, deps.now())) ?? null);
-    return signedIn(grant, referer);
+    return signedIn(grant, origin);
   }
 
-  /** Remembered grants still expire on time, and a referer-bound one is checked every time. */
-  const signedIn = (grant: TokenGrant | null | undefined, referer: string | undefined) =>
-    grant && grant.expires > deps.now() ? grantedUser(grant, referer) : undefined;
+  /** Remembered grants still expire on time, and a referer- or address-bound one is checked every time. */
+  const signedIn = (grant: TokenGrant | null | undefined, origin: RequestOrigin) =>
+    grant && grant.expires > deps.now() ? grantedUser(grant, origin) : undefined;
+  const originOf = (ask: TileAsk): RequestOrigin => ({
+    referer: ask.header('referer'),
+    address: ask.address,
+  });
 
   /**
    * The answer from memory alone, synchronously: `undefined` when something (a grant, a row, an access
@@ -80,7 +94,7 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
     if (token) {
       const hit = grants.peek(token);
       if (!hit) return undefined;
-      user = signedIn(hit.value, ask.header('referer'));
+      user = signedIn(hit.value, originOf(ask));
       if (!user) return null;
     }
     const cache = rows.known(ask.serviceType, ask.name);
@@ -95,7 +109,7 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
     const token = tokenOf(queryToken(ask.query), ask.header);
     let user: UserRow | undefined;
     if (token) {
-      user = await userOf(token, ask.header('referer'));
+      user = await userOf(token, originOf(ask));
       if (!user) return undefined;
     }
     const cache = await rows(db, ask.serviceType, ask.name);
@@ -121,7 +135,7 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
         const method = req.method;
         const url = req.url ?? '';
         if ((method !== 'GET' && method !== 'HEAD') || !url.startsWith(prefix)) return next(req, res);
-        const ask = tileAsk(url, prefix.length, req);
+        const ask = tileAsk(url, prefix.length, req, deps.config.trustedProxies);
         if (!ask) return next(req, res);
         const now = answerNow(ask);
         if (now) return writeAnswer(res, now, req.headers.origin, method === 'HEAD');
@@ -149,7 +163,12 @@ const tileRequest = (ask: TileAsk): TileRequest => ({
 /** `{name}/MapServer/tile/{level}/{row}/{col}[?query]` (or VectorTileServer) after the prefix. */
 const TILE_PATH = /^([^/?]+)\/(MapServer|VectorTileServer)\/tile\/([^/?]+)\/([^/?]+)\/([^/?]+)(?:\?(.*))?$/;
 
-function tileAsk(url: string, from: number, req: IncomingMessage): TileAsk | undefined {
+function tileAsk(
+  url: string,
+  from: number,
+  req: IncomingMessage,
+  trustedProxies: number,
+): TileAsk | undefined {
   const m = TILE_PATH.exec(from === 0 ? url : url.slice(from));
   if (!m) return undefined;
   let name: string;
@@ -159,6 +178,10 @@ function tileAsk(url: string, from: number, req: IncomingMessage): TileAsk | und
     return undefined; // malformed escapes: the full stack says what is wrong
   }
   const headers = req.headers;
+  const header = (h: string) => {
+    const v = headers[h];
+    return Array.isArray(v) ? v[0] : v;
+  };
   return {
     serviceType: m[2] as TileServiceType,
     name,
@@ -166,10 +189,8 @@ function tileAsk(url: string, from: number, req: IncomingMessage): TileAsk | und
     row: m[4],
     col: m[5],
     query: m[6] ?? '',
-    header: (h) => {
-      const v = headers[h];
-      return Array.isArray(v) ? v[0] : v;
-    },
+    header,
+    address: clientAddressOf(req.socket.remoteAddress, header, trustedProxies),
   };
 }
 

@@ -22,6 +22,11 @@ const schema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   BASE_PATH: basePath.default(''),
   PUBLIC_URL: z.url().optional(),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d{1,2})$/, 'must be false, true or the number of proxies in front (0 to 99)')
+    .transform((v) => (v === 'true' ? 1 : v === 'false' ? 0 : Number(v)))
+    .default(0),
   DATA_DIR: z.string().min(1).default('.data'),
   DATABASE_URL: z
     .string()
@@ -79,6 +84,23 @@ const schema = z.object({
     .int()
     .positive()
     .default(20160 * 2),
+  SIGN_IN_USER_FAILURES: z.coerce.number().int().min(1).default(5),
+  SIGN_IN_ADDRESS_FAILURES: z.coerce.number().int().min(1).default(20),
+  SIGN_IN_DELAY_SECONDS: z.coerce.number().positive().default(2),
+  SIGN_IN_MAX_DELAY_SECONDS: z.coerce.number().positive().default(900),
+  SIGN_IN_RESET_MINUTES: z.coerce.number().positive().default(60),
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).default(32),
+  OUTBOUND_ALLOWED_HOSTS: z
+    .string()
+    .regex(
+      /^\s*([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?(\s*,\s*([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?)*\s*$/,
+      'must be a comma-separated list of host or host:port',
+    )
+    .optional(),
+  OUTBOUND_CONNECT_SECONDS: z.coerce.number().positive().max(300).default(5),
+  OUTBOUND_READ_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  OUTBOUND_MAX_MB: z.coerce.number().positive().default(16),
   WORKER_ACTIVITY_CONCURRENCY: z.coerce.number().int().positive().default(8),
   TILE_BUILD_MAX_TILES: z.coerce.number().int().positive().default(5_000_000),
   TILE_MEMORY_CACHE_MB: z.coerce.number().int().min(0).default(256),
@@ -105,6 +127,8 @@ function toConfig(env: z.infer<typeof schema>) {
     host: env.HOST,
     basePath: env.BASE_PATH,
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, ''),
+    /** Proxies in front whose X-Forwarded-For/-Host/-Proto are believed (0: none). */
+    trustedProxies: env.TRUST_PROXY,
     dataDir,
     databaseUrl: env.DATABASE_URL,
     pgliteDir: join(dataDir, 'pglite'),
@@ -141,6 +165,23 @@ function toConfig(env: z.infer<typeof schema>) {
       timeoutMs: env.PARSE_TIMEOUT_SECONDS * 1000,
     },
     tokens: { defaultMinutes: env.TOKEN_DEFAULT_MINUTES, maxMinutes: env.TOKEN_MAX_MINUTES },
+    signIn: {
+      failuresPerUser: env.SIGN_IN_USER_FAILURES,
+      failuresPerAddress: env.SIGN_IN_ADDRESS_FAILURES,
+      delayMs: env.SIGN_IN_DELAY_SECONDS * 1000,
+      maxDelayMs: env.SIGN_IN_MAX_DELAY_SECONDS * 1000,
+      resetMs: env.SIGN_IN_RESET_MINUTES * 60_000,
+    },
+    passwordHashing: { concurrency: env.PASSWORD_HASH_CONCURRENCY, queue: env.PASSWORD_HASH_QUEUE },
+    outbound: {
+      allowedHosts: (env.OUTBOUND_ALLOWED_HOSTS ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter((h) => h !== ''),
+      connectTimeoutMs: env.OUTBOUND_CONNECT_SECONDS * 1000,
+      readTimeoutMs: env.OUTBOUND_READ_SECONDS * 1000,
+      maxResponseBytes: Math.round(env.OUTBOUND_MAX_MB * 1024 ** 2),
+    },
     workerActivityConcurrency: env.WORKER_ACTIVITY_CONCURRENCY,
     tileBuildMaxTiles: env.TILE_BUILD_MAX_TILES,
     tileMemoryCacheBytes: env.TILE_MEMORY_CACHE_MB * 1024 ** 2,

@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { createLocatorService, type LocatorSource } from './locator-service.js';
 import type { Logger } from './logger.js';
 import { createObjectStore, type ObjectStore } from './object-store.js';
+import { createPasswordHasher } from './password-hasher.js';
 import { createServedTiles } from './served-tiles.js';
 import { connectClient } from './temporal.js';
 
@@ -68,6 +69,7 @@ export function appDeps(runtime: Runtime): AppDeps {
     locator: runtime.locator,
     itemDeletionHooks: ITEM_DELETION_HOOKS,
     tiles: createServedTiles(runtime.store, { maxTileBytes: runtime.config.tileMemoryCacheBytes }),
+    passwords: createPasswordHasher(runtime.config.passwordHashing),
     temporal: () => {
       client ??= connectClient(runtime.config.temporal).catch((e) => {
         client = undefined;

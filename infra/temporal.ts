@@ -6,6 +6,7 @@ import { type ActivityDeps, createActivities } from '../activities/index.js';
 import type { Config } from './config.js';
 import { SEARCH_ATTRIBUTES } from './embedded-services.js';
 import type { Logger } from './logger.js';
+import { createOutboundFetch } from './outbound-fetch.js';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -47,6 +48,7 @@ export async function createWorker({ config, deps }: WorkerOptions): Promise<Wor
     activities: createActivities({
       parseLimits: config.parseLimits,
       maxTiles: config.tileBuildMaxTiles,
+      outbound: createOutboundFetch(config.outbound),
       ...deps,
     }),
     maxConcurrentActivityTaskExecutions: config.workerActivityConcurrency,

@@ -203,7 +203,7 @@ async function* inProcessBatches(
   const geometrySR = plan.location.type === 'address' || lookup ? WGS84 : plan.sourceSR;
   const remote = remoteGeocodeService(plan.location);
   const names = plan.location.type === 'address' ? plan.location.standardizedFieldNames : undefined;
-  const geocoder = remote ? createRemoteGeocoder(remote, fetch, names) : deps.geocoder;
+  const geocoder = remote ? createRemoteGeocoder(remote, deps.outbound, names) : deps.geocoder;
   const encoder = createRowEncoder(plan, request.targetSR, geometrySR);
   let geocoded = start.geocoded;
   for await (const batch of layerBatches(deps.store, request, plan, start, deps.parseLimits)) {

@@ -1,5 +1,6 @@
 import type { DatabaseHandle } from '../../db/client.js';
 import type { ObjectStore } from '../../infra/object-store.js';
+import type { OutboundFetch } from '../../infra/outbound-fetch.js';
 import type { BoundaryLookup } from '../../lib/geocode/boundary-lookup.js';
 import type { Geocoder } from './geocoder.js';
 import type { ParseLimits } from './parse-thread.js';
@@ -10,6 +11,8 @@ export interface PublishDeps {
   store: ObjectStore;
   now: () => number;
   geocoder: Geocoder;
+  /** Fetches URLs given in requests (a geocodeServiceUrl), only from hosts the administrator allowed. */
+  outbound: OutboundFetch;
   /** Lookup layers' boundaries; the process's shared lookup (infra/boundary-service.ts) by default. */
   boundaries?: () => Promise<BoundaryLookup>;
   /** Whole-file parsing and archive limits (the configuration's); DEFAULT_PARSE_LIMITS when absent. */

@@ -19,7 +19,15 @@ export function remoteGeocodeService(location: LocationPlan | LocationRequest): 
   return url && !isOwnLocator(url) ? url : undefined;
 }
 
-export type FetchLike = (url: string, init?: RequestInit) => Promise<Response>;
+/** Whether a geocodeServiceUrl can be called: our own World locator, or an http(s) GeocodeServer. */
+export const isCallableGeocodeService = (url: string): boolean =>
+  isOwnLocator(url) || /^https?:\/\/[^/]+\/.*\/GeocodeServer\/?$/i.test(url);
+
+/** What the geocoder needs of a fetch; the worker passes infra/outbound-fetch.ts's, which checks the host. */
+export type FetchLike = (
+  url: string,
+  init?: { method?: 'GET' | 'POST'; body?: URLSearchParams },
+) => Promise<Response>;
 
 const FIELDS: Record<keyof Omit<GeocodeRecord, 'objectId'>, string> = {
   address: 'Address',
@@ -48,12 +56,17 @@ interface ServiceBody {
   }[];
 }
 
-async function readJson(fetchImpl: FetchLike, url: string, init?: RequestInit): Promise<ServiceBody> {
+async function readJson(
+  fetchImpl: FetchLike,
+  url: string,
+  init?: Parameters<FetchLike>[1],
+): Promise<ServiceBody> {
   const response = await fetchImpl(url, init);
   const body = (await response.json().catch(() => null)) as ServiceBody | null;
   if (!response.ok || !body || body.error) {
     throw badRequest('The geocode service failed.', [
-      `${url}: ${body?.error?.message ?? `HTTP ${response.status}`}`,
+      // Only an ArcGIS error's short message: never the body of whatever answered.
+      `${url}: ${typeof body?.error?.message === 'string' ? body.error.message.slice(0, 200) : `HTTP ${response.status}`}`,
     ]);
   }
   return body;
@@ -67,7 +80,7 @@ async function readJson(fetchImpl: FetchLike, url: string, init?: RequestInit): 
  */
 export function createRemoteGeocoder(
   serviceUrl: string,
-  fetchImpl: FetchLike = fetch,
+  fetchImpl: FetchLike,
   fieldNames: Partial<Record<AddressRoleName, string>> = {},
 ): Geocoder {
   const base = serviceUrl.replace(/\/+$/, '');

@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import type { ItemRow } from '../../db/repositories/items.js';
 import type { ObjectStore } from '../../infra/object-store.js';
 import type { UploadedFile } from '../params.js';
+import { downloadHeaders } from '../stored-download.js';
 
 export const itemPrefix = (itemId: string) => `items/${itemId}/`;
 const dataKey = (itemId: string) => `${itemPrefix(itemId)}data`;
@@ -78,12 +79,12 @@ export async function readItemData(
 ): Promise<{ body: ReadableStream | string; headers: Record<string, string> }> {
   if (!item.dataKey) return { body: '', headers: { 'Content-Type': 'text/plain; charset=utf-8' } };
   const stream = await store.getStream(item.dataKey);
-  const headers: Record<string, string> = {
-    'Content-Type': item.dataContentType ?? 'application/octet-stream',
-    'Content-Length': String(item.dataSize),
-  };
-  if (item.name) {
-    headers['Content-Disposition'] = `attachment; filename*=UTF-8''${encodeURIComponent(item.name)}`;
-  }
+  // Item data is saved, never shown on the portal's origin (see stored-download.ts).
+  const headers = downloadHeaders({
+    contentType: item.dataContentType,
+    filename: item.name,
+    size: item.dataSize ?? undefined,
+    inline: false,
+  });
   return { body: Readable.toWeb(stream) as ReadableStream, headers };
 }

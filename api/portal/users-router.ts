@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { groupsOfUser } from '../../db/repositories/groups.js';
 import {
+  deleteUserTokens,
   findUser,
   listUsers,
   type UserRow,
@@ -10,7 +11,6 @@ import {
   updateUser,
 } from '../../db/repositories/users.js';
 import { newPasswordHash, rememberReplacedPassword } from '../../infra/passwords.js';
-import { verifyPassword } from '../../infra/secrets.js';
 import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest, forbidden, GeoError, tokenRequired } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
@@ -19,6 +19,7 @@ import { sendJson } from '../render.js';
 import { assertThisPortal, requireSelfOrAdmin } from './access.js';
 import { groupJson } from './group-json.js';
 import { pageInfo, readPage, readSortOrder } from './paging.js';
+import { checkPassword } from './password-check.js';
 import { parseSearchQuery } from './search-query.js';
 import { userJson } from './user-json.js';
 import { readProfile } from './user-profile.js';
@@ -113,7 +114,7 @@ export function createUsersRouter(): Hono<AppEnv> {
   });
 
   router.post('/community/users/:username/update', async (c) => {
-    const { database, now } = c.get('deps');
+    const { database, now, passwords } = c.get('deps');
     const params = c.get('params');
     const caller = c.get('user');
     const password = params.get('password');
@@ -126,17 +127,19 @@ export function createUsersRouter(): Hono<AppEnv> {
     if (password !== undefined) {
       const self = !caller || caller.username === target?.username;
       if (self) {
-        const proven = target && oldPassword ? await verifyPassword(oldPassword, target.passwordHash) : false;
+        const message = 'Unable to change the password.';
+        const name = target?.username ?? c.req.param('username');
+        const proven = oldPassword ? await checkPassword(c, name, target, oldPassword, message) : false;
         if (!proven) {
           throw new GeoError({
             code: 400,
-            message: 'Unable to change the password.',
+            message,
             details: ['oldPassword is missing or does not match the current password.'],
           });
         }
       }
       if (!target) throw userNotFound(c.req.param('username'));
-      changes.passwordHash = await newPasswordHash(database.db, password, target);
+      changes.passwordHash = await newPasswordHash(database.db, password, target, passwords);
       changes.passwordChangedAt = now();
       await rememberReplacedPassword(database.db, target.username, target.passwordHash, now());
     }
@@ -149,6 +152,8 @@ export function createUsersRouter(): Hono<AppEnv> {
         `${changes.firstName ?? target.firstName} ${changes.lastName ?? target.lastName}`.trim();
     }
     await updateUser(database.db, target.username, { ...changes, modified: now() });
+    // A changed or reset password signs the user out everywhere, this request's token included.
+    if (changes.passwordHash) await deleteUserTokens(database.db, target.username);
     return sendJson(c, { success: true, username: target.username });
   });
 

@@ -38,10 +38,10 @@ export function createPortalAdminRouter(): Hono<AppEnv> {
 
   router.post('/security/users/createUser', async (c) => {
     requireAdmin(c);
-    const { database, now } = c.get('deps');
+    const { database, now, passwords } = c.get('deps');
     const { username, password, role, profile } = readNewUser(c);
     if (await findUser(database.db, username)) throw invalid(`User '${username}' already exists.`);
-    const passwordHash = await newPasswordHash(database.db, password);
+    const passwordHash = await newPasswordHash(database.db, password, undefined, passwords);
     const t = now();
     const firstName = profile.firstName ?? '';
     const lastName = profile.lastName ?? '';

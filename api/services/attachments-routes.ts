@@ -13,6 +13,7 @@ import { badRequest } from '../../lib/errors.js';
 import { present } from '../../lib/query/normalize/parameter-values.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
+import { downloadHeaders } from '../stored-download.js';
 import {
   addAttachment,
   attachmentContent,
@@ -49,11 +50,11 @@ export function mountAttachmentRoutes(router: Hono<AppEnv>, base: string): void 
       objectIdOf(c),
       Number(c.req.param('attachmentId')),
     );
-    return c.body(body, 200, {
-      'Content-Type': row.contentType,
-      'Content-Length': String(row.size),
-      'Content-Disposition': `inline; filename*=UTF-8''${encodeURIComponent(row.name)}`,
-    });
+    return c.body(
+      body,
+      200,
+      downloadHeaders({ contentType: row.contentType, filename: row.name, size: row.size, inline: true }),
+    );
   });
 
   router.post(`${feature}/addAttachment`, async (c) => {

@@ -122,6 +122,8 @@ function found(bytes: Uint8Array, spot: TileSpot, audience: ServiceAudience, req
     'Content-Length': String(bytes.length),
     ETag: spot.etag,
     'Cache-Control': tileCacheControl(audience),
+    // Tiles of uploaded packages are uploaded bytes: never let a browser take one for a page.
+    'X-Content-Type-Options': 'nosniff',
   };
   if (req.vector && bytes[0] === 0x1f && bytes[1] === 0x8b) headers['Content-Encoding'] = 'gzip';
   return { status: 200, bytes, headers };

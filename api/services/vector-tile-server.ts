@@ -10,6 +10,7 @@ import { resourceKey } from '../../infra/tile-cache-store.js';
 import { GeoError } from '../../lib/errors.js';
 import type { AppEnv } from '../env.js';
 import { errorEnvelope, sendJson } from '../render.js';
+import { downloadHeaders } from '../stored-download.js';
 import { createCacheLookup, sendTile, sendTileMap } from './map-server.js';
 import { tileCacheControl } from './tile-serving.js';
 
@@ -59,8 +60,9 @@ export function createVectorTileServerRouter(tiles: ServedTiles): Hono<AppEnv> {
     try {
       const bytes = await c.get('deps').store.getBuffer(resourceKey(cache.serviceItemId, resource));
       const ext = resource.slice(resource.lastIndexOf('.') + 1).toLowerCase();
+      const type = RESOURCE_TYPES[ext] ?? 'application/octet-stream';
       return c.body(new Uint8Array(bytes), 200, {
-        'Content-Type': RESOURCE_TYPES[ext] ?? 'application/octet-stream',
+        ...downloadHeaders({ contentType: type, inline: true }),
         'Cache-Control': tileCacheControl(audience),
       });
     } catch (e) {

@@ -40,14 +40,25 @@ export async function findTokenUser(
   db: Database,
   hash: string,
   now: number,
-): Promise<{ user: UserRow; expires: number; referer: string | null } | undefined> {
+): Promise<{ user: UserRow; expires: number; referer: string | null; ip: string | null } | undefined> {
   const rows = await db
-    .select({ user: users, expires: tokens.expires, referer: tokens.referer })
+    .select({ user: users, expires: tokens.expires, referer: tokens.referer, ip: tokens.ip })
     .from(tokens)
     .innerJoin(users, eq(tokens.username, users.username))
     .where(and(eq(tokens.hash, hash), gt(tokens.expires, now)))
     .limit(1);
   return rows[0];
+}
+
+/** Revokes one token (and, through the foreign key, the server tokens exchanged from it). */
+export async function deleteToken(db: Database, hash: string): Promise<boolean> {
+  const rows = await db.delete(tokens).where(eq(tokens.hash, hash)).returning({ hash: tokens.hash });
+  return rows.length > 0;
+}
+
+/** Revokes every token of a user: a changed or reset password signs the user out everywhere. */
+export async function deleteUserTokens(db: Database, username: string): Promise<void> {
+  await db.delete(tokens).where(eq(tokens.username, username));
 }
 
 export async function deleteExpiredTokens(db: Database, now: number): Promise<void> {

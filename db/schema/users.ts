@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -32,7 +41,31 @@ export const tokens = pgTable(
     expires: bigint('expires', { mode: 'number' }).notNull(),
     client: text('client').notNull().default('requestip'),
     referer: text('referer'),
+    /** The address a `client=ip` or `client=requestip` token is bound to. */
+    ip: text('ip'),
+    /** The token a server token was exchanged from: revoking that one revokes this one too. */
+    parent: text('parent').references((): AnyPgColumn => tokens.hash, { onDelete: 'cascade' }),
     created: bigint('created', { mode: 'number' }).notNull(),
   },
-  (t) => [index('tokens_username_idx').on(t.username), index('tokens_expires_idx').on(t.expires)],
+  (t) => [
+    index('tokens_username_idx').on(t.username),
+    index('tokens_expires_idx').on(t.expires),
+    index('tokens_parent_idx').on(t.parent),
+  ],
+);
+
+/**
+ * Sign-in attempts counted per user name (`user:<lower-case name>`) and per client address
+ * (`address:<ip>`), shared by every API process: past a limit each further failure locks the key for twice
+ * as long as the one before, up to a ceiling.
+ */
+export const signInThrottle = pgTable(
+  'sign_in_throttle',
+  {
+    key: text('key').primaryKey(),
+    failures: integer('failures').notNull(),
+    lastFailure: bigint('last_failure', { mode: 'number' }).notNull(),
+    lockedUntil: bigint('locked_until', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [index('sign_in_throttle_last_failure_idx').on(t.lastFailure)],
 );

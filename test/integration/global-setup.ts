@@ -89,6 +89,13 @@ function startProduct(stack: StackInfo, port: number): Promise<ChildProcess> {
       PORTAL_ADMIN_USERNAME: stack.admin.username,
       PORTAL_ADMIN_PASSWORD: stack.admin.password,
       UPLOAD_MAX_BYTES: String(50 * 1024 * 1024),
+      // Every test signs in from 127.0.0.1, and many check wrong passwords on purpose: the per-address
+      // limit would lock the whole suite out. Per-name limits stay as shipped (test/integration/portal/sign-in.test.ts).
+      SIGN_IN_ADDRESS_FAILURES: '100000',
+      // Long enough that a burst of guesses on a busy machine all arrive while the first lock holds.
+      SIGN_IN_DELAY_SECONDS: '30',
+      // The stand-in GeocodeServers the geocode tests start listen here; nothing else is allowed.
+      OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

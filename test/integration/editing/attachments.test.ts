@@ -41,6 +41,27 @@ describe('attachments of hosted features', () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(photo)).toBe(true);
   });
 
+  it('serves an uploaded SVG attachment as a sandboxed download, a photo inline, both unsniffable', async () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(document.cookie)"/>');
+    const add = await callMultipart(
+      `${svc.layer}/2/addAttachment`,
+      { token },
+      { field: 'attachment', name: 'sketch.svg', bytes: svg, type: 'image/svg+xml' },
+    );
+    const id = add.json.addAttachmentResult.objectId;
+    const res = await fetch(`${stack().baseUrl}${svc.layer}/2/attachments/${id}?token=${token}`);
+    expect(res.headers.get('content-type')).toBe('image/svg+xml');
+    expect(res.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''sketch.svg");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
+    const photoRes = await fetch(`${stack().baseUrl}${svc.layer}/1/attachments/${photoId}?token=${token}`);
+    expect(photoRes.headers.get('content-disposition')).toBe("inline; filename*=UTF-8''pier.jpg");
+    expect(photoRes.headers.get('x-content-type-options')).toBe('nosniff');
+    // Gone again, so the counts the next tests assert are as before.
+    const del = await call(`${svc.layer}/2/deleteAttachments`, { token, attachmentIds: String(id) });
+    expect(del.json.deleteAttachmentResults[0].success).toBe(true);
+  });
+
   it('updateAttachment replaces the file and keeps the id; the old bytes are gone from the store', async () => {
     const text = Buffer.from('inspection notes\n');
     const res = await callMultipart(

@@ -82,3 +82,28 @@ describe('publishing addresses with a geocodeServiceUrl naming another GeocodeSe
     expect(features.has('Lost office')).toBe(false);
   });
 });
+
+describe('publishing addresses with a geocodeServiceUrl on a host no administrator allowed', () => {
+  it('fails the job saying the URL is not allowed', async () => {
+    const token = await signIn();
+    const analyzed = await upload(
+      '/sharing/rest/content/features/analyze',
+      { token, filetype: 'csv' },
+      { name: 'offices.csv', path: geocodeFixture('offices.csv') },
+    );
+    const url = 'http://169.254.169.254/arcgis/rest/services/Metadata/GeocodeServer';
+    const { status } = await publishFile(
+      token,
+      '../geocode/offices.csv',
+      'csv',
+      { ...analyzed.publishParameters, name: uniqueName('metadata'), geocodeServiceUrl: url },
+      {},
+    );
+    expect(status.status).toBe('failed');
+    const reason = JSON.parse(status.statusMessage);
+    // The job's message is the error's message followed by its details.
+    expect(reason.message).toBe(
+      `The URL is not allowed. ${url}?f=json: the host 169.254.169.254 is not among the hosts this server may contact. An administrator can allow its host with OUTBOUND_ALLOWED_HOSTS.`,
+    );
+  }, 180_000);
+});

@@ -72,9 +72,10 @@ describe.sequential('securityPolicy', () => {
 
   it('refuses a password among the last historySize passwords', async () => {
     const u = await newUser();
-    const change = (from: string, to: string) =>
+    // Each change revokes the user's tokens, so every change signs in afresh with the current password.
+    const change = async (from: string, to: string) =>
       call(`/sharing/rest/community/users/${u.username}/update`, {
-        token: u.token,
+        token: await signIn(u.username, from),
         oldPassword: from,
         password: to,
       });

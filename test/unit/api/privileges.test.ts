@@ -23,6 +23,7 @@ function mountedApp(basePath = ''): Hono<AppEnv> {
     locator: unused,
     tiles: unused,
     itemDeletionHooks: [],
+    passwords: unused,
   } satisfies AppDeps;
   return createApp(deps);
 }
