@@ -8,6 +8,11 @@ export interface ParsedAddress {
   street?: string;
   unit?: string;
   city?: string;
+  /**
+   * A larger place or district the city lies in or near ("Epsom, Auckland": the suburb Epsom of the
+   * city Auckland). Only a reading of two bare names gives one.
+   */
+  area?: string;
   region?: string;
   postal?: string;
   country?: string;
@@ -159,7 +164,11 @@ function segmentReadings(rest: string[], reading: ParsedAddress): ParsedAddress[
     const street = splitStreet(rest[0]);
     return [street.number ? { ...reading, ...street } : { ...reading, city: rest[0] }];
   }
-  return [{ ...reading, ...splitStreet(rest[0]), city: rest[rest.length - 1] }];
+  const street = splitStreet(rest[0]);
+  const readings: ParsedAddress[] = [{ ...reading, ...street, city: rest[rest.length - 1] }];
+  // "Epsom, Auckland", "Bondi, Sydney": two names and no house number may be a suburb and its city.
+  if (rest.length === 2 && !street.number) readings.push({ ...reading, city: rest[0], area: rest[1] });
+  return readings;
 }
 
 /** Words without commas: trailing country and region are guesses, so readings without them are kept too. */

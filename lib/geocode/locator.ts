@@ -60,6 +60,26 @@ const DEFAULTS: Required<LocatorOptions> = {
 
 /** Two candidates this far apart (degrees) with equal scores are a real tie. */
 const TIE_DISTANCE_DEGREES = 0.01;
+/** Two places of one name this far apart (degrees) are different places, not two records of one. */
+const TIE_LOCALITY_DEGREES = 0.1;
+
+/**
+ * Whether the two best candidates are equally good answers in different places: equal scores, the same
+ * kind, apart; and for cities, of comparable size (the second at least half the first's importance),
+ * since nobody asking for "Springfield" alone can be told which of several alike they meant, while
+ * "Paris" alone means the capital.
+ */
+function isTie(best: GeocodeMatch, second: GeocodeMatch | undefined): boolean {
+  if (!second || second.score !== best.score || second.addrType !== best.addrType) return false;
+  const apart = Math.hypot(second.lon - best.lon, second.lat - best.lat);
+  if (best.addrType === 'PointAddress' || best.addrType === 'StreetAddress') {
+    return apart > TIE_DISTANCE_DEGREES;
+  }
+  if (best.addrType === 'Locality') {
+    return apart > TIE_LOCALITY_DEGREES && second.importance >= best.importance / 2;
+  }
+  return false;
+}
 
 export function createLocator(
   index: GazetteerIndex,
@@ -99,13 +119,7 @@ export function createLocator(
       return records.slice(0, info.maxBatchSize).map((record) => {
         const [best, second] = findAll(record, batchOptions.countryCode);
         if (!best || best.score < info.minMatchScore) return { resultId: record.objectId, status: 'U' };
-        const tied =
-          second !== undefined &&
-          second.score === best.score &&
-          second.addrType === best.addrType &&
-          (best.addrType === 'PointAddress' || best.addrType === 'StreetAddress') &&
-          Math.hypot(second.lon - best.lon, second.lat - best.lat) > TIE_DISTANCE_DEGREES;
-        return { resultId: record.objectId, status: tied ? 'T' : 'M', match: best };
+        return { resultId: record.objectId, status: isTie(best, second) ? 'T' : 'M', match: best };
       });
     },
   };

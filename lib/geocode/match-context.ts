@@ -2,6 +2,7 @@ import type { ParsedAddress } from './address-parser.js';
 import type { RegionHit } from './admin-directory.js';
 import { allowedEdits, boundedEditDistance } from './edit-distance.js';
 import type { GazetteerIndex } from './gazetteer-index.js';
+import type { SubregionRecord } from './gazetteer-types.js';
 import { nameKey } from './text-normalizer.js';
 
 /** Score points lost for a name typed with `distance` edits: one slip in a 7-letter name costs 8. */
@@ -24,6 +25,14 @@ export interface MatchContext {
   /** Penalty shared by every match (a country or region given but not recognised). */
   basePenalty: number;
   regionHits?: RegionHit[];
+  /** What the reading's `area` names, looked up on first use. */
+  areaHits?: AreaHits;
+}
+
+interface AreaHits {
+  places: number[];
+  regions: RegionHit[];
+  subregions: SubregionRecord[];
 }
 
 /** Resolves the reading's country and region; undefined when the reading contradicts the country filter. */
@@ -64,6 +73,44 @@ export function regionPenalty(context: MatchContext, countryCode: string, region
     }
   }
   return Number.isFinite(best) ? best : WRONG_REGION_PENALTY;
+}
+
+/** A place within this many degrees (about 30 km) of a place named as the area lies in that area. */
+const AREA_NEAR_DEGREES = 0.3;
+
+/**
+ * Penalty for place `id` against the reading's area ("Epsom, Auckland"): none when the place lies near a
+ * place of that name, or in a first- or second-level region of that name; WRONG_REGION_PENALTY when the
+ * area exists elsewhere; UNKNOWN_COMPONENT_PENALTY when nothing is called that.
+ */
+export function areaPenalty(context: MatchContext, id: number): number {
+  const area = context.parsed.area;
+  if (!area) return 0;
+  const { places, admin } = context.index;
+  context.areaHits ??= {
+    places: places.findExact(area),
+    regions: admin.regions(area, context.countryCode).filter((hit) => hit.distance === 0),
+    subregions: admin.subregions(area, context.countryCode),
+  };
+  const hits = context.areaHits;
+  const country = places.countryCodes[id];
+  const region = places.regionCodes[id];
+  const subregion = places.subregionCodes[id];
+  const near = hits.places.some(
+    (other) =>
+      other !== id &&
+      places.countryCodes[other] === country &&
+      Math.abs(places.lat[other] - places.lat[id]) < AREA_NEAR_DEGREES &&
+      Math.abs(places.lon[other] - places.lon[id]) < AREA_NEAR_DEGREES,
+  );
+  if (near) return 0;
+  if (hits.regions.some((hit) => hit.region.countryCode === country && hit.region.code === region)) return 0;
+  const inSubregion = hits.subregions.some(
+    (s) => s.countryCode === country && s.regionCode === region && s.code === subregion,
+  );
+  if (inSubregion) return 0;
+  const known = hits.places.length > 0 || hits.regions.length > 0 || hits.subregions.length > 0;
+  return known ? WRONG_REGION_PENALTY : UNKNOWN_COMPONENT_PENALTY;
 }
 
 /** Penalty for a region given as free text (address points carry region names or abbreviations). */

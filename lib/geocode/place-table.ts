@@ -7,11 +7,17 @@ const BIG_CITY_POPULATION = 1_000_000;
 export interface PlaceHit {
   id: number;
   distance: number;
+  /** Found by one of its alternate names (another language, a historic name), not its own. */
+  alternate: boolean;
 }
 
 /**
- * Populated places held column by column (typed arrays for numbers, interned strings for codes) so
- * 140,000 places cost a few megabytes, with an exact name-key map and a trigram index for misspellings.
+ * Populated places held column by column (typed arrays for numbers, interned strings for codes), with an
+ * exact map from every name key (own and alternate names) to the places it names, and a trigram index
+ * for misspellings over own names only: alternate names (a million of them, in every script) are
+ * matched exactly, which keeps the fuzzy step small and stops a misspelt name from drifting into an
+ * obscure transliteration.
+ * Entries of a key are `id * 2 + (alternate ? 1 : 0)`.
  */
 export class PlaceTable {
   readonly size: number;
@@ -19,12 +25,15 @@ export class PlaceTable {
   readonly countryCodes: string[];
   readonly regionCodes: string[];
   readonly featureCodes: string[];
+  readonly subregionCodes: string[];
   readonly lon: Float64Array;
   readonly lat: Float64Array;
   readonly population: Float64Array;
-  private readonly idsByKey = new Map<string, number[]>();
-  private readonly keys: string[] = [];
-  private readonly keyIds: number[][] = [];
+  private readonly entriesByKey = new Map<string, number[]>();
+  /** Keys that are some place's own name, and their entries, for the fuzzy step. */
+  private readonly ownKeys: string[] = [];
+  private readonly ownKeyEntries: number[][] = [];
+  private readonly ownKeySet = new Set<string>();
   private readonly trigrams: TrigramIndex;
 
   constructor(places: readonly PlaceRecord[]) {
@@ -33,6 +42,7 @@ export class PlaceTable {
     this.countryCodes = new Array(this.size);
     this.regionCodes = new Array(this.size);
     this.featureCodes = new Array(this.size);
+    this.subregionCodes = new Array(this.size);
     this.lon = new Float64Array(this.size);
     this.lat = new Float64Array(this.size);
     this.population = new Float64Array(this.size);
@@ -48,27 +58,37 @@ export class PlaceTable {
       this.countryCodes[id] = intern(place.countryCode);
       this.regionCodes[id] = intern(place.regionCode);
       this.featureCodes[id] = intern(place.featureCode ?? 'PPL');
+      this.subregionCodes[id] = intern(place.subregionCode ?? '');
       this.lon[id] = place.lon;
       this.lat[id] = place.lat;
       this.population[id] = place.population;
-      for (const name of new Set([place.name, ...(place.altNames ?? [])])) this.addKey(nameKey(name), id);
-      // Big cities are often named without their "City" ("New York", "Mexico", "Ho Chi Minh").
       const key = nameKey(place.name);
-      if (place.population >= BIG_CITY_POPULATION && key.endsWith(' city')) this.addKey(key.slice(0, -5), id);
+      this.addKey(key, id, false);
+      // Big cities are often named without their "City" ("New York", "Mexico", "Ho Chi Minh").
+      if (place.population >= BIG_CITY_POPULATION && key.endsWith(' city')) {
+        this.addKey(key.slice(0, -5), id, false);
+      }
+      for (const name of place.altNames ?? []) this.addKey(nameKey(name), id, true);
     });
-    this.trigrams = new TrigramIndex(this.keys);
+    this.trigrams = new TrigramIndex(this.ownKeys);
+    this.ownKeySet.clear();
   }
 
-  private addKey(key: string, id: number): void {
+  private addKey(key: string, id: number, alternate: boolean): void {
     if (!key) return;
-    let ids = this.idsByKey.get(key);
-    if (!ids) {
-      ids = [];
-      this.idsByKey.set(key, ids);
-      this.keys.push(key);
-      this.keyIds.push(ids);
+    let entries = this.entriesByKey.get(key);
+    if (!entries) {
+      entries = [];
+      this.entriesByKey.set(key, entries);
     }
-    if (ids[ids.length - 1] !== id) ids.push(id);
+    // A place's keys are added one after another, own name first: one entry per place and key.
+    if (entries.length > 0 && entries[entries.length - 1] >>> 1 === id) return;
+    entries.push(id * 2 + (alternate ? 1 : 0));
+    if (!alternate && !this.ownKeySet.has(key)) {
+      this.ownKeySet.add(key);
+      this.ownKeys.push(key);
+      this.ownKeyEntries.push(entries);
+    }
   }
 
   /**
@@ -77,15 +97,21 @@ export class PlaceTable {
    */
   find(text: string, accept: (id: number) => boolean = () => true): PlaceHit[] {
     const key = nameKey(text);
-    const exact = (this.idsByKey.get(key) ?? []).filter(accept);
-    if (exact.length > 0) return exact.map((id) => ({ id, distance: 0 }));
-    return this.trigrams
-      .search(key)
-      .flatMap((hit) => this.keyIds[hit.id].filter(accept).map((id) => ({ id, distance: hit.distance })));
+    const hitsOf = (entries: readonly number[], distance: number): PlaceHit[] => {
+      const hits: PlaceHit[] = [];
+      for (const entry of entries) {
+        const id = entry >>> 1;
+        if (accept(id)) hits.push({ id, distance, alternate: (entry & 1) === 1 });
+      }
+      return hits;
+    };
+    const exact = hitsOf(this.entriesByKey.get(key) ?? [], 0);
+    if (exact.length > 0) return exact;
+    return this.trigrams.search(key).flatMap((hit) => hitsOf(this.ownKeyEntries[hit.id], hit.distance));
   }
 
-  /** Places whose name is exactly this key (no fuzzy step), for parse hypotheses that split words. */
+  /** Places named exactly this (own or alternate name; no fuzzy step), for parse hypotheses that split words. */
   findExact(text: string): number[] {
-    return this.idsByKey.get(nameKey(text)) ?? [];
+    return (this.entriesByKey.get(nameKey(text)) ?? []).map((entry) => entry >>> 1);
   }
 }

@@ -7,7 +7,7 @@ let locator: Locator;
 
 beforeAll(async () => {
   locator = createLocator(new GazetteerIndex(await loadPackageGazetteer()));
-}, 60_000);
+}, 300_000);
 
 const best = (singleLine: string, countryCode?: string) =>
   locator.findAddressCandidates({ singleLine }, { maxLocations: 5, countryCode })[0];
