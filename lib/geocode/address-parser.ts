@@ -22,6 +22,12 @@ export interface ParsedAddress {
 export interface AdminVocabulary {
   isCountry(text: string): boolean;
   isRegion(text: string): boolean;
+  /**
+   * Whether a text read as a region may also be something else: a region's name only within a few
+   * edits ("Graz" against Slovenia's "Grad"), or a place's name as well ("Auckland"). Such a last
+   * segment keeps its readings as a city too. Absent: never.
+   */
+  isAmbiguousRegion?(text: string): boolean;
 }
 
 const POSTAL_PATTERNS = [
@@ -141,8 +147,13 @@ function readSegments(segments: string[], base: ParsedAddress, vocabulary: Admin
 
 function parseSegments(parts: string[], base: ParsedAddress, vocabulary: AdminVocabulary): ParsedAddress[] {
   const last = parts[parts.length - 1];
-  // A last segment that names a region is read as the region only: "Chicago, IL" has no street "Chicago".
-  if (vocabulary.isRegion(last)) return segmentReadings(parts.slice(0, -1), { ...base, region: last });
+  // A last segment that names a region is read as the region: "Chicago, IL" has no street "Chicago". When
+  // it may name a place as well ("Bishopdale, Christchurch" against Barbados's "Christ Church"), the
+  // readings as a city stay, second.
+  if (vocabulary.isRegion(last)) {
+    const asRegion = segmentReadings(parts.slice(0, -1), { ...base, region: last });
+    return vocabulary.isAmbiguousRegion?.(last) ? [...asRegion, ...segmentReadings(parts, base)] : asRegion;
+  }
   // "…, Chicago IL": city and region in one segment; the reading with the whole segment as city stays second.
   const words = last.split(/\s+/);
   const trailing = words.length > 1 ? takeTrailing(words, (t) => vocabulary.isRegion(t)) : { rest: words };

@@ -3,6 +3,8 @@ import { REGION_ABBREVIATIONS, REGION_NAME_AFFIXES } from './region-abbreviation
 import { foldText } from './text-normalizer.js';
 import { TrigramIndex } from './trigram-index.js';
 
+const REGION_MEMO_SIZE = 20_000;
+
 export interface RegionHit {
   region: RegionRecord;
   distance: number;
@@ -113,8 +115,23 @@ export class AdminDirectory {
     return this.regionsByCode.get(`${countryCode}.${code}`);
   }
 
+  /** Answers of `regions`, which the parser and the matchers ask again and again for the same words. */
+  private readonly regionMemo = new Map<string, RegionHit[]>();
+
   /** Regions a text names, exactly or within a few edits, optionally within one country. */
   regions(text: string, countryCode?: string): RegionHit[] {
+    const memoKey = `${countryCode ?? ''}|${text}`;
+    let hits = this.regionMemo.get(memoKey);
+    if (!hits) {
+      // Bounded: a long run of distinct inputs starts the memo afresh rather than growing it.
+      if (this.regionMemo.size >= REGION_MEMO_SIZE) this.regionMemo.clear();
+      hits = this.findRegions(text, countryCode);
+      this.regionMemo.set(memoKey, hits);
+    }
+    return hits;
+  }
+
+  private findRegions(text: string, countryCode?: string): RegionHit[] {
     const key = regionNameKey(text);
     if (!key) return [];
     const inCountry = (r: RegionRecord) => !countryCode || r.countryCode === countryCode;

@@ -38,8 +38,7 @@ export function localityMatches(context: MatchContext): GeocodeMatch[] {
   const { places } = index;
   const cityLength = nameKey(parsed.city).length;
   const postals = parsed.postal ? index.postals.find(parsed.postal, context.countryCode) : [];
-  const hits = places
-    .find(parsed.city, (id) => !context.countryCode || places.countryCodes[id] === context.countryCode)
+  const hits = [...context.lookups.find(parsed.city, context.countryCode)]
     .sort((a, b) => a.distance - b.distance || places.population[b.id] - places.population[a.id])
     .slice(0, MAX_PLACES_PER_NAME);
   return hits.map((hit) => {

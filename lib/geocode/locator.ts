@@ -2,7 +2,7 @@ import { type AdminVocabulary, parseAddress } from './address-parser.js';
 import { countryMatches, localityMatches, postalMatches, regionMatches } from './area-matcher.js';
 import type { GazetteerIndex } from './gazetteer-index.js';
 import type { AddressInput, GeocodeMatch } from './gazetteer-types.js';
-import { resolveContext } from './match-context.js';
+import { placeLookups, resolveContext } from './match-context.js';
 import { rankMatches } from './match-ranking.js';
 import { streetMatches } from './street-matcher.js';
 
@@ -90,12 +90,15 @@ export function createLocator(
   const vocabulary: AdminVocabulary = {
     isCountry: (text) => index.admin.countryNear(text) !== undefined,
     isRegion: (text) => index.admin.regions(text).length > 0,
+    isAmbiguousRegion: (text) =>
+      index.admin.regions(text).some((hit) => hit.distance > 0) || index.places.findExact(text).length > 0,
   };
 
-  const findAll = (input: AddressInput, countryCode?: string): GeocodeMatch[] => {
+  const findAll = (input: AddressInput, countryCode?: string, fuzzy = true): GeocodeMatch[] => {
     const matches: GeocodeMatch[] = [];
+    const lookups = placeLookups(index.places, fuzzy);
     for (const parsed of parseAddress(input, vocabulary)) {
-      const context = resolveContext(index, parsed, countryCode ?? input.countryCode);
+      const context = resolveContext(index, parsed, countryCode ?? input.countryCode, lookups);
       if (!context) continue;
       matches.push(
         ...streetMatches(context),
@@ -117,7 +120,9 @@ export function createLocator(
     },
     geocodeAddresses(records, batchOptions = {}) {
       return records.slice(0, info.maxBatchSize).map((record) => {
-        const [best, second] = findAll(record, batchOptions.countryCode);
+        // Exact place names first: when one scores 100, no misspelling can outrank it or tie with it.
+        const exact = findAll(record, batchOptions.countryCode, false);
+        const [best, second] = exact[0]?.score === 100 ? exact : findAll(record, batchOptions.countryCode);
         if (!best || best.score < info.minMatchScore) return { resultId: record.objectId, status: 'U' };
         return { resultId: record.objectId, status: isTie(best, second) ? 'T' : 'M', match: best };
       });

@@ -3,6 +3,7 @@ import type { RegionHit } from './admin-directory.js';
 import { allowedEdits, boundedEditDistance } from './edit-distance.js';
 import type { GazetteerIndex } from './gazetteer-index.js';
 import type { SubregionRecord } from './gazetteer-types.js';
+import type { PlaceHit, PlaceTable } from './place-table.js';
 import { nameKey } from './text-normalizer.js';
 
 /** Score points lost for a name typed with `distance` edits: one slip in a 7-letter name costs 8. */
@@ -16,6 +17,42 @@ export const STREET_NOT_USED_PENALTY = 20;
 /** Points lost when a place is found but outside the region the user named. */
 export const WRONG_REGION_PENALTY = 25;
 
+/**
+ * Place lookups of one address, shared by its readings (most readings name the same city), and whether
+ * misspellings are looked for at all: a batch first tries exact names only, since a misspelt name never
+ * scores 100 and cannot displace an exact match that does.
+ */
+export interface PlaceLookups {
+  readonly fuzzy: boolean;
+  find(text: string, countryCode?: string): PlaceHit[];
+}
+
+export function placeLookups(places: PlaceTable, fuzzy = true): PlaceLookups {
+  const exactByKey = new Map<string, readonly number[]>();
+  const fuzzyByKey = new Map<string, { entries: readonly number[]; distance: number }[]>();
+  return {
+    fuzzy,
+    find(text, countryCode) {
+      const key = nameKey(text);
+      const accept = (id: number) => !countryCode || places.countryCodes[id] === countryCode;
+      let entries = exactByKey.get(key);
+      if (!entries) {
+        entries = places.exactEntries(key);
+        exactByKey.set(key, entries);
+      }
+      const exact = places.hitsOf(entries, 0, accept);
+      if (exact.length > 0 || !fuzzy) return exact;
+      const fuzzyKey = `${countryCode ?? ''}|${key}`;
+      let near = fuzzyByKey.get(fuzzyKey);
+      if (!near) {
+        near = places.fuzzy(key, countryCode);
+        fuzzyByKey.set(fuzzyKey, near);
+      }
+      return near.flatMap((hit) => places.hitsOf(hit.entries, hit.distance, accept));
+    },
+  };
+}
+
 /** The country and region a reading asks for, resolved once for all its components. */
 export interface MatchContext {
   index: GazetteerIndex;
@@ -25,6 +62,7 @@ export interface MatchContext {
   /** Penalty shared by every match (a country or region given but not recognised). */
   basePenalty: number;
   regionHits?: RegionHit[];
+  lookups: PlaceLookups;
   /** What the reading's `area` names, looked up on first use. */
   areaHits?: AreaHits;
 }
@@ -40,6 +78,7 @@ export function resolveContext(
   index: GazetteerIndex,
   parsed: ParsedAddress,
   filterCountry?: string,
+  lookups: PlaceLookups = placeLookups(index.places),
 ): MatchContext | undefined {
   let countryCode = filterCountry ? index.admin.country(filterCountry)?.iso2 : undefined;
   let basePenalty = 0;
@@ -60,7 +99,7 @@ export function resolveContext(
       regionHits = undefined;
     }
   }
-  return { index, parsed, countryCode, basePenalty, regionHits };
+  return { index, parsed, countryCode, basePenalty, regionHits, lookups };
 }
 
 /** Penalty for a place in (countryCode, regionCode) against the region the user named. */

@@ -4,6 +4,12 @@ import { TrigramIndex } from './trigram-index.js';
 
 const BIG_CITY_POPULATION = 1_000_000;
 
+interface FuzzyScope {
+  trigrams: TrigramIndex;
+  /** Entries of each key of `trigrams`, by the key's position. */
+  entries: readonly (readonly number[])[];
+}
+
 export interface PlaceHit {
   id: number;
   distance: number;
@@ -93,21 +99,81 @@ export class PlaceTable {
 
   /**
    * Places whose name is the text exactly (after folding) or, when no exactly named place passes
-   * `accept` (e.g. none in the country asked for), within a few edits.
+   * `accept` (e.g. none in the country asked for), within a few edits (unless `fuzzy` is false).
    */
-  find(text: string, accept: (id: number) => boolean = () => true): PlaceHit[] {
+  find(text: string, accept: (id: number) => boolean = () => true, fuzzy = true): PlaceHit[] {
     const key = nameKey(text);
-    const hitsOf = (entries: readonly number[], distance: number): PlaceHit[] => {
-      const hits: PlaceHit[] = [];
-      for (const entry of entries) {
-        const id = entry >>> 1;
-        if (accept(id)) hits.push({ id, distance, alternate: (entry & 1) === 1 });
+    const exact = this.hitsOf(this.exactEntries(key), 0, accept);
+    if (exact.length > 0 || !fuzzy) return exact;
+    return this.fuzzy(key).flatMap((hit) => this.hitsOf(hit.entries, hit.distance, accept));
+  }
+
+  /** Entries (`id * 2 + alternate`) of the places a name key names exactly. */
+  exactEntries(key: string): readonly number[] {
+    return this.entriesByKey.get(key) ?? [];
+  }
+
+  /**
+   * Own-name keys within a few edits of a key, with their entries for `hitsOf`: among every place's own
+   * names, or only those of one country's places when `countryCode` is given (each country gets its own
+   * trigram index on first use, a twentieth of the whole on average, so a search within a country scans
+   * that much less).
+   */
+  fuzzy(key: string, countryCode?: string): { entries: readonly number[]; distance: number }[] {
+    const scope = countryCode ? this.countryScope(countryCode) : this.everywhere;
+    return scope.trigrams
+      .search(key)
+      .map((hit) => ({ entries: scope.entries[hit.id], distance: hit.distance }));
+  }
+
+  private get everywhere(): FuzzyScope {
+    return { trigrams: this.trigrams, entries: this.ownKeyEntries };
+  }
+
+  private readonly countryScopes = new Map<string, FuzzyScope>();
+
+  /** Own-name key ids by the countries of the places they name, grouped in one pass on first use. */
+  private keysByCountry?: Map<string, number[]>;
+
+  private countryScope(countryCode: string): FuzzyScope {
+    let scope = this.countryScopes.get(countryCode);
+    if (!scope) {
+      if (!this.keysByCountry) {
+        const groups = new Map<string, number[]>();
+        this.ownKeyEntries.forEach((entries, keyId) => {
+          let last = '';
+          for (const entry of entries) {
+            if ((entry & 1) === 1) continue;
+            const country = this.countryCodes[entry >>> 1];
+            if (country === last) continue;
+            last = country;
+            const ids = groups.get(country);
+            if (!ids) groups.set(country, [keyId]);
+            else if (ids[ids.length - 1] !== keyId) ids.push(keyId);
+          }
+        });
+        this.keysByCountry = groups;
       }
-      return hits;
-    };
-    const exact = hitsOf(this.entriesByKey.get(key) ?? [], 0);
-    if (exact.length > 0) return exact;
-    return this.trigrams.search(key).flatMap((hit) => hitsOf(this.ownKeyEntries[hit.id], hit.distance));
+      const keyIds = this.keysByCountry.get(countryCode) ?? [];
+      scope = {
+        trigrams: new TrigramIndex(keyIds.map((keyId) => this.ownKeys[keyId])),
+        entries: keyIds.map((keyId) => this.ownKeyEntries[keyId]),
+      };
+      this.countryScopes.set(countryCode, scope);
+    }
+    return scope;
+  }
+
+  /** The places of some entries that `accept` takes; a misspelling is corrected towards own names only. */
+  hitsOf(entries: readonly number[], distance: number, accept: (id: number) => boolean): PlaceHit[] {
+    const hits: PlaceHit[] = [];
+    for (const entry of entries) {
+      const id = entry >>> 1;
+      const alternate = (entry & 1) === 1;
+      // "Frawklin" is a misspelt Franklin, not El Paso, whose old name Franklin was.
+      if ((distance === 0 || !alternate) && accept(id)) hits.push({ id, distance, alternate });
+    }
+    return hits;
   }
 
   /** Places named exactly this (own or alternate name; no fuzzy step), for parse hypotheses that split words. */
