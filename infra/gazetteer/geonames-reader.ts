@@ -4,6 +4,12 @@ import type { PlaceRecord } from '../../lib/geocode/gazetteer-types.js';
 const CODE_LIKE = /^[A-Z0-9]{3,4}$/;
 
 /**
+ * A copy of a string that does not point into the text it was cut from: V8 keeps long substrings as
+ * slices of their parent, and one name kept alive would keep the whole 32 MB dump (64 MB as UTF-16).
+ */
+const detached = (s: string): string => (s.length < 13 ? s : Buffer.from(s, 'utf8').toString('utf8'));
+
+/**
  * Reads a GeoNames dump in its tab-separated "geoname" layout (cities500.txt, cities1000.txt...):
  * 0 geonameid, 1 name, 2 asciiname, 3 alternatenames (comma-separated), 4 latitude, 5 longitude,
  * 6 feature class, 7 feature code, 8 country code, 9 cc2, 10 admin1, 11 admin2, 12 admin3, 13 admin4,
@@ -22,7 +28,7 @@ export function readGeonamesPlaces(text: string): PlaceRecord[] {
     const f = line.split('\t');
     if (f.length < 15) throw new Error(`GeoNames dump: line with ${f.length} fields, expected 19`);
     if (f[6] !== 'P') continue;
-    const name = f[1];
+    const name = detached(f[1]);
     const alternates = new Set<string>();
     if (f[2] && f[2] !== name) alternates.add(f[2]);
     if (f[3]) {
@@ -36,10 +42,10 @@ export function readGeonamesPlaces(text: string): PlaceRecord[] {
       altNames: alternates.size > 0 ? [...alternates] : undefined,
       lat: Number(f[4]),
       lon: Number(f[5]),
-      featureCode: f[7],
-      countryCode: f[8],
-      regionCode: f[10],
-      subregionCode: f[11] || undefined,
+      featureCode: detached(f[7]),
+      countryCode: detached(f[8]),
+      regionCode: detached(f[10]),
+      subregionCode: f[11] ? detached(f[11]) : undefined,
       population: Number(f[14]) || 0,
     });
   }

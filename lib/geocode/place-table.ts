@@ -6,8 +6,8 @@ const BIG_CITY_POPULATION = 1_000_000;
 
 interface FuzzyScope {
   trigrams: TrigramIndex;
-  /** Entries of each key of `trigrams`, by the key's position. */
-  entries: readonly (readonly number[])[];
+  /** The keys `trigrams` was built from, by position. */
+  keys: readonly string[];
 }
 
 export interface PlaceHit {
@@ -23,7 +23,7 @@ export interface PlaceHit {
  * for misspellings over own names only: alternate names (a million of them, in every script) are
  * matched exactly, which keeps the fuzzy step small and stops a misspelt name from drifting into an
  * obscure transliteration.
- * Entries of a key are `id * 2 + (alternate ? 1 : 0)`.
+ * An entry is `id * 2 + (alternate ? 1 : 0)`.
  */
 export class PlaceTable {
   readonly size: number;
@@ -35,10 +35,14 @@ export class PlaceTable {
   readonly lon: Float64Array;
   readonly lat: Float64Array;
   readonly population: Float64Array;
-  private readonly entriesByKey = new Map<string, number[]>();
+  /**
+   * What each key names: one entry itself (≥ 0; most keys name one place), or `-(i + 1)` for
+   * `lists[i]` when it names several. A million small arrays would cost tens of megabytes more.
+   */
+  private readonly refByKey = new Map<string, number>();
+  private readonly lists: number[][] = [];
   /** Keys that are some place's own name, and their entries, for the fuzzy step. */
   private readonly ownKeys: string[] = [];
-  private readonly ownKeyEntries: number[][] = [];
   private readonly ownKeySet = new Set<string>();
   private readonly trigrams: TrigramIndex;
 
@@ -82,18 +86,22 @@ export class PlaceTable {
 
   private addKey(key: string, id: number, alternate: boolean): void {
     if (!key) return;
-    let entries = this.entriesByKey.get(key);
-    if (!entries) {
-      entries = [];
-      this.entriesByKey.set(key, entries);
-    }
+    const entry = id * 2 + (alternate ? 1 : 0);
+    const ref = this.refByKey.get(key);
     // A place's keys are added one after another, own name first: one entry per place and key.
-    if (entries.length > 0 && entries[entries.length - 1] >>> 1 === id) return;
-    entries.push(id * 2 + (alternate ? 1 : 0));
+    if (ref === undefined) this.refByKey.set(key, entry);
+    else if (ref >= 0) {
+      if (ref >>> 1 === id) return;
+      this.lists.push([ref, entry]);
+      this.refByKey.set(key, -this.lists.length);
+    } else {
+      const list = this.lists[-ref - 1];
+      if (list[list.length - 1] >>> 1 === id) return;
+      list.push(entry);
+    }
     if (!alternate && !this.ownKeySet.has(key)) {
       this.ownKeySet.add(key);
       this.ownKeys.push(key);
-      this.ownKeyEntries.push(entries);
     }
   }
 
@@ -110,7 +118,8 @@ export class PlaceTable {
 
   /** Entries (`id * 2 + alternate`) of the places a name key names exactly. */
   exactEntries(key: string): readonly number[] {
-    return this.entriesByKey.get(key) ?? [];
+    const ref = this.refByKey.get(key);
+    return ref === undefined ? [] : ref >= 0 ? [ref] : this.lists[-ref - 1];
   }
 
   /**
@@ -123,11 +132,11 @@ export class PlaceTable {
     const scope = countryCode ? this.countryScope(countryCode) : this.everywhere;
     return scope.trigrams
       .search(key)
-      .map((hit) => ({ entries: scope.entries[hit.id], distance: hit.distance }));
+      .map((hit) => ({ entries: this.exactEntries(scope.keys[hit.id]), distance: hit.distance }));
   }
 
   private get everywhere(): FuzzyScope {
-    return { trigrams: this.trigrams, entries: this.ownKeyEntries };
+    return { trigrams: this.trigrams, keys: this.ownKeys };
   }
 
   private readonly countryScopes = new Map<string, FuzzyScope>();
@@ -140,9 +149,9 @@ export class PlaceTable {
     if (!scope) {
       if (!this.keysByCountry) {
         const groups = new Map<string, number[]>();
-        this.ownKeyEntries.forEach((entries, keyId) => {
+        this.ownKeys.forEach((key, keyId) => {
           let last = '';
-          for (const entry of entries) {
+          for (const entry of this.exactEntries(key)) {
             if ((entry & 1) === 1) continue;
             const country = this.countryCodes[entry >>> 1];
             if (country === last) continue;
@@ -154,11 +163,8 @@ export class PlaceTable {
         });
         this.keysByCountry = groups;
       }
-      const keyIds = this.keysByCountry.get(countryCode) ?? [];
-      scope = {
-        trigrams: new TrigramIndex(keyIds.map((keyId) => this.ownKeys[keyId])),
-        entries: keyIds.map((keyId) => this.ownKeyEntries[keyId]),
-      };
+      const keys = (this.keysByCountry.get(countryCode) ?? []).map((keyId) => this.ownKeys[keyId]);
+      scope = { trigrams: new TrigramIndex(keys), keys };
       this.countryScopes.set(countryCode, scope);
     }
     return scope;
@@ -178,6 +184,6 @@ export class PlaceTable {
 
   /** Places named exactly this (own or alternate name; no fuzzy step), for parse hypotheses that split words. */
   findExact(text: string): number[] {
-    return (this.entriesByKey.get(nameKey(text)) ?? []).map((entry) => entry >>> 1);
+    return this.exactEntries(nameKey(text)).map((entry) => entry >>> 1);
   }
 }
