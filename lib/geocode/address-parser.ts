@@ -8,6 +8,11 @@ export interface ParsedAddress {
   street?: string;
   unit?: string;
   city?: string;
+  /**
+   * A larger place or district the city lies in or near ("Epsom, Auckland": the suburb Epsom of the
+   * city Auckland). Only a reading of two bare names gives one.
+   */
+  area?: string;
   region?: string;
   postal?: string;
   country?: string;
@@ -17,6 +22,12 @@ export interface ParsedAddress {
 export interface AdminVocabulary {
   isCountry(text: string): boolean;
   isRegion(text: string): boolean;
+  /**
+   * Whether a text read as a region may also be something else: a region's name only within a few
+   * edits ("Graz" against Slovenia's "Grad"), or a place's name as well ("Auckland"). Such a last
+   * segment keeps its readings as a city too. Absent: never.
+   */
+  isAmbiguousRegion?(text: string): boolean;
 }
 
 const POSTAL_PATTERNS = [
@@ -136,8 +147,13 @@ function readSegments(segments: string[], base: ParsedAddress, vocabulary: Admin
 
 function parseSegments(parts: string[], base: ParsedAddress, vocabulary: AdminVocabulary): ParsedAddress[] {
   const last = parts[parts.length - 1];
-  // A last segment that names a region is read as the region only: "Chicago, IL" has no street "Chicago".
-  if (vocabulary.isRegion(last)) return segmentReadings(parts.slice(0, -1), { ...base, region: last });
+  // A last segment that names a region is read as the region: "Chicago, IL" has no street "Chicago". When
+  // it may name a place as well ("Bishopdale, Christchurch" against Barbados's "Christ Church"), the
+  // readings as a city stay, second.
+  if (vocabulary.isRegion(last)) {
+    const asRegion = segmentReadings(parts.slice(0, -1), { ...base, region: last });
+    return vocabulary.isAmbiguousRegion?.(last) ? [...asRegion, ...segmentReadings(parts, base)] : asRegion;
+  }
   // "…, Chicago IL": city and region in one segment; the reading with the whole segment as city stays second.
   const words = last.split(/\s+/);
   const trailing = words.length > 1 ? takeTrailing(words, (t) => vocabulary.isRegion(t)) : { rest: words };
@@ -159,7 +175,11 @@ function segmentReadings(rest: string[], reading: ParsedAddress): ParsedAddress[
     const street = splitStreet(rest[0]);
     return [street.number ? { ...reading, ...street } : { ...reading, city: rest[0] }];
   }
-  return [{ ...reading, ...splitStreet(rest[0]), city: rest[rest.length - 1] }];
+  const street = splitStreet(rest[0]);
+  const readings: ParsedAddress[] = [{ ...reading, ...street, city: rest[rest.length - 1] }];
+  // "Epsom, Auckland", "Bondi, Sydney": two names and no house number may be a suburb and its city.
+  if (rest.length === 2 && !street.number) readings.push({ ...reading, city: rest[0], area: rest[1] });
+  return readings;
 }
 
 /** Words without commas: trailing country and region are guesses, so readings without them are kept too. */

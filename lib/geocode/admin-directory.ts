@@ -1,7 +1,9 @@
-import type { CountryRecord, RegionRecord } from './gazetteer-types.js';
+import type { CountryRecord, RegionRecord, SubregionRecord } from './gazetteer-types.js';
 import { REGION_ABBREVIATIONS, REGION_NAME_AFFIXES } from './region-abbreviations.js';
 import { foldText } from './text-normalizer.js';
 import { TrigramIndex } from './trigram-index.js';
+
+const REGION_MEMO_SIZE = 20_000;
 
 export interface RegionHit {
   region: RegionRecord;
@@ -9,6 +11,20 @@ export interface RegionHit {
 }
 
 const regionNameKey = (name: string): string => foldText(name).replace(REGION_NAME_AFFIXES, '');
+
+/** Words that name the kind of a second-level region, before or after its name ("Cook County", "Landkreis München"). */
+const SUBREGION_KINDS =
+  '(?:county|district|municipality|municipio|municipal district|comuna|rayon|raion|provincia|province|' +
+  'departamento|partido|kabupaten|kota|powiat|okres|gemeente|kommun|landkreis|kreis|stadtkreis|amphoe|' +
+  'muang|huyen|quan|shi|ku|gun|ilcesi|shahrestan e|obshtina|okrug|tumani|jaras|pagasts|markaz|parish|borough|city)';
+const SUBREGION_AFFIX = new RegExp(`^(?:${SUBREGION_KINDS} (?:of )?)|(?: ${SUBREGION_KINDS})$`);
+
+/** The comparison key of a second-level region's name: folded, the word naming its kind removed. */
+export const subregionNameKey = (name: string): string => {
+  const folded = foldText(name);
+  const stripped = folded.replace(SUBREGION_AFFIX, '');
+  return stripped || folded;
+};
 
 /** Countries and first-level regions, found by any of their names or codes. */
 export class AdminDirectory {
@@ -21,8 +37,14 @@ export class AdminDirectory {
   private readonly regionTrigrams: TrigramIndex;
   private readonly countryKeys: string[];
   private readonly countryTrigrams: TrigramIndex;
+  private readonly subregionsByKey = new Map<string, SubregionRecord[]>();
+  private readonly subregionsByCode = new Map<string, SubregionRecord>();
 
-  constructor(countries: readonly CountryRecord[], regions: readonly RegionRecord[]) {
+  constructor(
+    countries: readonly CountryRecord[],
+    regions: readonly RegionRecord[],
+    subregions: readonly SubregionRecord[] = [],
+  ) {
     for (const country of countries) {
       this.countriesByIso2.set(country.iso2, country);
       for (const name of [country.iso2, country.iso3, country.name, ...country.aliases]) {
@@ -42,6 +64,17 @@ export class AdminDirectory {
       for (const key of keys) this.addRegionKey(key, region);
     }
     this.regionTrigrams = new TrigramIndex(this.regionKeys);
+    for (const subregion of subregions) {
+      this.subregionsByCode.set(
+        `${subregion.countryCode}.${subregion.regionCode}.${subregion.code}`,
+        subregion,
+      );
+      for (const key of new Set([foldText(subregion.name), subregionNameKey(subregion.name)])) {
+        const owners = this.subregionsByKey.get(key);
+        if (owners) owners.push(subregion);
+        else this.subregionsByKey.set(key, [subregion]);
+      }
+    }
     // Codes (two or three letters) are never corrected for spelling, so only names go in.
     this.countryKeys = [...this.countriesByKey.keys()].filter((key) => key.length >= 5);
     this.countryTrigrams = new TrigramIndex(this.countryKeys);
@@ -82,8 +115,23 @@ export class AdminDirectory {
     return this.regionsByCode.get(`${countryCode}.${code}`);
   }
 
+  /** Answers of `regions`, which the parser and the matchers ask again and again for the same words. */
+  private readonly regionMemo = new Map<string, RegionHit[]>();
+
   /** Regions a text names, exactly or within a few edits, optionally within one country. */
   regions(text: string, countryCode?: string): RegionHit[] {
+    const memoKey = `${countryCode ?? ''}|${text}`;
+    let hits = this.regionMemo.get(memoKey);
+    if (!hits) {
+      // Bounded: a long run of distinct inputs starts the memo afresh rather than growing it.
+      if (this.regionMemo.size >= REGION_MEMO_SIZE) this.regionMemo.clear();
+      hits = this.findRegions(text, countryCode);
+      this.regionMemo.set(memoKey, hits);
+    }
+    return hits;
+  }
+
+  private findRegions(text: string, countryCode?: string): RegionHit[] {
     const key = regionNameKey(text);
     if (!key) return [];
     const inCountry = (r: RegionRecord) => !countryCode || r.countryCode === countryCode;
@@ -96,5 +144,16 @@ export class AdminDirectory {
       .flatMap((hit) =>
         this.regionKeyOwners[hit.id].filter(inCountry).map((region) => ({ region, distance: hit.distance })),
       );
+  }
+
+  /** Second-level regions a text names exactly ("Cook County", "Cook", "Landkreis München"), optionally in one country. */
+  subregions(text: string, countryCode?: string): SubregionRecord[] {
+    const found =
+      this.subregionsByKey.get(subregionNameKey(text)) ?? this.subregionsByKey.get(foldText(text));
+    return (found ?? []).filter((s) => !countryCode || s.countryCode === countryCode);
+  }
+
+  subregion(countryCode: string, regionCode: string, code: string): SubregionRecord | undefined {
+    return this.subregionsByCode.get(`${countryCode}.${regionCode}.${code}`);
   }
 }

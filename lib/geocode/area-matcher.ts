@@ -1,5 +1,6 @@
 import type { GeocodeMatch } from './gazetteer-types.js';
 import {
+  areaPenalty,
   cityAgreementPenalty,
   type MatchContext,
   regionPenalty,
@@ -37,8 +38,7 @@ export function localityMatches(context: MatchContext): GeocodeMatch[] {
   const { places } = index;
   const cityLength = nameKey(parsed.city).length;
   const postals = parsed.postal ? index.postals.find(parsed.postal, context.countryCode) : [];
-  const hits = places
-    .find(parsed.city, (id) => !context.countryCode || places.countryCodes[id] === context.countryCode)
+  const hits = [...context.lookups.find(parsed.city, context.countryCode)]
     .sort((a, b) => a.distance - b.distance || places.population[b.id] - places.population[a.id])
     .slice(0, MAX_PLACES_PER_NAME);
   return hits.map((hit) => {
@@ -46,7 +46,8 @@ export function localityMatches(context: MatchContext): GeocodeMatch[] {
     let penalty =
       context.basePenalty +
       spellingPenalty(hit.distance, cityLength) +
-      regionPenalty(context, places.countryCodes[id], places.regionCodes[id]);
+      regionPenalty(context, places.countryCodes[id], places.regionCodes[id]) +
+      areaPenalty(context, id);
     if (parsed.street) penalty += STREET_NOT_USED_PENALTY;
     if (postals.length > 0) {
       const near = postals.some(
@@ -57,14 +58,14 @@ export function localityMatches(context: MatchContext): GeocodeMatch[] {
       // A postal code that agrees with the city says more about where: the postal candidate goes first.
       penalty += near ? 5 : 10;
     } else if (parsed.postal) penalty += 5;
-    return placeMatch(index, id, 100 - penalty);
+    return placeMatch(index, id, 100 - penalty, hit.alternate);
   });
 }
 
 /** A region named on its own ("Illinois", "Bavaria"), or a city slot that holds a region's name. */
 export function regionMatches(context: MatchContext): GeocodeMatch[] {
   const { index, parsed } = context;
-  if (parsed.street || parsed.postal) return [];
+  if (parsed.street || parsed.postal || parsed.area) return [];
   const text = parsed.city && !parsed.region ? parsed.city : !parsed.city ? parsed.region : undefined;
   if (!text) return [];
   const penaltyOfSlot = parsed.city ? 0 : context.basePenalty;
@@ -84,7 +85,7 @@ export function regionMatches(context: MatchContext): GeocodeMatch[] {
 /** A country named on its own ("France", "DEU"), in the city slot or as the only component. */
 export function countryMatches(context: MatchContext): GeocodeMatch[] {
   const { index, parsed } = context;
-  if (parsed.street || parsed.postal || parsed.region) return [];
+  if (parsed.street || parsed.postal || parsed.region || parsed.area) return [];
   const text = parsed.city ?? parsed.country;
   if (!text) return [];
   const near = index.admin.countryNear(text);

@@ -2,21 +2,28 @@
  * Optimal-string-alignment distance (Damerau–Levenshtein with adjacent transpositions), bounded:
  * returns `max + 1` as soon as the distance must exceed `max`, so a scan over many names stays cheap.
  */
+/** Three rows reused by every call (the function is synchronous), grown to the longest name seen. */
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
 export function boundedEditDistance(a: string, b: string, max: number): number {
   if (a === b) return 0;
   if (Math.abs(a.length - b.length) > max) return max + 1;
   const n = b.length;
-  let prevPrev = new Array<number>(n + 1).fill(0);
-  let prev = Array.from({ length: n + 1 }, (_, j) => j);
-  let curr = new Array<number>(n + 1).fill(0);
+  if (rows[0].length <= n) rows = [0, 1, 2].map(() => new Int32Array(2 * (n + 1)));
+  let [prevPrev, prev, curr] = rows;
+  for (let j = 0; j <= n; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
     curr[0] = i;
     let rowMin = i;
+    const ai = a.charCodeAt(i - 1);
+    const aPrev = i > 1 ? a.charCodeAt(i - 2) : -1;
     for (let j = 1; j <= n; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j] + 1, curr[j - 1] + 1, prev[j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d = Math.min(d, prevPrev[j - 2] + 1);
+      const bj = b.charCodeAt(j - 1);
+      let d = prev[j - 1] + (ai === bj ? 0 : 1);
+      if (prev[j] + 1 < d) d = prev[j] + 1;
+      if (curr[j - 1] + 1 < d) d = curr[j - 1] + 1;
+      if (j > 1 && ai === b.charCodeAt(j - 2) && aPrev === bj && prevPrev[j - 2] + 1 < d)
+        d = prevPrev[j - 2] + 1;
       curr[j] = d;
       if (d < rowMin) rowMin = d;
     }

@@ -17,7 +17,7 @@ export class GazetteerIndex {
   private readonly seats = new Map<string, number>();
 
   constructor(data: GazetteerData) {
-    this.admin = new AdminDirectory(data.countries, data.regions);
+    this.admin = new AdminDirectory(data.countries, data.regions, data.subregions);
     this.places = new PlaceTable(data.places);
     this.postals = new PostalTable(data.postals);
     if (data.addressPoints) this.points.add(data.addressPoints);

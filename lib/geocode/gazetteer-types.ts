@@ -3,11 +3,16 @@
 /** A populated place (GeoNames-style). */
 export interface PlaceRecord {
   name: string;
+  /** Other names of the place (local-language, historic, transliterated); matched exactly, never fuzzily. */
   altNames?: string[];
+  /** GeoNames id, when the source has one. */
+  geonameId?: number;
   /** ISO 3166-1 alpha-2. */
   countryCode: string;
   /** First-level region code within the country (GeoNames admin1 code: "IL", "11", "ZH"). */
   regionCode: string;
+  /** Second-level region code within the first (GeoNames admin2 code), when known. */
+  subregionCode?: string;
   lon: number;
   lat: number;
   population: number;
@@ -23,6 +28,16 @@ export interface RegionRecord {
   name: string;
   /** Postal abbreviation when one is in common use ("IL", "ON", "NSW"). */
   abbr?: string;
+}
+
+/** A second-level administrative region (county, district, Landkreis). */
+export interface SubregionRecord {
+  countryCode: string;
+  /** The first-level region it lies in (RegionRecord.code). */
+  regionCode: string;
+  /** Same code as PlaceRecord.subregionCode. */
+  code: string;
+  name: string;
 }
 
 export interface CountryRecord {
@@ -62,6 +77,7 @@ export interface AddressPointRecord {
 export interface GazetteerData {
   countries: CountryRecord[];
   regions: RegionRecord[];
+  subregions?: SubregionRecord[];
   places: PlaceRecord[];
   postals: PostalRecord[];
   addressPoints?: AddressPointRecord[];

@@ -2,7 +2,7 @@ import { type AdminVocabulary, parseAddress } from './address-parser.js';
 import { countryMatches, localityMatches, postalMatches, regionMatches } from './area-matcher.js';
 import type { GazetteerIndex } from './gazetteer-index.js';
 import type { AddressInput, GeocodeMatch } from './gazetteer-types.js';
-import { resolveContext } from './match-context.js';
+import { placeLookups, resolveContext } from './match-context.js';
 import { rankMatches } from './match-ranking.js';
 import { streetMatches } from './street-matcher.js';
 
@@ -60,6 +60,26 @@ const DEFAULTS: Required<LocatorOptions> = {
 
 /** Two candidates this far apart (degrees) with equal scores are a real tie. */
 const TIE_DISTANCE_DEGREES = 0.01;
+/** Two places of one name this far apart (degrees) are different places, not two records of one. */
+const TIE_LOCALITY_DEGREES = 0.1;
+
+/**
+ * Whether the two best candidates are equally good answers in different places: equal scores, the same
+ * kind, apart; and for cities, of comparable size (the second at least half the first's importance),
+ * since nobody asking for "Springfield" alone can be told which of several alike they meant, while
+ * "Paris" alone means the capital.
+ */
+function isTie(best: GeocodeMatch, second: GeocodeMatch | undefined): boolean {
+  if (!second || second.score !== best.score || second.addrType !== best.addrType) return false;
+  const apart = Math.hypot(second.lon - best.lon, second.lat - best.lat);
+  if (best.addrType === 'PointAddress' || best.addrType === 'StreetAddress') {
+    return apart > TIE_DISTANCE_DEGREES;
+  }
+  if (best.addrType === 'Locality') {
+    return apart > TIE_LOCALITY_DEGREES && second.importance >= best.importance / 2;
+  }
+  return false;
+}
 
 export function createLocator(
   index: GazetteerIndex,
@@ -70,12 +90,15 @@ export function createLocator(
   const vocabulary: AdminVocabulary = {
     isCountry: (text) => index.admin.countryNear(text) !== undefined,
     isRegion: (text) => index.admin.regions(text).length > 0,
+    isAmbiguousRegion: (text) =>
+      index.admin.regions(text).some((hit) => hit.distance > 0) || index.places.findExact(text).length > 0,
   };
 
-  const findAll = (input: AddressInput, countryCode?: string): GeocodeMatch[] => {
+  const findAll = (input: AddressInput, countryCode?: string, fuzzy = true): GeocodeMatch[] => {
     const matches: GeocodeMatch[] = [];
+    const lookups = placeLookups(index.places, fuzzy);
     for (const parsed of parseAddress(input, vocabulary)) {
-      const context = resolveContext(index, parsed, countryCode ?? input.countryCode);
+      const context = resolveContext(index, parsed, countryCode ?? input.countryCode, lookups);
       if (!context) continue;
       matches.push(
         ...streetMatches(context),
@@ -97,15 +120,11 @@ export function createLocator(
     },
     geocodeAddresses(records, batchOptions = {}) {
       return records.slice(0, info.maxBatchSize).map((record) => {
-        const [best, second] = findAll(record, batchOptions.countryCode);
+        // Exact place names first: when one scores 100, no misspelling can outrank it or tie with it.
+        const exact = findAll(record, batchOptions.countryCode, false);
+        const [best, second] = exact[0]?.score === 100 ? exact : findAll(record, batchOptions.countryCode);
         if (!best || best.score < info.minMatchScore) return { resultId: record.objectId, status: 'U' };
-        const tied =
-          second !== undefined &&
-          second.score === best.score &&
-          second.addrType === best.addrType &&
-          (best.addrType === 'PointAddress' || best.addrType === 'StreetAddress') &&
-          Math.hypot(second.lon - best.lon, second.lat - best.lat) > TIE_DISTANCE_DEGREES;
-        return { resultId: record.objectId, status: tied ? 'T' : 'M', match: best };
+        return { resultId: record.objectId, status: isTie(best, second) ? 'T' : 'M', match: best };
       });
     },
   };

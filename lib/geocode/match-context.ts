@@ -2,6 +2,8 @@ import type { ParsedAddress } from './address-parser.js';
 import type { RegionHit } from './admin-directory.js';
 import { allowedEdits, boundedEditDistance } from './edit-distance.js';
 import type { GazetteerIndex } from './gazetteer-index.js';
+import type { SubregionRecord } from './gazetteer-types.js';
+import type { PlaceHit, PlaceTable } from './place-table.js';
 import { nameKey } from './text-normalizer.js';
 
 /** Score points lost for a name typed with `distance` edits: one slip in a 7-letter name costs 8. */
@@ -15,6 +17,42 @@ export const STREET_NOT_USED_PENALTY = 20;
 /** Points lost when a place is found but outside the region the user named. */
 export const WRONG_REGION_PENALTY = 25;
 
+/**
+ * Place lookups of one address, shared by its readings (most readings name the same city), and whether
+ * misspellings are looked for at all: a batch first tries exact names only, since a misspelt name never
+ * scores 100 and cannot displace an exact match that does.
+ */
+export interface PlaceLookups {
+  readonly fuzzy: boolean;
+  find(text: string, countryCode?: string): PlaceHit[];
+}
+
+export function placeLookups(places: PlaceTable, fuzzy = true): PlaceLookups {
+  const exactByKey = new Map<string, readonly number[]>();
+  const fuzzyByKey = new Map<string, { entries: readonly number[]; distance: number }[]>();
+  return {
+    fuzzy,
+    find(text, countryCode) {
+      const key = nameKey(text);
+      const accept = (id: number) => !countryCode || places.countryCodes[id] === countryCode;
+      let entries = exactByKey.get(key);
+      if (!entries) {
+        entries = places.exactEntries(key);
+        exactByKey.set(key, entries);
+      }
+      const exact = places.hitsOf(entries, 0, accept);
+      if (exact.length > 0 || !fuzzy) return exact;
+      const fuzzyKey = `${countryCode ?? ''}|${key}`;
+      let near = fuzzyByKey.get(fuzzyKey);
+      if (!near) {
+        near = places.fuzzy(key, countryCode);
+        fuzzyByKey.set(fuzzyKey, near);
+      }
+      return near.flatMap((hit) => places.hitsOf(hit.entries, hit.distance, accept));
+    },
+  };
+}
+
 /** The country and region a reading asks for, resolved once for all its components. */
 export interface MatchContext {
   index: GazetteerIndex;
@@ -24,6 +62,15 @@ export interface MatchContext {
   /** Penalty shared by every match (a country or region given but not recognised). */
   basePenalty: number;
   regionHits?: RegionHit[];
+  lookups: PlaceLookups;
+  /** What the reading's `area` names, looked up on first use. */
+  areaHits?: AreaHits;
+}
+
+interface AreaHits {
+  places: number[];
+  regions: RegionHit[];
+  subregions: SubregionRecord[];
 }
 
 /** Resolves the reading's country and region; undefined when the reading contradicts the country filter. */
@@ -31,6 +78,7 @@ export function resolveContext(
   index: GazetteerIndex,
   parsed: ParsedAddress,
   filterCountry?: string,
+  lookups: PlaceLookups = placeLookups(index.places),
 ): MatchContext | undefined {
   let countryCode = filterCountry ? index.admin.country(filterCountry)?.iso2 : undefined;
   let basePenalty = 0;
@@ -51,7 +99,7 @@ export function resolveContext(
       regionHits = undefined;
     }
   }
-  return { index, parsed, countryCode, basePenalty, regionHits };
+  return { index, parsed, countryCode, basePenalty, regionHits, lookups };
 }
 
 /** Penalty for a place in (countryCode, regionCode) against the region the user named. */
@@ -64,6 +112,44 @@ export function regionPenalty(context: MatchContext, countryCode: string, region
     }
   }
   return Number.isFinite(best) ? best : WRONG_REGION_PENALTY;
+}
+
+/** A place within this many degrees (about 30 km) of a place named as the area lies in that area. */
+const AREA_NEAR_DEGREES = 0.3;
+
+/**
+ * Penalty for place `id` against the reading's area ("Epsom, Auckland"): none when the place lies near a
+ * place of that name, or in a first- or second-level region of that name; WRONG_REGION_PENALTY when the
+ * area exists elsewhere; UNKNOWN_COMPONENT_PENALTY when nothing is called that.
+ */
+export function areaPenalty(context: MatchContext, id: number): number {
+  const area = context.parsed.area;
+  if (!area) return 0;
+  const { places, admin } = context.index;
+  context.areaHits ??= {
+    places: places.findExact(area),
+    regions: admin.regions(area, context.countryCode).filter((hit) => hit.distance === 0),
+    subregions: admin.subregions(area, context.countryCode),
+  };
+  const hits = context.areaHits;
+  const country = places.countryCodes[id];
+  const region = places.regionCodes[id];
+  const subregion = places.subregionCodes[id];
+  const near = hits.places.some(
+    (other) =>
+      other !== id &&
+      places.countryCodes[other] === country &&
+      Math.abs(places.lat[other] - places.lat[id]) < AREA_NEAR_DEGREES &&
+      Math.abs(places.lon[other] - places.lon[id]) < AREA_NEAR_DEGREES,
+  );
+  if (near) return 0;
+  if (hits.regions.some((hit) => hit.region.countryCode === country && hit.region.code === region)) return 0;
+  const inSubregion = hits.subregions.some(
+    (s) => s.countryCode === country && s.regionCode === region && s.code === subregion,
+  );
+  if (inSubregion) return 0;
+  const known = hits.places.length > 0 || hits.regions.length > 0 || hits.subregions.length > 0;
+  return known ? WRONG_REGION_PENALTY : UNKNOWN_COMPONENT_PENALTY;
 }
 
 /** Penalty for a region given as free text (address points carry region names or abbreviations). */

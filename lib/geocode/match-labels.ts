@@ -64,7 +64,15 @@ export function buildMatch(
   lon: number,
   lat: number,
   names: AreaNames,
-  detail: { label?: string; postal?: string; number?: string; street?: string; population?: number } = {},
+  detail: {
+    label?: string;
+    postal?: string;
+    number?: string;
+    street?: string;
+    population?: number;
+    /** Orders candidates of equal score; the population unless given. */
+    importance?: number;
+  } = {},
 ): GeocodeMatch {
   const half =
     addrType === 'Locality'
@@ -136,7 +144,7 @@ export function buildMatch(
     Ymin: lat - half,
     Ymax: lat + half,
   };
-  const importance = addrType === 'Country' ? 1e10 : (detail.population ?? 0);
+  const importance = addrType === 'Country' ? 1e10 : (detail.importance ?? detail.population ?? 0);
   return {
     score,
     addrType,
@@ -154,10 +162,20 @@ export function postalMatch(index: GazetteerIndex, postal: PostalRecord, score: 
   return buildMatch('PostalLoc', score, postal.lon, postal.lat, names, { postal: postal.postal });
 }
 
-export function placeMatch(index: GazetteerIndex, id: number, score: number): GeocodeMatch {
+/** Found by an alternate name, a place yields to one of its own name unless ten times as populous. */
+const ALTERNATE_NAME_IMPORTANCE = 0.1;
+
+export function placeMatch(
+  index: GazetteerIndex,
+  id: number,
+  score: number,
+  alternate = false,
+): GeocodeMatch {
   const { places } = index;
   const names = areaNames(index, places.countryCodes[id], places.regionCodes[id], places.names[id]);
+  const population = places.population[id];
   return buildMatch('Locality', score, places.lon[id], places.lat[id], names, {
-    population: places.population[id],
+    population,
+    importance: alternate ? population * ALTERNATE_NAME_IMPORTANCE : population,
   });
 }

@@ -30,5 +30,6 @@ export const REGION_ABBREVIATIONS: Record<string, Record<string, string>> = {
   },
 };
 
-/** Words that wrap a region's name in official styles ("State of Mahārāshtra", "Province of Ontario"). */
-export const REGION_NAME_AFFIXES = /^(state|province|region|canton|county|department|prefecture) of /;
+/** Words that wrap a region's name in official styles ("State of Mahārāshtra", "Province of Ontario", "Waikato Region"). */
+export const REGION_NAME_AFFIXES =
+  /^(?:state|province|region|canton|county|department|prefecture) of |(?<=.) (?:region|province|prefecture|oblast|governorate|voivodeship|state)$/;

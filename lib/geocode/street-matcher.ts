@@ -59,7 +59,7 @@ function cityReadings(context: MatchContext, city: string): [string, number][] {
   const { places } = context.index;
   const readings = new Map<string, number>([[city, 0]]);
   const length = nameKey(city).length;
-  for (const hit of places.find(city).slice(0, 20)) {
+  for (const hit of context.lookups.find(city).slice(0, 20)) {
     const name = places.names[hit.id];
     if (!readings.has(name)) readings.set(name, spellingPenalty(hit.distance, length));
   }

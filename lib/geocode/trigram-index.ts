@@ -32,6 +32,8 @@ export class TrigramIndex {
   private readonly offsets: Uint32Array;
   private readonly postings: Uint32Array;
   private readonly counts: Uint16Array;
+  /** Key lengths (capped at 255), to skip keys too long or short to be within reach before counting. */
+  private readonly lengths: Uint8Array;
 
   constructor(private readonly keys: readonly string[]) {
     const sizes: number[] = [];
@@ -55,6 +57,10 @@ export class TrigramIndex {
       }
     });
     this.counts = new Uint16Array(keys.length);
+    this.lengths = new Uint8Array(keys.length);
+    keys.forEach((key, id) => {
+      this.lengths[id] = Math.min(key.length, 255);
+    });
   }
 
   /** Keys within the edits allowed for the query's length, nearest first. */
@@ -71,9 +77,13 @@ export class TrigramIndex {
     if (slots.length < needed) return [];
     const prefix = slots.length - needed + 1;
     const touched: number[] = [];
+    const minLength = query.length - maxEdits;
+    const maxLength = query.length + maxEdits;
     for (const slot of slots.slice(0, prefix)) {
       for (let p = this.offsets[slot]; p < this.offsets[slot + 1]; p++) {
         const id = this.postings[p];
+        const length = this.lengths[id];
+        if (length < minLength || (length > maxLength && length < 255)) continue;
         if (this.counts[id] === 0) touched.push(id);
         this.counts[id]++;
       }

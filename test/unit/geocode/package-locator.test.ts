@@ -7,7 +7,7 @@ let locator: Locator;
 
 beforeAll(async () => {
   locator = createLocator(new GazetteerIndex(await loadPackageGazetteer()));
-}, 60_000);
+}, 300_000);
 
 const best = (singleLine: string, countryCode?: string) =>
   locator.findAddressCandidates({ singleLine }, { maxLocations: 5, countryCode })[0];
@@ -152,5 +152,87 @@ describe('batch geocoding over the shipped gazetteers', () => {
     const small = createLocator(locator.index, { maxBatchSize: 2 });
     const records = [1, 2, 3].map((objectId) => ({ objectId, singleLine: 'Chicago, IL' }));
     expect(small.geocodeAddresses(records).map((r) => r.resultId)).toEqual([1, 2]);
+  });
+});
+
+/** Kilometres between two WGS84 points (equirectangular; exact enough within a few hundred km). */
+const km = (m: { lon: number; lat: number }, lat: number, lon: number) => {
+  const k = Math.PI / 180;
+  return Math.hypot((m.lon - lon) * k * Math.cos(((m.lat + lat) / 2) * k), (m.lat - lat) * k) * 6371;
+};
+
+describe('places by their names in other languages and scripts, suburbs and small towns', () => {
+  // Coordinates of the city centres, as an atlas gives them.
+  it.each([
+    ['München', 'DEU', 48.137, 11.575],
+    ['Wien', 'AUT', 48.208, 16.372],
+    ['Москва', 'RUS', 55.756, 37.617],
+    ['Napoli', 'ITA', 40.852, 14.268],
+    ['Warszawa', 'POL', 52.23, 21.011],
+    ['北京', 'CHN', 39.904, 116.407],
+  ])('finds %s (%s) by its local name', (name, iso3, lat, lon) => {
+    const m = best(name);
+    expect(m.addrType).toBe('Locality');
+    expect(m.fields.Country).toBe(iso3);
+    expect(km(m, lat, lon)).toBeLessThan(15);
+  });
+
+  it('prefers the capital named in Russian over the small American towns of its English name', () => {
+    const [first, ...rest] = locator.findAddressCandidates({ singleLine: 'Москва' }, { maxLocations: 5 });
+    expect(first.fields.Country).toBe('RUS');
+    expect(rest.every((m) => m.score <= first.score)).toBe(true);
+  });
+
+  it('reads "Epsom, Auckland" as the Auckland suburb, not the English town of the same name', () => {
+    const m = best('Epsom, Auckland');
+    expect(m.fields.Country).toBe('NZL');
+    expect(km(m, -36.887, 174.771)).toBeLessThan(5);
+    expect(m.score).toBe(100);
+  });
+
+  it('finds a suburb given with a city that is not a region ("Bondi, Sydney")', () => {
+    const m = best('Bondi, Sydney');
+    expect(m.matchAddr).toMatch(/^Bondi/);
+    expect(km(m, -33.891, 151.263)).toBeLessThan(3);
+  });
+
+  it('finds a small town of fewer than 1,000 people (Kaikōura is about 2,000; Akaroa about 600)', () => {
+    const m = best('Akaroa, New Zealand');
+    expect(m.addrType).toBe('Locality');
+    expect(km(m, -43.804, 172.968)).toBeLessThan(5);
+  });
+
+  it('takes a second-level region as the area ("Chicago, Cook County")', () => {
+    const m = best('Chicago, Cook County');
+    expect(m.matchAddr).toBe('Chicago, Illinois');
+    expect(m.score).toBe(100);
+  });
+
+  it('expands Mt to Mount and keeps the region', () => {
+    const m = best('Mt Vernon, Washington');
+    expect(m.matchAddr).toBe('Mount Vernon, Washington');
+    expect(km(m, 48.421, -122.334)).toBeLessThan(5);
+  });
+
+  it('finds a one-letter misspelling of a mid-sized town with its region', () => {
+    const m = best('Hamiltn, Waikato, New Zealand');
+    expect(m.fields.Country).toBe('NZL');
+    expect(km(m, -37.787, 175.279)).toBeLessThan(5);
+    expect(m.score).toBeLessThan(100);
+  });
+});
+
+describe('ties', () => {
+  it('reports cities of comparable size sharing a name as a tie, and a capital as a match', () => {
+    const [springfield, paris, epsomAuckland] = locator.geocodeAddresses([
+      { objectId: 1, singleLine: 'Springfield' },
+      { objectId: 2, singleLine: 'Paris' },
+      { objectId: 3, singleLine: 'Epsom, Auckland' },
+    ]);
+    expect(springfield.status).toBe('T');
+    expect(springfield.match?.fields.Country).toBe('USA');
+    expect(paris.status).toBe('M');
+    expect(paris.match?.fields.Country).toBe('FRA');
+    expect(epsomAuckland.status).toBe('M');
   });
 });
