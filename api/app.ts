@@ -16,6 +16,7 @@ import { createRestInfoRouter } from './rest-info.js';
 import { createServiceCatalogRouter } from './services/catalog.js';
 import { createFeatureServerRouter } from './services/feature-server.js';
 import { createMapServerRouter } from './services/map-server.js';
+import { createOgcFeatureServerRouter, isOgcPath, sendOgcError } from './services/ogc-feature-server.js';
 import { createVectorTileServerRouter } from './services/vector-tile-server.js';
 import { createSoapRouter } from './soap-router.js';
 import { createTileFastPath, type TileFastPath } from './tile-fast-path.js';
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps, tiles: TileFastPath = createTileFastPat
   root.route('/', createPortalRouter());
   root.route('/rest/services', createGeocodeServices(deps));
   root.route('/rest', createFeatureServerRouter());
+  root.route('/rest', createOgcFeatureServerRouter());
   root.route('/rest', createMapServerRouter(tiles.reader));
   root.route('/rest', createVectorTileServerRouter(tiles.reader));
   root.route('/rest', createRestInfoRouter());
@@ -73,6 +75,7 @@ export function createApp(deps: AppDeps, tiles: TileFastPath = createTileFastPat
   app.onError((err, c) => {
     const e = toGeoError(err);
     if (!isGeoError(err)) deps.log.error('unhandled error', { err, path: new URL(c.req.url).pathname });
+    if (isOgcPath(new URL(c.req.url).pathname)) return sendOgcError(c, e);
     if (!c.get('params')) return c.json(errorEnvelope(e), 200);
     return sendError(c, e);
   });
