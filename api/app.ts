@@ -6,6 +6,9 @@ import { GeoError, isGeoError, toGeoError } from '../lib/errors.js';
 import { authenticate } from './auth.js';
 import type { AppDeps, AppEnv } from './env.js';
 import { createGeocodeServices } from './geocode/geocode-services.js';
+import { portalHomePage } from './html/portal-pages.js';
+import { createStaticRouter } from './html/static-router.js';
+import { createViewerRouter } from './html/viewer-page.js';
 import { parseParams } from './params.js';
 import { createPortalBasicsRouter } from './portal/basics.js';
 import { createPortalRouter } from './portal/router.js';
@@ -47,6 +50,10 @@ export function createApp(deps: AppDeps, tiles: TileFastPath = createTileFastPat
   app.use('*', authenticate());
 
   const root = new Hono<AppEnv>();
+  // The pages for people: the portal's home, the map viewer and their static files.
+  root.get('/', (c) => portalHomePage(c));
+  root.route('/', createStaticRouter());
+  root.route('/apps', createViewerRouter());
   root.route('/sharing/rest', createPublishRouter());
   root.route('/sharing/rest', createPortalBasicsRouter());
   root.route('/', createPortalRouter());
