@@ -79,13 +79,17 @@ interface Feature {
   properties: Record<string, unknown>;
 }
 
+/** The layer query reads its parameters by lower-cased name, as the request parser hands them over. */
+const lowerKeys = (params: Record<string, string>) =>
+  Object.fromEntries(Object.entries(params).map(([k, v]) => [k.toLowerCase(), v]));
+
 async function featureQuery(
   database: DatabaseHandle,
   name: string,
   layerId: string,
   params: Record<string, string>,
 ): Promise<Feature[]> {
-  const out = await queryLayer(database, name, layerId, { ...params, f: 'geojson' });
+  const out = await queryLayer(database, name, layerId, lowerKeys({ ...params, f: 'geojson' }));
   return (out.body as { features: Feature[] }).features;
 }
 
@@ -179,10 +183,12 @@ export function createOgcFeatureServerRouter(): Hono<AppEnv> {
         spatialRel: 'esriSpatialRelIntersects',
       });
     }
-    const counted = await queryLayer(db(c), c.req.param('name'), layer.layerId.toString(), {
-      ...filter,
-      returnCountOnly: 'true',
-    });
+    const counted = await queryLayer(
+      db(c),
+      c.req.param('name'),
+      layer.layerId.toString(),
+      lowerKeys({ ...filter, returnCountOnly: 'true' }),
+    );
     const numberMatched = (counted.body as { count: number }).count;
     const features = await featureQuery(db(c), c.req.param('name'), String(layer.layerId), {
       ...filter,
