@@ -83,6 +83,7 @@ export function sendHtml(c: Context<AppEnv>, parts: PageParts, status: 200 | 400
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${parts.title}</title>
+<link rel="icon" href="data:,">
 ${styles.map((s) => html`<link rel="stylesheet" href="${staticPath(s)}">\n`)}${(parts.scripts ?? []).map((s) => html`<script src="${staticPath(s)}" defer></script>\n`)}</head>
 <body>
 <header><a href="${pageLink(c, rootPath(c, '/'))}">Geoportal</a>${(parts.crumbs ?? []).map(([label, href]) => html` › <a href="${href}">${label}</a>`)}</header>
