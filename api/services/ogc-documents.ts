@@ -25,16 +25,21 @@ export interface Link {
   title?: string;
 }
 
-export function landingPage(base: string, service: HostedServiceRow, name: string) {
+export function landingPage(base: string, service: HostedServiceRow, name: string, query = '') {
   const description = String(service.definition.serviceDescription ?? service.definition.description ?? '');
   return {
     title: name,
     description,
     links: [
-      { href: base, rel: 'self', type: JSON_TYPE, title: 'This document' },
-      { href: `${base}/api`, rel: 'service-desc', type: OPENAPI_TYPE, title: 'The API definition' },
-      { href: `${base}/conformance`, rel: 'conformance', type: JSON_TYPE, title: 'Conformance classes' },
-      { href: `${base}/collections`, rel: 'data', type: JSON_TYPE, title: 'Collections' },
+      { href: `${base}${query}`, rel: 'self', type: JSON_TYPE, title: 'This document' },
+      { href: `${base}/api${query}`, rel: 'service-desc', type: OPENAPI_TYPE, title: 'The API definition' },
+      {
+        href: `${base}/conformance${query}`,
+        rel: 'conformance',
+        type: JSON_TYPE,
+        title: 'Conformance classes',
+      },
+      { href: `${base}/collections${query}`, rel: 'data', type: JSON_TYPE, title: 'Collections' },
     ] satisfies Link[],
   };
 }
@@ -55,7 +60,7 @@ function extentOf(layer: HostedLayerRow, storage: SpatialReference): Bounds | un
   return [out.xmin, out.ymin, out.xmax, out.ymax];
 }
 
-export function collection(base: string, layer: HostedLayerRow, storage: SpatialReference) {
+export function collection(base: string, layer: HostedLayerRow, storage: SpatialReference, query = '') {
   const def = layer.definition;
   const href = `${base}/collections/${layer.layerId}`;
   const bbox = extentOf(layer, storage);
@@ -66,8 +71,8 @@ export function collection(base: string, layer: HostedLayerRow, storage: Spatial
     description: String(def.description ?? ''),
     itemType: 'feature',
     links: [
-      { href, rel: 'self', type: JSON_TYPE, title: 'This collection' },
-      { href: `${href}/items`, rel: 'items', type: GEOJSON_TYPE, title: 'Features' },
+      { href: `${href}${query}`, rel: 'self', type: JSON_TYPE, title: 'This collection' },
+      { href: `${href}/items${query}`, rel: 'items', type: GEOJSON_TYPE, title: 'Features' },
     ] satisfies Link[],
     ...(bbox ? { extent: { spatial: { bbox: [bbox], crs: CRS84 } } } : {}),
     crs: [...SUPPORTED_CRS],
@@ -75,10 +80,10 @@ export function collection(base: string, layer: HostedLayerRow, storage: Spatial
   };
 }
 
-export function collections(base: string, layers: HostedLayerRow[], storage: SpatialReference) {
+export function collections(base: string, layers: HostedLayerRow[], storage: SpatialReference, query = '') {
   return {
-    links: [{ href: `${base}/collections`, rel: 'self', type: JSON_TYPE, title: 'Collections' }],
-    collections: layers.map((l) => collection(base, l, storage)),
+    links: [{ href: `${base}/collections${query}`, rel: 'self', type: JSON_TYPE, title: 'Collections' }],
+    collections: layers.map((l) => collection(base, l, storage, query)),
     crs: [...SUPPORTED_CRS],
   };
 }

@@ -65,7 +65,7 @@ function send(c: Context<AppEnv>, body: unknown, type: string, crs?: OgcCrs) {
   return c.body(JSON.stringify(body), 200, headers);
 }
 
-/** The token travels in links, so a client that signed in with `token=` can follow them. */
+/** The token travels in every link, so a client that signed in with `token=` can follow them. */
 function linkQuery(c: Context<AppEnv>, extra: Record<string, string> = {}): string {
   const token = c.get('params').get('token');
   const q = new URLSearchParams({ ...extra, ...(token ? { token } : {}) }).toString();
@@ -113,7 +113,7 @@ export function createOgcFeatureServerRouter(): Hono<AppEnv> {
   router.get(base, async (c) => {
     checkFormat(c, false);
     const { service } = await readyService(db(c).db, c.req.param('name'));
-    return send(c, landingPage(baseUrl(c), service, c.req.param('name')), JSON_TYPE);
+    return send(c, landingPage(baseUrl(c), service, c.req.param('name'), linkQuery(c)), JSON_TYPE);
   });
 
   router.get(`${base}/conformance`, (c) => {
@@ -131,7 +131,11 @@ export function createOgcFeatureServerRouter(): Hono<AppEnv> {
   router.get(`${base}/collections`, async (c) => {
     checkFormat(c, false);
     const { service, layers } = await readyService(db(c).db, c.req.param('name'));
-    return send(c, collections(baseUrl(c), layers, storageSpatialReference(service)), JSON_TYPE);
+    return send(
+      c,
+      collections(baseUrl(c), layers, storageSpatialReference(service), linkQuery(c)),
+      JSON_TYPE,
+    );
   });
 
   const layerOf = async (c: Context<AppEnv>) => {
@@ -146,7 +150,7 @@ export function createOgcFeatureServerRouter(): Hono<AppEnv> {
   router.get(`${base}/collections/:collectionId`, async (c) => {
     checkFormat(c, false);
     const { service, layer } = await layerOf(c);
-    return send(c, collection(baseUrl(c), layer, storageSpatialReference(service)), JSON_TYPE);
+    return send(c, collection(baseUrl(c), layer, storageSpatialReference(service), linkQuery(c)), JSON_TYPE);
   });
 
   router.get(`${base}/collections/:collectionId/items`, async (c) => {

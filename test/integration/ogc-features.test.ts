@@ -69,6 +69,7 @@ describe('OGC API – Features over a hosted feature service', () => {
     const token = await adminToken();
     const landing = await call(ogc(), { token }, { method: 'GET' });
     expect(landing.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(landing.json.links[3].href).toBe(`${stack().baseUrl}${ogc()}/collections?token=${token}`);
     expect(landing.json.links.map((l: { rel: string }) => l.rel)).toEqual([
       'self',
       'service-desc',
