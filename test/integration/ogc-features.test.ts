@@ -187,6 +187,12 @@ describe('OGC API – Features over a hosted feature service', () => {
     }
   });
 
+  it('is read by GDAL (ogrinfo OAPIF) while private, with the token in the connection URL', async () => {
+    const token = await adminToken();
+    const summary = await ogrinfo(['-so', `OAPIF:${stack().baseUrl}${ogc()}?token=${token}`, '0']);
+    expect(summary).toMatch(new RegExp(`Feature Count: ${libraries.length}\\b`));
+  });
+
   it('is read by GDAL (ogrinfo OAPIF) with exact counts and values once shared', async () => {
     const owner = stack().admin.username;
     const shared = await call(`/sharing/rest/content/users/${owner}/items/${itemId}/share`, {
