@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../api/html/page.js';
 import { featureServer, fixture, publishFile, uniqueName, upload } from './publish/publish-client.js';
 import { adminToken, stack } from './support/portal-client.js';
+import { publishPackage } from './tiles/tile-client.js';
 
 let name = '';
 let token = '';
@@ -59,6 +60,19 @@ describe('the services directory and portal pages for people (f=html)', () => {
       `href="/apps/viewer/Hosted/${name}/FeatureServer?f=html&amp;token=${token}"`,
     );
     expect(service.text).toContain(`href="/rest/services/Hosted/${name}/OGCFeatureServer"`);
+  });
+
+  it('shows a tile service with its extent and a link to its map viewer', async () => {
+    const tiles = uniqueName('html_red');
+    const { status } = await publishPackage('red.tpkx', 'tilePackage', tiles);
+    expect(status.status).toBe('completed');
+    const service = await page(`/rest/services/Hosted/${tiles}/MapServer`, { token });
+    expect(service.text).toContain(`href="/apps/viewer/Hosted/${tiles}/MapServer?f=html&amp;token=${token}"`);
+    // red.tpkx covers the whole Web Mercator square.
+    expect(service.text).toContain('<th>XMin</th><td>-20037508.342787</td>');
+    const viewer = await page(`/apps/viewer/Hosted/${tiles}/MapServer`, { token });
+    expect(viewer.text).toContain(`data-service="/rest/services/Hosted/${tiles}/MapServer"`);
+    expect(viewer.text).toContain(`data-token="${token}"`);
   });
 
   it('shows a layer with its fields, extent and capabilities and links its query form', async () => {
