@@ -48,10 +48,14 @@ const CHOICES: Record<string, string[]> = {
   returnDistinctValues: ['false', 'true'],
 };
 
-/** The parameters of the form that were filled in; f and token are the page's own. */
+/**
+ * The query's parameters: everything filled in but the page's own f and token, including parameters the
+ * form has no field for (a URL may carry any of the layer query's), so none is dropped.
+ */
 export function submittedQuery(params: Record<string, string>): Record<string, string> {
-  const known = new Set([...TEXT_FIELDS, ...Object.keys(CHOICES)].map((k) => k.toLowerCase()));
-  return Object.fromEntries(Object.entries(params).filter(([k, v]) => known.has(k) && v !== ''));
+  return Object.fromEntries(
+    Object.entries(params).filter(([k, v]) => k !== 'f' && k !== 'token' && v !== ''),
+  );
 }
 
 function resultView(c: Context<AppEnv>, result: Json): Html {

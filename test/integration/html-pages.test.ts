@@ -104,6 +104,14 @@ describe('the services directory and portal pages for people (f=html)', () => {
       returnCountOnly: 'true',
     });
     expect(count.text).toContain('Count: 2');
+    // A parameter the form has no field for is still the query's.
+    const extent = await page(`${featureServer(name)}/0/query`, {
+      token,
+      where: '1=1',
+      returnExtentOnly: 'true',
+      outSR: '4326',
+    });
+    expect(extent.text).toMatch(/<th>xmin<\/th><td>-87\.7<\/td>/);
     const bad = await page(`${featureServer(name)}/0/query`, { token, where: 'nonsense ==' });
     expect(bad.text).toContain('id="query-error"');
   });
