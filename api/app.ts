@@ -8,6 +8,9 @@ import { clientAddress } from './client-address.js';
 import { CORS_OPTIONS } from './cors.js';
 import type { AppDeps, AppEnv } from './env.js';
 import { createGeocodeServices } from './geocode/geocode-services.js';
+import { portalHomePage } from './html/portal-pages.js';
+import { createStaticRouter } from './html/static-router.js';
+import { createViewerRouter } from './html/viewer-page.js';
 import { parseParams } from './params.js';
 import { createPortalBasicsRouter } from './portal/basics.js';
 import { createPortalRouter } from './portal/router.js';
@@ -20,6 +23,7 @@ import { createRestInfoRouter } from './rest-info.js';
 import { createServiceCatalogRouter } from './services/catalog.js';
 import { createFeatureServerRouter } from './services/feature-server.js';
 import { createMapServerRouter } from './services/map-server.js';
+import { createOgcFeatureServerRouter, isOgcPath, sendOgcError } from './services/ogc-feature-server.js';
 import { createVectorTileServerRouter } from './services/vector-tile-server.js';
 import { createSoapRouter } from './soap-router.js';
 import { acceptsFiles } from './upload-routes.js';
@@ -66,12 +70,17 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   // Routers sharing a prefix answer disjoint paths (test/unit/api/route-overlap.test.ts): order is free.
   const root = new Hono<AppEnv>();
+  // The pages for people: the portal's home, the map viewer and their static files.
+  root.get('/', (c) => portalHomePage(c));
+  root.route('/', createStaticRouter());
+  root.route('/apps', createViewerRouter());
   root.route('/sharing/rest', createPublishRouter());
   root.route('/sharing/rest', createPortalBasicsRouter());
   root.route('/sharing/rest', createSignOutRouter());
   root.route('/', createPortalRouter());
   root.route('/rest/services', createGeocodeServices(deps));
   root.route('/rest', createFeatureServerRouter());
+  root.route('/rest', createOgcFeatureServerRouter());
   root.route('/rest', createMapServerRouter(deps.tiles));
   root.route('/rest', createVectorTileServerRouter(deps.tiles));
   root.route('/rest', createRestInfoRouter());
@@ -94,6 +103,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.onError((err, c) => {
     const e = toGeoError(err);
     if (!isGeoError(err)) deps.log.error('unhandled error', { err, path: new URL(c.req.url).pathname });
+    if (isOgcPath(new URL(c.req.url).pathname)) return sendOgcError(c, e);
     if (!c.get('params')) return c.json(errorEnvelope(e), 200);
     return sendError(c, e);
   });

@@ -5,12 +5,13 @@
 import type { Context } from 'hono';
 import { badRequest, type ErrorBody, type GeoError } from '../lib/errors.js';
 import type { AppEnv } from './env.js';
+import { sendDirectoryPage } from './html/directory-pages.js';
 
 const CALLBACK = /^[A-Za-z_$][\w$.]{0,99}$/;
 
 export type Format = 'json' | 'pjson' | 'geojson';
 
-/** Reads `f`; a missing `f` or `html` means JSON because we serve no HTML pages. */
+/** Reads `f`; a missing `f` means JSON, and `html` is answered by sendJson with the resource's page. */
 export function format(c: Context<AppEnv>, allowed: Format[] = ['json', 'pjson']): Format {
   const raw = (c.get('params')?.get('f') ?? 'json').toLowerCase();
   const f = raw === '' || raw === 'html' ? 'json' : raw;
@@ -31,6 +32,7 @@ export function sendJson(c: Context<AppEnv>, body: unknown, status: 200 | 400 | 
     ]);
     return c.json(errorEnvelope(e), 200);
   }
+  if (raw === 'html') return sendDirectoryPage(c, body);
   const text = raw === 'pjson' ? JSON.stringify(body, null, 2) : JSON.stringify(body);
   const callback = params?.get('callback');
   if (callback && CALLBACK.test(callback)) {

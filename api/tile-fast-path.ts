@@ -16,14 +16,7 @@ import { ROW_TTL_MS } from '../db/repositories/tile-cache-rows.js';
 import type { TileServiceType } from '../db/repositories/tile-caches.js';
 import type { UserRow } from '../db/repositories/users.js';
 import { createTtlMemo } from '../lib/ttl-memo.js';
-import {
-  findTokenGrant,
-  grantedUser,
-  headerToken,
-  type RequestOrigin,
-  type TokenGrant,
-  tokenOf,
-} from './auth.js';
+import { findTokenGrant, grantedUser, type RequestOrigin, type TokenGrant, tokenOf } from './auth.js';
 import { clientAddressOf } from './client-address.js';
 import { simpleCorsHeaders } from './cors.js';
 import type { AppDeps } from './env.js';

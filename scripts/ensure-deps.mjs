@@ -23,6 +23,45 @@ function ensureNodeModules() {
   execFileSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
 }
 
+/**
+ * Debian packages the tests drive as real clients (gdal-bin's ogrinfo, chromium), installed with apt-get
+ * when missing. Idempotent: a package already installed costs one dpkg-query. Needs root (as the CI and
+ * development machines are); without it, says what to install instead of failing half way.
+ */
+export function ensureAptPackages(packages) {
+  const installed = (pkg) => {
+    try {
+      return execFileSync('dpkg-query', ['-W', `-f=\${Status}`, pkg], { encoding: 'utf8' }).includes(
+        'install ok installed',
+      );
+    } catch {
+      return false;
+    }
+  };
+  const missing = packages.filter((pkg) => !installed(pkg));
+  if (missing.length === 0) return;
+  if (process.getuid?.() !== 0) {
+    say(`missing Debian packages ${missing.join(' ')}: run 'apt-get install ${missing.join(' ')}' as root`);
+    return;
+  }
+  say(`installing Debian packages ${missing.join(' ')} (apt-get, first time only) ...`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  // Another install on the machine (a second checkout's setup) holds dpkg's lock for a while: wait for it.
+  const waitForLock = ['-o', 'DPkg::Lock::Timeout=900'];
+  const install = () =>
+    execFileSync('apt-get', [...waitForLock, 'install', '-y', '--no-install-recommends', ...missing], {
+      env,
+      stdio: 'inherit',
+    });
+  try {
+    install();
+  } catch {
+    // A fresh machine has no package lists yet.
+    execFileSync('apt-get', [...waitForLock, 'update'], { env, stdio: 'inherit' });
+    install();
+  }
+}
+
 export function binaryPath(name) {
   const tool = toolchain[name];
   return join(cacheDir, 'bin', `${tool.binary}-${tool.version}`);
@@ -86,6 +125,8 @@ async function main() {
     process.exit(1);
   }
   await Promise.all(Object.keys(toolchain).map(build));
+  // The real clients of the integration tests: GDAL's ogrinfo and a headless Chromium.
+  if (process.argv.includes('--test-clients')) ensureAptPackages(['gdal-bin', 'chromium']);
   for (const name of Object.keys(toolchain)) say(`${name}: ${binaryPath(name)}`);
 }
 

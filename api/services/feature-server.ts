@@ -10,8 +10,10 @@ import {
 } from '../../db/repositories/services.js';
 import { narrowedWhere } from '../../lib/access/ownership.js';
 import { allowsEditing, parseCapabilities } from '../../lib/edit/capabilities.js';
+import { toGeoError } from '../../lib/errors.js';
 import type { AppEnv } from '../env.js';
-import { sendJson } from '../render.js';
+import { sendQueryPage, submittedQuery } from '../html/query-page.js';
+import { errorEnvelope, sendJson } from '../render.js';
 import { mountAttachmentRoutes } from './attachments-routes.js';
 import { mountFeatureEditRoutes } from './feature-edit-routes.js';
 import { serviceNotFound } from './hosted-layer.js';
@@ -84,12 +86,29 @@ export function createFeatureServerRouter(): Hono<AppEnv> {
 
   router.on(methods, `${base}/:layer{[0-9]+}/query`, async (c) => {
     const params: Record<string, string | undefined> = c.get('params').all();
+    const html = params.f?.toLowerCase() === 'html';
     const { service, layer } = await requestLayer(c);
     // Ownership access control: others' features stay hidden where allowOthersToQuery is false.
     const own = await ownFeaturesWhere(c.get('deps').database.db, service, layer, c.get('user'));
     if (own) params.where = narrowedWhere(params.where, own);
     // hasStaticData: a layer whose data does not change (and that no one may edit) answers a query
     // with an ETag and lets the client keep the answer; a repeat with that ETag is a 304.
+    if (html) {
+      // The directory's query form: shown empty, or with the answer to what was submitted.
+      const submitted = submittedQuery(c.get('params').all());
+      if (Object.keys(submitted).length === 0)
+        return sendQueryPage(c, String(layer.definition.name), submitted, undefined);
+      const query = {
+        ...submitted,
+        f: 'json',
+        ...(own ? { where: narrowedWhere(submitted.where, own) } : {}),
+      };
+      const answer = await queryFeatureLayer(c.get('deps').database, service, layer, query).then(
+        (out) => out.body,
+        (err: unknown) => errorEnvelope(toGeoError(err)),
+      );
+      return sendQueryPage(c, String(layer.definition.name), submitted, answer);
+    }
     const etag = staticDataTag(service, layer, params, own ? c.get('user')?.username : undefined);
     if (etag && c.req.header('if-none-match') === etag) {
       return c.body(null, 304, { ETag: etag, 'Cache-Control': STATIC_CACHE_CONTROL });
