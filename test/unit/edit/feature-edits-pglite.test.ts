@@ -17,7 +17,7 @@ import { findLayer, findService, insertService, upsertLayer } from '../../../db/
 // The embedded database of `npm start`: edits run in PGlite's one-connection transactions too.
 describe('feature edits on PGlite', () => {
   const dir = mkdtempSync(join(tmpdir(), 'feature-edits-'));
-  const itemId = 'E'.repeat(32);
+  const itemId = 'e'.repeat(32);
   const table = featureTableName(itemId, 0);
   const columns = [{ name: 'Name', column: 'a_0', type: 'esriFieldTypeString' as const }];
   let database: DatabaseHandle;
