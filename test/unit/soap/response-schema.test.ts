@@ -23,6 +23,12 @@ describe('every response the encoder writes is valid against the WSDL schema', (
     expect(validator.errors(xml).join('\n')).toMatch(/TileRows.*Expected is \( TileCols \)/s);
   });
 
+  it('writes a QueryResult without an object (results sent as JSON) as a nil Object the schema allows', () => {
+    const xml = encodeResponse('QueryData', { MimeData: new Uint8Array([123, 125]), URL: '', Object: null });
+    expect(xml).toContain('<Object xsi:nil="true"/>');
+    expect(validator.errors(xml)).toEqual([]);
+  });
+
   it.each([...SCHEMA.operations.keys()])(
     '%s, with every optional element and either end of each type',
     (op) => {
