@@ -1,6 +1,6 @@
 /** rest/services/Hosted/{name}/FeatureServer: the service, its layers, and each layer's query. */
 import { createHash } from 'node:crypto';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import {
   findServiceByName,
   type HostedLayerRow,
@@ -45,6 +45,31 @@ function staticDataTag(
   return `"q-${hash}"`;
 }
 
+/**
+ * A layer query of the named feature service, answered for its FeatureServer and for its MapServer
+ * (whose layers are the feature service's); the caller's access to the service is checked already.
+ */
+export async function sendLayerQuery(c: Context<AppEnv>, name: string, layerId: string) {
+  const params: Record<string, string | undefined> = c.get('params').all();
+  const { service, layer } = await readyLayer(c.get('deps').database.db, name, layerId);
+  // Ownership access control: others' features stay hidden where allowOthersToQuery is false.
+  const own = await ownFeaturesWhere(c.get('deps').database.db, service, layer, c.get('user'));
+  if (own) params.where = narrowedWhere(params.where, own);
+  // hasStaticData: a layer whose data does not change (and that no one may edit) answers a query
+  // with an ETag and lets the client keep the answer; a repeat with that ETag is a 304.
+  const etag = staticDataTag(service, layer, params, own ? c.get('user')?.username : undefined);
+  if (etag && c.req.header('if-none-match') === etag) {
+    return c.body(null, 304, { ETag: etag, 'Cache-Control': STATIC_CACHE_CONTROL });
+  }
+  const out = await queryLayer(c.get('deps').database, name, layerId, params);
+  const res = sendJson(c, out.body);
+  if (etag && res.status === 200) {
+    res.headers.set('ETag', etag);
+    res.headers.set('Cache-Control', STATIC_CACHE_CONTROL);
+  }
+  return res;
+}
+
 export function createFeatureServerRouter(): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const base = '/services/Hosted/:name/FeatureServer';
@@ -79,30 +104,9 @@ export function createFeatureServerRouter(): Hono<AppEnv> {
     return sendJson(c, layer.definition);
   });
 
-  router.on(methods, `${base}/:layer{[0-9]+}/query`, async (c) => {
-    const params: Record<string, string | undefined> = c.get('params').all();
-    const { service, layer } = await readyLayer(
-      c.get('deps').database.db,
-      c.req.param('name'),
-      c.req.param('layer'),
-    );
-    // Ownership access control: others' features stay hidden where allowOthersToQuery is false.
-    const own = await ownFeaturesWhere(c.get('deps').database.db, service, layer, c.get('user'));
-    if (own) params.where = narrowedWhere(params.where, own);
-    // hasStaticData: a layer whose data does not change (and that no one may edit) answers a query
-    // with an ETag and lets the client keep the answer; a repeat with that ETag is a 304.
-    const etag = staticDataTag(service, layer, params, own ? c.get('user')?.username : undefined);
-    if (etag && c.req.header('if-none-match') === etag) {
-      return c.body(null, 304, { ETag: etag, 'Cache-Control': STATIC_CACHE_CONTROL });
-    }
-    const out = await queryLayer(c.get('deps').database, c.req.param('name'), c.req.param('layer'), params);
-    const res = sendJson(c, out.body);
-    if (etag && res.status === 200) {
-      res.headers.set('ETag', etag);
-      res.headers.set('Cache-Control', STATIC_CACHE_CONTROL);
-    }
-    return res;
-  });
+  router.on(methods, `${base}/:layer{[0-9]+}/query`, (c) =>
+    sendLayerQuery(c, c.req.param('name'), c.req.param('layer')),
+  );
 
   mountFeatureEditRoutes(router, base);
   mountAttachmentRoutes(router, base);
