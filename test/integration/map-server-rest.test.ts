@@ -2,6 +2,11 @@
  * The REST MapServer every hosted feature service has: service JSON, layers, legend, export (decoded
  * with sharp, pixel colours checked where the stations are), identify, find and the layer query.
  */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lonLatToMercator } from '../../lib/tiles/web-mercator.js';
@@ -23,6 +28,9 @@ beforeAll(async () => {
 const BELMONT = [-87.65338, 41.939751];
 const HOWARD = [-87.672892, 42.019063];
 const BLUE = [0, 122, 194];
+
+const run = async (command: string, args: string[]) =>
+  (await promisify(execFile)(command, args, { env: { ...process.env, GDAL_HTTP_TIMEOUT: '60' } })).stdout;
 
 const get = async (path: string, params: Record<string, string>) =>
   call(path, { token, ...params }, { method: 'GET' });
@@ -215,6 +223,27 @@ describe('the MapServer of a hosted feature service', () => {
       returnCountOnly: 'true',
     });
     expect(json).toEqual({ count: 2 });
+  });
+
+  it('is read by GDAL’s ArcGIS REST driver: gdal_translate of an export window puts the station at its pixel', async () => {
+    const [x0, y0] = lonLatToMercator(BELMONT[0] - 0.005, BELMONT[1] - 0.005);
+    const [x1, y1] = lonLatToMercator(BELMONT[0] + 0.005, BELMONT[1] + 0.005);
+    const dir = mkdtempSync(join(tmpdir(), 'gdal-ags-'));
+    const xml = join(dir, 'ags.xml');
+    writeFileSync(
+      xml,
+      `<GDAL_WMS><Service name="AGS"><ServerUrl>${stack().baseUrl}${map}/export?token=${token}</ServerUrl>
+<BBoxOrder>xyXY</BBoxOrder><SRS>3857</SRS><ImageFormat>png</ImageFormat><Transparent>TRUE</Transparent><Layers>show:0</Layers></Service>
+<DataWindow><UpperLeftX>${x0}</UpperLeftX><UpperLeftY>${y1}</UpperLeftY><LowerRightX>${x1}</LowerRightX><LowerRightY>${y0}</LowerRightY>
+<SizeX>100</SizeX><SizeY>100</SizeY></DataWindow><BandsCount>4</BandsCount><BlockSizeX>100</BlockSizeX><BlockSizeY>100</BlockSizeY></GDAL_WMS>`,
+    );
+    const info = await run('gdalinfo', [xml]);
+    expect(info).toMatch(/Size is 100, 100/);
+    const out = join(dir, 'out.png');
+    await run('gdal_translate', ['-q', '-of', 'PNG', xml, out]);
+    const png = readFileSync(out);
+    expect(await pixel(png, 50, 50)).toEqual([...BLUE, 255]);
+    expect((await pixel(png, 5, 5))[3]).toBe(0);
   });
 
   it('asks for a token like the feature service does', async () => {
