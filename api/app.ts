@@ -17,6 +17,7 @@ import { createServiceCatalogRouter } from './services/catalog.js';
 import { createFeatureServerRouter } from './services/feature-server.js';
 import { createMapServerRouter } from './services/map-server.js';
 import { createVectorTileServerRouter } from './services/vector-tile-server.js';
+import { createWmsRouter } from './services/wms-server.js';
 import { createSoapRouter } from './soap-router.js';
 import { createTileFastPath, type TileFastPath } from './tile-fast-path.js';
 
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps, tiles: TileFastPath = createTileFastPat
   root.route('/rest', createVectorTileServerRouter(tiles.reader));
   root.route('/rest', createRestInfoRouter());
   root.route('/rest', createServiceCatalogRouter());
+  root.route('/services', createWmsRouter());
   root.route('/services', createSoapRouter(tiles.reader));
   app.route(deps.config.basePath || '/', root);
 
