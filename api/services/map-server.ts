@@ -31,6 +31,7 @@ import {
   type TileServiceType,
   tileResponse,
 } from './tile-serving.js';
+import { mountWmtsRoutes } from './wmts-server.js';
 
 const methods = ['GET', 'POST'];
 
@@ -228,6 +229,8 @@ export function createMapServerRouter(tiles?: TileCacheReader): Hono<AppEnv> {
   router.get(`${base}/tilemap/:level/:row/:col/:width/:height`, async (c) =>
     sendTileMap(c, readerOf(c), await cacheNamed(c, 'MapServer')),
   );
+
+  mountWmtsRoutes(router, base, cacheNamed, readerOf);
 
   return router;
 }
