@@ -63,6 +63,8 @@ export function dynamicMapJson(service: HostedServiceRow, layers: MapLayer[]): R
     capabilities: MAP_CAPABILITIES,
     supportedQueryFormats: MAP_QUERY_FORMATS,
     exportTilesAllowed: false,
+    // The OGC WMS at …/services/Hosted/{name}/MapServer/WMSServer, as ArcGIS names the extension.
+    supportedExtensions: 'WMSServer',
     maxRecordCount: Number(def.maxRecordCount) > 0 ? Number(def.maxRecordCount) : 2000,
     maxImageHeight: 4096,
     maxImageWidth: 4096,

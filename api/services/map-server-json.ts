@@ -72,7 +72,7 @@ export function mapServerJson(cache: TileCacheRow, drawable = false): Record<str
     },
     // Tile maps are answered from compact bundles' indexes, as on ArcGIS Server (CompactV2 only).
     capabilities: `${drawable ? MAP_CAPABILITIES : 'Map,TilesOnly'}${def.storage === 'exploded' ? '' : ',Tilemap'}`,
-    ...(drawable ? { supportedQueryFormats: MAP_QUERY_FORMATS } : {}),
+    ...(drawable ? { supportedQueryFormats: MAP_QUERY_FORMATS, supportedExtensions: 'WMSServer' } : {}),
     exportTilesAllowed: false,
     maxRecordCount: 2000,
     maxImageHeight: 4096,

@@ -60,6 +60,7 @@ describe('the MapServer of a hosted feature service', () => {
         capabilities: 'Map,Query,Data',
         supportedImageFormatTypes: 'PNG,PNG8,PNG24,PNG32,JPG',
         supportedQueryFormats: 'JSON, geoJSON',
+        supportedExtensions: 'WMSServer',
         singleFusedMapCache: false,
         spatialReference: { wkid: 102100, latestWkid: 3857 },
       });
