@@ -9,6 +9,7 @@ import { createGeocodeServices } from './geocode/geocode-services.js';
 import { parseParams } from './params.js';
 import { createPortalBasicsRouter } from './portal/basics.js';
 import { createPortalRouter } from './portal/router.js';
+import { privilegeGuard } from './privilege-guard.js';
 import { createPublishRouter } from './publish/publish-router.js';
 import { errorEnvelope, sendError } from './render.js';
 import { requestPath } from './request-path.js';
@@ -45,6 +46,7 @@ export function createApp(deps: AppDeps, tiles: TileFastPath = createTileFastPat
     }
   });
   app.use('*', authenticate());
+  app.use('*', privilegeGuard(deps.config.basePath));
 
   const root = new Hono<AppEnv>();
   root.route('/sharing/rest', createPublishRouter());

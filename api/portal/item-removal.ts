@@ -4,6 +4,8 @@
  */
 import type { ItemRow } from '../../db/repositories/items.js';
 import { deleteItemRow, findItem, relationshipsOf } from '../../db/repositories/items.js';
+import { canChange } from '../../lib/access/items.js';
+import type { Principal } from '../../lib/access/roles.js';
 import type { AppDeps } from '../env.js';
 import { itemPrefix } from './item-data.js';
 import { COMPOSITE_DELETE_TYPES } from './relationship-types.js';
@@ -18,19 +20,26 @@ export function registerItemDeletionHook(hook: ItemDeletionHook): void {
   if (!hooks.includes(hook)) hooks.push(hook);
 }
 
+/**
+ * Deletes `item` for `caller`. Composite relationships (an attachment, an app's code) delete their
+ * destination with the origin, first, but only a destination the caller could delete themself (owner
+ * or administrator) and that is not delete-protected; otherwise only the relationship goes with the
+ * origin's row. Without a caller no destination is deleted.
+ */
 export async function deleteItemEverywhere(
   deps: AppDeps,
   item: ItemRow,
+  caller?: Principal,
   seen = new Set<string>(),
 ): Promise<void> {
   seen.add(item.id);
-  // Composite relationships: the destination (an attachment, an app's code) is deleted with its origin first.
   const rels = await relationshipsOf(deps.database.db, item.id);
   for (const rel of rels) {
     if (rel.originItemId !== item.id || !COMPOSITE_DELETE_TYPES.has(rel.relationshipType)) continue;
     if (seen.has(rel.destinationItemId)) continue;
     const destination = await findItem(deps.database.db, rel.destinationItemId);
-    if (destination) await deleteItemEverywhere(deps, destination, seen);
+    if (destination && !destination.protected && canChange(destination, caller))
+      await deleteItemEverywhere(deps, destination, caller, seen);
   }
   for (const hook of hooks) await hook(item, deps);
   await deps.store.removePrefix(itemPrefix(item.id));

@@ -55,6 +55,7 @@ const EDITOR_TRACKING = {
 };
 
 export async function analyze(c: Context<AppEnv>) {
+  // Analyze prepares a publish, so it takes publishFeatures too: see api/privileges.ts.
   const user = requireUser(c);
   const { database, store } = c.get('deps');
   const params = c.get('params');

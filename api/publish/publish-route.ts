@@ -9,10 +9,12 @@ import { findJob, insertJob, type PublishJobRow } from '../../db/repositories/jo
 import { deleteService, findServiceByName, insertService } from '../../db/repositories/services.js';
 import { deleteTileCache, findTileCacheByName } from '../../db/repositories/tile-caches.js';
 import type { PublishRequest } from '../../db/schema/publish-request.js';
+import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest, forbidden, GeoError, internalError } from '../../lib/errors.js';
 import { publishWorkflowId } from '../../workflows/messages.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
+import { requirePublisher } from '../portal/access.js';
 import { publishTiles } from '../services/map-server-package-publish.js';
 import { parseTileParameters } from '../services/map-server-parameters.js';
 import {
@@ -24,7 +26,7 @@ import { servicesUrl } from '../urls.js';
 import { chooseItemId, derivedJobId } from './item-id-to-create.js';
 import { overwriteService } from './overwrite-route.js';
 import { parseFileType, parseJsonParameter, parsePublishParameters } from './publish-parameters.js';
-import { impliedFileType, isAdmin, resolveSource, storeSource } from './publish-source.js';
+import { impliedFileType, resolveSource, storeSource } from './publish-source.js';
 import { startWorkflow } from './publish-workflow-start.js';
 
 export const serviceUrl = (c: Context<AppEnv>, name: string) =>
@@ -66,6 +68,8 @@ export async function publish(c: Context<AppEnv>) {
   if (owner.toLowerCase() !== user.username.toLowerCase() && !isAdmin(user)) throw forbidden();
   // Tiled outputs (Map and Vector Tile Services) are published by the tile cache module.
   const tileKind = tilePublishKind(params.get('filetype'), params.get('outputType'));
+  requirePublisher(c, tileKind === 'vectorTilePackage' ? 'vectorTiles' : tileKind ? 'tiles' : 'features');
+  if (params.get('buildInitialCache')?.toLowerCase() === 'true') requirePublisher(c, 'tiles');
   if (tileKind) return publishTiles(c, tileKind);
   if (params.get('overwrite')?.toLowerCase() === 'true') return overwriteService(c);
 

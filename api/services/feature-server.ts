@@ -1,16 +1,17 @@
 /** rest/services/Hosted/{name}/FeatureServer: the service, its layers, and each layer's query. */
 import { createHash } from 'node:crypto';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { ownFeaturesWhere } from '../../db/repositories/access.js';
 import {
   findServiceByName,
   type HostedLayerRow,
   type HostedServiceRow,
 } from '../../db/repositories/services.js';
+import { narrowedWhere } from '../../lib/access/ownership.js';
 import { allowsEditing, parseCapabilities } from '../../lib/edit/capabilities.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { mountAttachmentRoutes } from './attachments-routes.js';
-import { narrowedWhere, ownFeaturesWhere } from './feature-edit-access.js';
 import { mountFeatureEditRoutes } from './feature-edit-routes.js';
 import { readyLayer, readyService, serviceNotFound } from './hosted-layer.js';
 import { queryLayer } from './layer-query.js';

@@ -10,6 +10,7 @@ import { findItem, insertItem, insertRelationship } from '../../db/repositories/
 import { insertJob, type PublishJobRow } from '../../db/repositories/jobs.js';
 import { findService, listLayers } from '../../db/repositories/services.js';
 import { findTileCacheByName, insertTileCache } from '../../db/repositories/tile-caches.js';
+import { canChange } from '../../lib/access/items.js';
 import { badRequest, forbidden, itemNotFound } from '../../lib/errors.js';
 import type { CacheDefinition } from '../../lib/tiles/cache-definition.js';
 import { webMercatorCache } from '../../lib/tiles/cache-definition.js';
@@ -24,8 +25,6 @@ import type { AppEnv } from '../env.js';
 import { chooseItemId } from '../publish/item-id-to-create.js';
 import { servicesUrl } from '../urls.js';
 import { parseTileLevels, parseTileParameters, type TileParameters } from './map-server-parameters.js';
-
-const isAdmin = (role: string) => role === 'org_admin' || role === 'account_admin';
 
 /** The file types this module publishes; the publish route hands them over before its own checks. */
 export function tilePublishKind(
@@ -52,10 +51,10 @@ export async function publishTilesFromFeatureService(c: Context<AppEnv>): Promis
   const params = c.get('params');
   const { itemIdToCreate, jobId, previous } = await chooseItemId(db, params, user.username);
   if (previous) return tileServicesResponse(c, previous);
-  const sourceId = params.get('itemid') ?? '';
+  const sourceId = (params.get('itemid') ?? '').toLowerCase();
   const source = sourceId ? await findItem(db, sourceId) : undefined;
   if (!source) throw itemNotFound();
-  if (source.owner !== user.username && !isAdmin(user.role)) throw forbidden();
+  if (!canChange(source, user)) throw forbidden();
   const service = await findService(db, sourceId);
   if (source.type !== 'Feature Service' || service?.status !== 'ready') {
     throw badRequest('Unable to publish.', [

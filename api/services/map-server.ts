@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import type { HostedServiceRow } from '../../db/repositories/services.js';
 import type { TileCacheRow } from '../../db/repositories/tile-caches.js';
 import { createTileCacheReader, type TileCacheReader } from '../../infra/tile-cache-store.js';
+import { canChange } from '../../lib/access/items.js';
 import { badRequest, forbidden, GeoError } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
@@ -210,7 +211,7 @@ export function createMapServerRouter(tiles?: TileCacheReader): Hono<AppEnv> {
   router.post(`${base}/updateTiles`, async (c) => {
     const user = requireUser(c);
     const { cache } = await cacheNamed(c, 'MapServer');
-    if (cache.owner !== user.username && user.role !== 'org_admin') throw forbidden();
+    if (!canChange(cache, user)) throw forbidden();
     if (!cache.sourceServiceItemId)
       throw badRequest('Unable to update tiles.', ['The cache was published from a tile package.']);
     const deps = c.get('deps');
