@@ -256,7 +256,8 @@ describe('the MapServer of a hosted feature service', () => {
 describe('a cached map service drawn from a feature service', () => {
   const cached = () => `/rest/services/Hosted/${tiled}/MapServer`;
 
-  it('keeps its tiles and lists the export it gains from the data', async () => {
+  it('keeps its tiles and lists the export it gains from the data, at …/MapServer/ too (esri-leaflet)', async () => {
+    expect((await get(`${cached()}/`, { f: 'json' })).json.tileInfo.rows).toBe(256);
     const { json } = await get(cached(), { f: 'json' });
     expect(json).toMatchObject({
       singleFusedMapCache: true,
