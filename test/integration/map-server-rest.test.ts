@@ -30,7 +30,15 @@ const HOWARD = [-87.672892, 42.019063];
 const BLUE = [0, 122, 194];
 
 const run = async (command: string, args: string[]) =>
-  (await promisify(execFile)(command, args, { env: { ...process.env, GDAL_HTTP_TIMEOUT: '60' } })).stdout;
+  (
+    await promisify(execFile)(command, args, {
+      env: {
+        ...process.env,
+        GDAL_HTTP_TIMEOUT: '60',
+        GDAL_DEFAULT_WMS_CACHE_PATH: join(tmpdir(), 'gdalwmscache'),
+      },
+    })
+  ).stdout;
 
 const get = async (path: string, params: Record<string, string>) =>
   call(path, { token, ...params }, { method: 'GET' });

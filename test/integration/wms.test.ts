@@ -40,7 +40,10 @@ async function pixel(png: Buffer, x: number, y: number): Promise<number[]> {
   return [...data.subarray(i, i + 4)];
 }
 
-const run = async (command: string, args: string[]) => (await promisify(execFile)(command, args)).stdout;
+/** GDAL keeps a tile cache in ./gdalwmscache unless told where: a temporary directory here. */
+const GDAL_ENV = { ...process.env, GDAL_DEFAULT_WMS_CACHE_PATH: join(tmpdir(), 'gdalwmscache') };
+const run = async (command: string, args: string[]) =>
+  (await promisify(execFile)(command, args, { env: GDAL_ENV })).stdout;
 
 const d = 0.005;
 const [lon, lat] = BELMONT;

@@ -26,6 +26,9 @@ beforeAll(async () => {
 const BELMONT = [-87.65338, 41.939751];
 const tile = tileAt(...lonLatToMercator(BELMONT[0], BELMONT[1]), 11);
 
+/** GDAL keeps a tile cache in ./gdalwmscache unless told where: a temporary directory here. */
+const GDAL_ENV = { ...process.env, GDAL_DEFAULT_WMS_CACHE_PATH: join(tmpdir(), 'gdalwmscache') };
+
 const bytesOf = async (url: string) => {
   const res = await fetch(url);
   return { res, bytes: Buffer.from(await res.arrayBuffer()) };
@@ -75,26 +78,30 @@ describe('WMTS of a cached map service', () => {
 
   it('is read by GDAL: gdal_translate of the WMTS layer puts the station at its pixel', async () => {
     const source = `WMTS:${map()}/WMTS/1.0.0/WMTSCapabilities.xml?token=${token},layer=${tiled},tilematrixset=GoogleMapsCompatible`;
-    const info = (await promisify(execFile)('gdalinfo', [source])).stdout;
+    const info = (await promisify(execFile)('gdalinfo', [source], { env: GDAL_ENV })).stdout;
     // The layer's data extent at level 11, the finest the cache has.
     expect(info).toMatch(/Pixel Size = \(76\.4370282/);
     const out = join(mkdtempSync(join(tmpdir(), 'gdal-wmts-')), 'out.png');
     const [lon, lat] = BELMONT;
     const d = 0.02;
-    await promisify(execFile)('gdal_translate', [
-      '-q',
-      '-of',
-      'PNG',
-      '-projwin_srs',
-      'EPSG:4326',
-      '-projwin',
-      `${lon - d}`,
-      `${lat + d}`,
-      `${lon + d}`,
-      `${lat - d}`,
-      source,
-      out,
-    ]);
+    await promisify(execFile)(
+      'gdal_translate',
+      [
+        '-q',
+        '-of',
+        'PNG',
+        '-projwin_srs',
+        'EPSG:4326',
+        '-projwin',
+        `${lon - d}`,
+        `${lat + d}`,
+        `${lon + d}`,
+        `${lat - d}`,
+        source,
+        out,
+      ],
+      { env: GDAL_ENV },
+    );
     const { data, info: size } = await sharp(readFileSync(out))
       .ensureAlpha()
       .raw()
