@@ -25,6 +25,7 @@ import { createFeatureServerRouter } from './services/feature-server.js';
 import { createMapServerRouter } from './services/map-server.js';
 import { createOgcFeatureServerRouter, isOgcPath, sendOgcError } from './services/ogc-feature-server.js';
 import { createVectorTileServerRouter } from './services/vector-tile-server.js';
+import { createWmsRouter } from './services/wms-server.js';
 import { createSoapRouter } from './soap-router.js';
 import { acceptsFiles } from './upload-routes.js';
 
@@ -85,6 +86,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   root.route('/rest', createVectorTileServerRouter(deps.tiles));
   root.route('/rest', createRestInfoRouter());
   root.route('/rest', createServiceCatalogRouter());
+  root.route('/services', createWmsRouter(deps.tiles));
   root.route('/services', createSoapRouter(deps.tiles));
   app.route(deps.config.basePath || '/', root);
 

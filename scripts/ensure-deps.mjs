@@ -114,8 +114,37 @@ function build(name) {
   });
 }
 
+function commandExists(command) {
+  try {
+    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// The tests drive GDAL (gdalinfo, gdal_translate) against our WMS, WMTS and ArcGIS REST export, as
+// desktop GIS does; Debian's gdal-bin is installed once with apt-get when missing and we are root.
+function ensureGdal() {
+  if (commandExists('gdal_translate')) return;
+  if (process.getuid?.() !== 0 || !commandExists('apt-get')) {
+    say(
+      'gdal-bin is missing and cannot be installed here (not root or no apt-get): the GDAL tests will fail',
+    );
+    return;
+  }
+  say('installing gdal-bin with apt-get (first time only) ...');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'gdal-bin'], {
+    stdio: 'inherit',
+    env,
+  });
+}
+
 async function main() {
   ensureNodeModules();
+  ensureGdal();
   const missing = Object.keys(toolchain).filter((name) => !existsSync(binaryPath(name)));
   if (missing.length > 0 && !goAvailable()) {
     console.error(

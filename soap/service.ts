@@ -55,18 +55,24 @@ export interface MapServerSoap {
   mapName(name: string): Promise<string>;
 }
 
+/** What the map handlers are built over; the REST MapServer draws and searches with the same. */
+export function createMapServiceDeps(deps: MapServerSoapDeps): MapServiceDeps {
+  return {
+    database: deps.database,
+    store: deps.store,
+    cacheRows: deps.cacheRows,
+    now: deps.now,
+    tiles: deps.tiles,
+    images: deps.images ?? createImageOutput({ store: deps.store, now: deps.now }),
+  };
+}
+
 export function createMapServerSoap(
   deps: MapServerSoapDeps,
   options: SoapServiceOptions = {},
 ): MapServerSoap {
-  const images = deps.images ?? createImageOutput({ store: deps.store, now: deps.now });
-  const mapDeps: MapServiceDeps = {
-    database: deps.database,
-    cacheRows: deps.cacheRows,
-    now: deps.now,
-    tiles: deps.tiles,
-    images,
-  };
+  const mapDeps = createMapServiceDeps(deps);
+  const images = mapDeps.images;
   return {
     cacheRows: mapDeps.cacheRows,
     service: createSoapService(createMapServerHandlers(mapDeps), options),

@@ -1,6 +1,6 @@
 /** rest/services/Hosted/{name}/FeatureServer: the service, its layers, and each layer's query. */
 import { createHash } from 'node:crypto';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { ownFeaturesWhere } from '../../db/repositories/access.js';
 import {
   findServiceByName,
@@ -50,6 +50,51 @@ function staticDataTag(
   return `"q-${hash}"`;
 }
 
+/**
+ * A layer query of the named feature service, answered for its FeatureServer and for its MapServer
+ * (whose layers are the feature service's); the caller's access to the service is checked already.
+ */
+/**
+ * A layer's query (FeatureServer and the MapServer of a feature service): ownership filters, the
+ * directory's HTML form, and ETags for layers of static data.
+ */
+export async function sendLayerQuery(c: Context<AppEnv>, service: HostedServiceRow, layer: HostedLayerRow) {
+  const params: Record<string, string | undefined> = c.get('params').all();
+  const html = params.f?.toLowerCase() === 'html';
+  // Ownership access control: others' features stay hidden where allowOthersToQuery is false.
+  const own = await ownFeaturesWhere(c.get('deps').database.db, service, layer, c.get('user'));
+  if (own) params.where = narrowedWhere(params.where, own);
+  if (html) {
+    // The directory's query form: shown empty, or with the answer to what was submitted.
+    const submitted = submittedQuery(c.get('params').all());
+    if (Object.keys(submitted).length === 0)
+      return sendQueryPage(c, String(layer.definition.name), submitted, undefined);
+    const query = {
+      ...submitted,
+      f: 'json',
+      ...(own ? { where: narrowedWhere(submitted.where, own) } : {}),
+    };
+    const answer = await queryFeatureLayer(c.get('deps').database, service, layer, query).then(
+      (out) => out.body,
+      (err: unknown) => errorEnvelope(toGeoError(err)),
+    );
+    return sendQueryPage(c, String(layer.definition.name), submitted, answer);
+  }
+  // hasStaticData: a layer whose data does not change (and that no one may edit) answers a query
+  // with an ETag and lets the client keep the answer; a repeat with that ETag is a 304.
+  const etag = staticDataTag(service, layer, params, own ? c.get('user')?.username : undefined);
+  if (etag && c.req.header('if-none-match') === etag) {
+    return c.body(null, 304, { ETag: etag, 'Cache-Control': STATIC_CACHE_CONTROL });
+  }
+  const out = await queryFeatureLayer(c.get('deps').database, service, layer, params);
+  const res = sendJson(c, out.body);
+  if (etag && res.status === 200) {
+    res.headers.set('ETag', etag);
+    res.headers.set('Cache-Control', STATIC_CACHE_CONTROL);
+  }
+  return res;
+}
+
 export function createFeatureServerRouter(): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const base = '/services/Hosted/:name/FeatureServer';
@@ -85,41 +130,8 @@ export function createFeatureServerRouter(): Hono<AppEnv> {
   });
 
   router.on(methods, `${base}/:layer{[0-9]+}/query`, async (c) => {
-    const params: Record<string, string | undefined> = c.get('params').all();
-    const html = params.f?.toLowerCase() === 'html';
     const { service, layer } = await requestLayer(c);
-    // Ownership access control: others' features stay hidden where allowOthersToQuery is false.
-    const own = await ownFeaturesWhere(c.get('deps').database.db, service, layer, c.get('user'));
-    if (own) params.where = narrowedWhere(params.where, own);
-    // hasStaticData: a layer whose data does not change (and that no one may edit) answers a query
-    // with an ETag and lets the client keep the answer; a repeat with that ETag is a 304.
-    if (html) {
-      // The directory's query form: shown empty, or with the answer to what was submitted.
-      const submitted = submittedQuery(c.get('params').all());
-      if (Object.keys(submitted).length === 0)
-        return sendQueryPage(c, String(layer.definition.name), submitted, undefined);
-      const query = {
-        ...submitted,
-        f: 'json',
-        ...(own ? { where: narrowedWhere(submitted.where, own) } : {}),
-      };
-      const answer = await queryFeatureLayer(c.get('deps').database, service, layer, query).then(
-        (out) => out.body,
-        (err: unknown) => errorEnvelope(toGeoError(err)),
-      );
-      return sendQueryPage(c, String(layer.definition.name), submitted, answer);
-    }
-    const etag = staticDataTag(service, layer, params, own ? c.get('user')?.username : undefined);
-    if (etag && c.req.header('if-none-match') === etag) {
-      return c.body(null, 304, { ETag: etag, 'Cache-Control': STATIC_CACHE_CONTROL });
-    }
-    const out = await queryFeatureLayer(c.get('deps').database, service, layer, params);
-    const res = sendJson(c, out.body);
-    if (etag && res.status === 200) {
-      res.headers.set('ETag', etag);
-      res.headers.set('Cache-Control', STATIC_CACHE_CONTROL);
-    }
-    return res;
+    return sendLayerQuery(c, service, layer);
   });
 
   mountFeatureEditRoutes(router, base);

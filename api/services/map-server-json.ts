@@ -3,6 +3,7 @@ import type { TileCacheRow } from '../../db/repositories/tile-caches.js';
 import { type Bounds, WEB_MERCATOR } from '../../lib/geometry/types.js';
 import { restScaleRange, restStorageInfo, restTileInfo } from '../../lib/tiles/tile-info.js';
 import { WORLD_HALF } from '../../lib/tiles/web-mercator.js';
+import { EXPORT_IMAGE_FORMATS, MAP_CAPABILITIES, MAP_QUERY_FORMATS } from './dynamic-map-json.js';
 
 export interface MapServiceLayer {
   id: number;
@@ -19,7 +20,11 @@ const envelope = (b: Bounds | undefined) => {
 export const mapServiceLayers = (cache: TileCacheRow): MapServiceLayer[] =>
   (cache.service.layers as MapServiceLayer[] | undefined) ?? [];
 
-export function mapServerJson(cache: TileCacheRow): Record<string, unknown> {
+/**
+ * `drawable`: the feature service the cache was drawn from is ready, so the service also exports,
+ * identifies, finds and queries from that data, as a cached ArcGIS map service with its data does.
+ */
+export function mapServerJson(cache: TileCacheRow, drawable = false): Record<string, unknown> {
   const def = cache.definition;
   const { minScale, maxScale } = restScaleRange(def);
   const service = cache.service;
@@ -53,7 +58,8 @@ export function mapServerJson(cache: TileCacheRow): Record<string, unknown> {
     minLOD: def.lods[0]?.level ?? 0,
     maxLOD: def.lods[def.lods.length - 1]?.level ?? 0,
     units: 'esriMeters',
-    supportedImageFormatTypes: 'PNG32,PNG24,PNG,JPG,DIB,TIFF,EMF,PS,PDF,GIF,SVG,SVGZ,BMP',
+    // The formats export draws; a cache without data answers tiles only.
+    ...(drawable ? { supportedImageFormatTypes: EXPORT_IMAGE_FORMATS } : {}),
     documentInfo: {
       Title: cache.name,
       Author: cache.owner,
@@ -63,8 +69,8 @@ export function mapServerJson(cache: TileCacheRow): Record<string, unknown> {
       Keywords: '',
     },
     // Tile maps are answered from compact bundles' indexes, as on ArcGIS Server (CompactV2 only).
-    capabilities: def.storage === 'exploded' ? 'Map,TilesOnly' : 'Map,TilesOnly,Tilemap',
-    supportedQueryFormats: 'JSON, geoJSON, PBF',
+    capabilities: `${drawable ? MAP_CAPABILITIES : 'Map,TilesOnly'}${def.storage === 'exploded' ? '' : ',Tilemap'}`,
+    ...(drawable ? { supportedQueryFormats: MAP_QUERY_FORMATS, supportedExtensions: 'WMSServer' } : {}),
     exportTilesAllowed: false,
     maxRecordCount: 2000,
     maxImageHeight: 4096,

@@ -101,3 +101,18 @@ export async function deleteAttachmentsOfFeatures(
   );
   return rows.map((r) => r.object_key);
 }
+
+/** The attachments of a layer with these attachment ids, in id order. */
+export async function attachmentsByIds(
+  db: Database,
+  serviceItemId: string,
+  layerId: number,
+  attachmentIds: readonly number[],
+): Promise<AttachmentRow[]> {
+  if (attachmentIds.length === 0) return [];
+  return db
+    .select()
+    .from(featureAttachments)
+    .where(and(ofLayer(serviceItemId, layerId), inArray(featureAttachments.id, [...attachmentIds])))
+    .orderBy(asc(featureAttachments.id));
+}

@@ -14,6 +14,7 @@ import {
 import type { TileCacheRows } from '../../db/repositories/tile-cache-rows.js';
 import { type TileCacheRow, tileCachesOfSource } from '../../db/repositories/tile-caches.js';
 import type { UserRow } from '../../db/repositories/users.js';
+import type { ObjectStore } from '../../infra/object-store.js';
 import { tokenRequired } from '../../lib/errors.js';
 import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
 import { layerCatalog, storageSpatialReference } from '../../lib/query/hosted-layer-catalog.js';
@@ -41,6 +42,8 @@ export interface MapServerLocals {
 
 export interface MapServiceDeps {
   database: DatabaseHandle;
+  /** The object store: attachments' bytes. */
+  store: ObjectStore;
   /** Cache rows by service name, remembered briefly as the REST MapServer routes do (tiles come by the hundred). */
   cacheRows: TileCacheRows;
   tiles: MapTileSource;

@@ -1,11 +1,12 @@
 /**
- * The operations over what hosted layers have little or none of: relationships, raster fields,
- * attachments and subtypes (empty answers after checking the map, table and ids, as the real
- * server gives for a layer without them), and HTML popups, built from each row's attributes.
+ * The operations over what hosted layers have little or none of: relationships, raster fields and
+ * subtypes (empty answers after checking the map, table and ids, as the real server gives for a layer
+ * without them); attachments (attachments.ts); and HTML popups, built from each row's attributes.
  */
 import { clientFault } from '../fault.js';
 import type { geoRelateResultFormat, MapTableDescription, QueryResult } from '../schema/generated-types.js';
 import type { SoapContext, SoapHandlerGroup } from '../service-types.js';
+import { attachmentData, attachmentInfos } from './attachments.js';
 import { htmlPopup } from './html-popup.js';
 import { queryMapLayer } from './layer-query.js';
 import {
@@ -94,12 +95,6 @@ async function popups(
   });
 }
 
-function attachmentsOf(layer: MapLayer, ids: number[] | undefined) {
-  // Hosted layers here are published without attachment tables: every attachment id is unknown.
-  if (ids?.length) throw clientFault(`Attachment ${ids[0]} does not exist in layer ${layer.id}.`);
-  return [];
-}
-
 export function createTableExtraHandlers(
   deps: MapServiceDeps,
 ): SoapHandlerGroup<TableExtraOperations, MapServerLocals> {
@@ -144,18 +139,30 @@ export function createTableExtraHandlers(
       checkRasterField((await byDescription(ctx, q.MapName, q.MapTableDescription)).layer, q.FieldName);
       return [];
     },
-    QueryAttachmentInfos: async (q, ctx) => {
-      await byId(ctx, q.MapName, q.TableID);
-      return [];
+    async QueryAttachmentInfos(q, ctx) {
+      const { map, layer } = await byId(ctx, q.MapName, q.TableID);
+      return attachmentInfos(deps, map, layer, q.RowIDs);
     },
-    QueryAttachmentInfos2: async (q, ctx) => {
-      await byDescription(ctx, q.MapName, q.MapTableDescription);
-      return [];
+    async QueryAttachmentInfos2(q, ctx) {
+      const { map, layer, definitionExpression } = await byDescription(ctx, q.MapName, q.MapTableDescription);
+      return attachmentInfos(deps, map, layer, q.RowIDs, definitionExpression);
     },
-    QueryAttachmentData: async (q, ctx) =>
-      attachmentsOf((await byId(ctx, q.MapName, q.TableID)).layer, q.AttachmentIDs),
-    QueryAttachmentData2: async (q, ctx) =>
-      attachmentsOf((await byDescription(ctx, q.MapName, q.MapTableDescription)).layer, q.AttachmentIDs),
+    async QueryAttachmentData(q, ctx) {
+      const { map, layer } = await byId(ctx, q.MapName, q.TableID);
+      return attachmentData(deps, map, layer, q.AttachmentIDs, q.TransportType, ctx.endpointUrl);
+    },
+    async QueryAttachmentData2(q, ctx) {
+      const { map, layer, definitionExpression } = await byDescription(ctx, q.MapName, q.MapTableDescription);
+      return attachmentData(
+        deps,
+        map,
+        layer,
+        q.AttachmentIDs,
+        q.TransportType,
+        ctx.endpointUrl,
+        definitionExpression,
+      );
+    },
     async QueryHTMLPopups(q, ctx) {
       const { map, layer } = await byId(ctx, q.MapName, q.TableID);
       return popups(deps, map, layer, q.RowIDs);

@@ -93,7 +93,7 @@ export const QUERY_TYPES: TypeDef[] = [
   complex('RangeDomain', ['MaxValue anyType', 'MinValue anyType'], { base: 'Domain' }),
   complex('CodedValueDomain', ['CodedValues ArrayOfCodedValue'], { base: 'Domain' }),
   complex('BitMaskCodedValueDomain', [], { base: 'CodedValueDomain' }),
-  complex('CodedValue', ['Name string', 'Code anyType']),
+  complex('CodedValue', ['Name string', 'Code! anyType']),
   arrayOf('ArrayOfCodedValue', 'CodedValue CodedValue'),
 
   complex('QueryResultOptions', [
@@ -101,7 +101,7 @@ export const QUERY_TYPES: TypeDef[] = [
     'FormatProperties? PropertySet',
     'GeoTransformation? GeoTransformation',
   ]),
-  complex('QueryResult', ['MimeData? base64Binary', 'URL string', 'Object anyType']),
+  complex('QueryResult', ['MimeData? base64Binary', 'URL string', 'Object! anyType']),
   complex('GeometryResultOptions', [
     'DensifyGeometries? boolean',
     'MaximumSegmentLength? double',

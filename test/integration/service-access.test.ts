@@ -174,6 +174,12 @@ describe('sharing opens the service', () => {
 
     // A SOAP toolkit without a token: the WSDL, the tile (the very bytes REST serves), the map's description
     // and its legend answer; reading or drawing features asks for a token, as the REST query does.
+    // SOAP remembers access answers for two seconds too, counted from its own last refusal.
+    const wsdl = await eventually(
+      () => fetch(`${soapEndpoint(tiled)}?wsdl`),
+      (r) => r.status === 200,
+    );
+    expect(wsdl.status).toBe(200);
     const anonymous = await soap.createClientAsync(`${soapEndpoint(tiled)}?wsdl`);
     const [tileReply] = (await anonymous.GetMapTileAsync({
       MapName: 'Layers',

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lonLatToMercator } from '../../../lib/tiles/web-mercator.js';
+import { GEO_NAMESPACE } from '../../../soap/schema/model.js';
 import { SCHEMA } from '../../../soap/schema/registry.js';
+import { createSchemaValidator } from '../../unit/soap/schema-validator.js';
 import { uniqueName } from '../publish/publish-client.js';
 import { signIn } from '../support/portal-client.js';
 import {
@@ -53,6 +55,42 @@ describe('map information', () => {
       LayerID: 0,
       Visible: true,
     });
+  });
+
+  it('a strict client sends back the DefaultMapDescription GetServerInfo gave, valid both ways', async () => {
+    const wsdl = await (await fetch(`${await securedEndpoint(features)}&wsdl`)).text();
+    const validator = createSchemaValidator(wsdl);
+    try {
+      const [, raw] = (await client.GetServerInfoAsync({ MapName: 'Layers' })) as Reply;
+      expect(validator.errors(raw)).toEqual([]);
+      const md = /<DefaultMapDescription\b[^>]*>[\s\S]*?<\/DefaultMapDescription>/.exec(raw)?.[0] ?? '';
+      expect(md).toContain('<Rotation>');
+      const request = [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"',
+        ` xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:tns="${GEO_NAMESPACE}"><soap:Body>`,
+        '<tns:ExportMapImage>',
+        md
+          .replace(/^<DefaultMapDescription/, '<MapDescription')
+          .replace(/DefaultMapDescription>$/, 'MapDescription>'),
+        '<ImageDescription><ImageType><ImageFormat>geoImagePNG</ImageFormat>',
+        '<ImageReturnType>geoImageReturnMimeData</ImageReturnType></ImageType>',
+        '<ImageDisplay><ImageHeight>64</ImageHeight><ImageWidth>80</ImageWidth><ImageDPI>96</ImageDPI></ImageDisplay>',
+        '</ImageDescription></tns:ExportMapImage></soap:Body></soap:Envelope>',
+      ].join('');
+      expect(validator.errors(request)).toEqual([]);
+      const res = await fetch(await securedEndpoint(features), {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '""' },
+        body: request,
+      });
+      const answer = await res.text();
+      expect(res.status).toBe(200);
+      expect(validator.errors(answer)).toEqual([]);
+      expect(answer).toContain('<ImageWidth>80</ImageWidth>');
+    } finally {
+      validator.dispose();
+    }
   });
 
   it('GetDefaultMapName and GetMapCount name the one data frame', async () => {

@@ -2,9 +2,10 @@
  * The SOAP cache operations over a Map Service whose tile cache was built from a published point
  * CSV, and every one of the 55 operations called once over HTTP with a minimal valid request.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lonLatToMercator, tileAt } from '../../../lib/tiles/web-mercator.js';
 import { SCHEMA } from '../../../soap/schema/registry.js';
+import { createSchemaValidator, type SchemaValidator } from '../../unit/soap/schema-validator.js';
 import { uniqueName } from '../publish/publish-client.js';
 import { adminToken, signIn, stack } from '../support/portal-client.js';
 import { minimalRequests } from './minimal-requests.js';
@@ -13,6 +14,7 @@ import {
   publishStations,
   publishStationTiles,
   type Reply,
+  securedEndpoint,
   soapClient,
   VIEW,
 } from './soap-client.js';
@@ -21,13 +23,16 @@ const features = uniqueName('soap_cached_src');
 const tiled = uniqueName('soap_station_tiles');
 let client: any;
 let tiledClient: any;
+let validator: SchemaValidator;
 
 beforeAll(async () => {
   const token = await signIn();
   await publishStationTiles(token, await publishStations(token, features), tiled);
   client = await soapClient(features);
   tiledClient = await soapClient(tiled);
+  validator = createSchemaValidator(await (await fetch(`${await securedEndpoint(tiled)}&wsdl`)).text());
 }, 400_000);
+afterAll(() => validator?.dispose());
 
 describe('tile cache', () => {
   const [cx, cy] = lonLatToMercator(-87.630886, 41.885737);
@@ -82,10 +87,11 @@ describe('every operation over HTTP', () => {
   });
 
   it.each([...SCHEMA.operations.keys()].filter((op) => op !== 'GetLayerTile'))(
-    '%s answers without a fault',
+    '%s answers without a fault, valid against the WSDL schema',
     async (op) => {
-      const [reply] = (await tiledClient[`${op}Async`](requests[op])) as Reply;
+      const [reply, raw] = (await tiledClient[`${op}Async`](requests[op])) as Reply;
       expect(reply).toBeTypeOf('object');
+      expect(validator.errors(raw)).toEqual([]);
     },
   );
 

@@ -38,6 +38,20 @@ describe('a .tpkx published as a Map Service', () => {
     );
     expect(res.json.tileInfo.lods.map((l: { level: number }) => l.level)).toEqual([0, 1, 2]);
   });
+
+  it('serves tiles only: no export formats listed, and export says there is no data to draw', async () => {
+    const token = await adminToken();
+    const json = (await call(`/rest/services/Hosted/${name}/MapServer`, { token }, { method: 'GET' })).json;
+    expect(json.capabilities).toMatch(/^Map,TilesOnly/);
+    expect(json.supportedImageFormatTypes).toBeUndefined();
+    const res = await call(
+      `/rest/services/Hosted/${name}/MapServer/export`,
+      { token, bbox: '0,0,1000,1000' },
+      { method: 'GET' },
+    );
+    expect(res.json.error.code).toBe(400);
+    expect(res.json.error.details[0]).toMatch(/tile cache imported from a package/);
+  });
 });
 
 describe('a .vtpk published as a Vector Tile Service', () => {

@@ -51,7 +51,7 @@ describe('the tile map of a compact Map Service cache', () => {
     const json = (await (await fetch(`${service(name)}?f=json&token=${await adminToken()}`)).json()) as {
       capabilities: string;
     };
-    expect(json.capabilities).toBe('Map,TilesOnly,Tilemap');
+    expect(json.capabilities).toBe('Map,Query,Data,Tilemap');
   });
 
   it('says of every tile of an area across four bundles what asking for the tile says', async () => {
@@ -133,7 +133,7 @@ describe('an exploded cache', () => {
     const json = (await (await fetch(`${service(name)}?f=json&token=${token}`)).json()) as {
       capabilities: string;
     };
-    expect(json.capabilities).toBe('Map,TilesOnly');
+    expect(json.capabilities).toBe('Map,Query,Data');
     const { body } = await tileMap(`${service(name)}/tilemap/12/0/0/4/4`, token);
     expect(body?.error?.code).toBe(400);
     expect(body?.error?.details).toEqual(['Tile maps need a compact cache; this one is exploded.']);
