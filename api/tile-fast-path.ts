@@ -19,6 +19,7 @@ import { createTtlMemo } from '../lib/ttl-memo.js';
 import { findTokenGrant, grantedUser, type TokenGrant, tokenOf } from './auth.js';
 import { simpleCorsHeaders } from './cors.js';
 import type { AppDeps } from './env.js';
+import { queryParam } from './params.js';
 import { errorEnvelope } from './render.js';
 import { createServiceAuthorizer, type ServiceAudience } from './services/service-access.js';
 import { answerTile, type TileAnswer, type TileRequest, tileAnswerNow } from './services/tile-serving.js';
@@ -198,12 +199,11 @@ function writeAnswer(res: ServerResponse, found: TileAnswer, origin: string | un
 const queryTokens = new Map<string, string | undefined>();
 const MAX_QUERIES = 1_000;
 
-/** The `token` query parameter, named in any case; the last one wins, as in the full parameter parser. */
+/** The `token` query parameter, read by the app's parameter rules (api/params.ts). */
 function queryToken(query: string): string | undefined {
   if (!query) return undefined;
   if (queryTokens.has(query)) return queryTokens.get(query);
-  let token: string | undefined;
-  for (const [k, v] of new URLSearchParams(query)) if (k.toLowerCase() === 'token') token = v;
+  const token = queryParam(query, 'token');
   if (queryTokens.size >= MAX_QUERIES) queryTokens.clear();
   queryTokens.set(query, token);
   return token;
