@@ -5,11 +5,13 @@ import { createPublishActivities } from './publish/publish-activities.js';
 import type { PublishDeps } from './publish/publish-deps.js';
 import { createSelfCheckActivities, type SelfCheckDeps } from './self-check.js';
 import { createTileActivities } from './tiles/tile-activities.js';
+import type { TileDeps } from './tiles/tile-deps.js';
 import { createTilePackageActivities } from './tiles/tile-package-activities.js';
 
 /** `locator`: the process's shared locator (the runtime's); the publish geocoder runs on it. */
 export type ActivityDeps = SelfCheckDeps &
-  Partial<Pick<PublishDeps, 'geocoder'>> & { locator?: LocatorSource };
+  Pick<TileDeps, 'maxTiles'> &
+  Partial<Pick<PublishDeps, 'geocoder' | 'parseLimits'>> & { locator?: LocatorSource };
 
 export function createActivities(deps: ActivityDeps) {
   return {

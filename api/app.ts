@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { GeoError, isGeoError, toGeoError } from '../lib/errors.js';
-import { authenticate } from './auth.js';
+import { authenticate, findTokenGrant, grantedUser, headerToken } from './auth.js';
 import { CORS_OPTIONS } from './cors.js';
 import type { AppDeps, AppEnv } from './env.js';
 import { createGeocodeServices } from './geocode/geocode-services.js';
 import { parseParams } from './params.js';
 import { createPortalBasicsRouter } from './portal/basics.js';
 import { createPortalRouter } from './portal/router.js';
+import { privilegeGuard } from './privilege-guard.js';
 import { createPublishRouter } from './publish/publish-router.js';
 import { errorEnvelope, sendError } from './render.js';
 import { requestPath } from './request-path.js';
@@ -19,6 +20,7 @@ import { createFeatureServerRouter } from './services/feature-server.js';
 import { createMapServerRouter } from './services/map-server.js';
 import { createVectorTileServerRouter } from './services/vector-tile-server.js';
 import { createSoapRouter } from './soap-router.js';
+import { acceptsFiles } from './upload-routes.js';
 
 /**
  * The app. The tile routes here, SOAP's GetMapTile and the lean tile path in front of the server
@@ -29,13 +31,25 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const limits = {
     tmpDir: join(deps.config.dataDir, 'tmp'),
     maxUploadBytes: deps.config.uploadMaxBytes,
-    maxFormBytes: Math.min(deps.config.uploadMaxBytes, 256 * 1024 ** 2),
+    maxFormBytes: deps.config.bodyLimits.maxFormBytes,
+    maxAnonymousBytes: deps.config.bodyLimits.maxAnonymousBytes,
+    maxFields: deps.config.bodyLimits.maxFields,
   };
 
   app.use('*', cors(CORS_OPTIONS));
   app.use('*', async (c, next) => {
     c.set('deps', deps);
-    const { params, cleanup } = await parseParams(c.req.raw, limits);
+    const { params, cleanup } = await parseParams(c.req.raw, limits, {
+      acceptsFiles: acceptsFiles(new URL(c.req.url).pathname),
+      token: headerToken((name) => c.req.header(name)),
+      signsIn: async (token) =>
+        grantedUser(await findTokenGrant(deps.database.db, token, deps.now()), c.req.header('referer')) !==
+        undefined,
+    }).catch((e: unknown) => {
+      // A refused body may be unread: the connection cannot carry another request.
+      c.header('Connection', 'close');
+      throw e;
+    });
     c.set('params', params);
     try {
       await next();
@@ -44,6 +58,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }
   });
   app.use('*', authenticate());
+  app.use('*', privilegeGuard(deps.config.basePath));
 
   // Routers sharing a prefix answer disjoint paths (test/unit/api/route-overlap.test.ts): order is free.
   const root = new Hono<AppEnv>();

@@ -2,7 +2,9 @@
  * Request parameters from the query string, form-urlencoded and multipart bodies, looked up
  * case-insensitively because real clients differ in spelling (itemid / itemId / itemID). Uploaded files are
  * streamed to temporary files under a size limit, never held in memory; they are removed when the request
- * ends, so an interrupted or rejected upload leaves nothing behind.
+ * ends, so an interrupted or rejected upload leaves nothing behind. Only the upload operations take file
+ * parts, and only from signed-in callers; form data is capped per field, in count, and in all, with a
+ * small budget until the caller shows a valid token (body-budget.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { badRequest, GeoError } from '../lib/errors.js';
+import { BodyBudget, type BodyLimits, bodyTooLarge } from './body-budget.js';
 
 export interface UploadedFile {
   field: string;
@@ -32,12 +35,23 @@ export interface RequestParams {
   files(): UploadedFile[];
 }
 
-export interface ParamLimits {
+export interface ParamLimits extends BodyLimits {
   tmpDir: string;
   maxUploadBytes: number;
-  /** Cap for urlencoded bodies and each multipart text field (a `text` parameter may carry a whole CSV). */
-  maxFormBytes: number;
+  /** Most parameters (query string and body together). */
+  maxFields: number;
 }
+
+/** What this request may send: files (upload operations only), and how a token is checked. */
+export interface RequestAccess {
+  acceptsFiles: boolean;
+  /** The token from a header, if any (one in the query string is found here). */
+  token?: string;
+  signsIn: (token: string) => Promise<boolean>;
+}
+
+const tooManyFields = (max: number) =>
+  badRequest('Too many parameters.', [`A request may carry at most ${max} parameters (FORM_MAX_FIELDS).`]);
 
 export function tooLarge(limit: number): GeoError {
   return new GeoError({
@@ -72,25 +86,32 @@ export function queryParam(query: string, name: string): string | undefined {
 export async function parseParams(
   request: Request,
   limits: ParamLimits,
+  access: RequestAccess,
 ): Promise<{ params: RequestParams; cleanup: () => Promise<void> }> {
   const fields = new Map<string, string>();
   const files = new Map<string, UploadedFile>();
   const cleanup = async () => {
     await Promise.all([...files.values()].map((f) => rm(f.path, { force: true })));
   };
-  for (const [k, v] of new URL(request.url).searchParams) addField(fields, k, v);
+  let count = 0;
+  for (const [k, v] of new URL(request.url).searchParams) {
+    if (++count > limits.maxFields) throw tooManyFields(limits.maxFields);
+    addField(fields, k, v);
+  }
+  const budget = new BodyBudget(limits, access.token ?? fields.get('token'), access.signsIn);
 
   const type = request.headers.get('content-type') ?? '';
   if (request.body && (request.method === 'POST' || request.method === 'PUT')) {
     try {
       if (type.startsWith('multipart/form-data')) {
-        await readMultipart(request, type, limits, fields, files);
+        await readMultipart(request, type, limits, { fields, files, count, budget, access });
+        if (files.size > 0) await budget.checkFiles();
       } else if (type.startsWith('application/x-www-form-urlencoded') || type === '') {
-        const text = await readText(
-          request.body as unknown as WebReadableStream<Uint8Array>,
-          limits.maxFormBytes,
-        );
-        for (const [k, v] of new URLSearchParams(text)) addField(fields, k, v);
+        const text = await readText(request.body as unknown as WebReadableStream<Uint8Array>, budget);
+        for (const [k, v] of new URLSearchParams(text)) {
+          if (++count > limits.maxFields) throw tooManyFields(limits.maxFields);
+          addField(fields, k, v);
+        }
       }
     } catch (e) {
       await cleanup();
@@ -100,23 +121,42 @@ export async function parseParams(
   return { params: makeParams(fields, files), cleanup };
 }
 
-async function readText(body: WebReadableStream<Uint8Array>, limit: number): Promise<string> {
+/** A urlencoded body; past the anonymous budget, a token among the fields read so far may raise it. */
+async function readText(body: WebReadableStream<Uint8Array>, budget: BodyBudget): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += chunk.byteLength;
-    if (size > limit) throw tooLarge(limit);
     chunks.push(Buffer.from(chunk));
+    if (size > budget.allowed) {
+      if (!budget.hasToken) budget.sawToken(tokenIn(Buffer.concat(chunks).toString('utf8')));
+      await budget.check(size);
+    }
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The `token` field among the complete fields of a urlencoded prefix. */
+function tokenIn(prefix: string): string {
+  const complete = prefix.slice(0, prefix.lastIndexOf('&') + 1);
+  for (const [k, v] of new URLSearchParams(complete)) if (k.toLowerCase() === 'token' && v) return v;
+  return '';
+}
+
+interface MultipartState {
+  fields: Map<string, string>;
+  files: Map<string, UploadedFile>;
+  /** Parameters counted so far (the query string's). */
+  count: number;
+  budget: BodyBudget;
+  access: RequestAccess;
 }
 
 function readMultipart(
   request: Request,
   contentType: string,
   limits: ParamLimits,
-  fields: Map<string, string>,
-  files: Map<string, UploadedFile>,
+  { fields, files, count, budget, access }: MultipartState,
 ): Promise<void> {
   mkdirSync(limits.tmpDir, { recursive: true });
   return new Promise((resolve, reject) => {
@@ -124,7 +164,12 @@ function readMultipart(
     try {
       parser = busboy({
         headers: { 'content-type': contentType },
-        limits: { fieldSize: limits.maxFormBytes, fileSize: limits.maxUploadBytes, files: 20, fields: 1000 },
+        limits: {
+          fieldSize: limits.maxFormBytes,
+          fileSize: limits.maxUploadBytes,
+          files: access.acceptsFiles ? 20 : 0,
+          fields: Math.max(0, limits.maxFields - count),
+        },
         defParamCharset: 'utf8',
       });
     } catch {
@@ -136,9 +181,22 @@ function readMultipart(
     const fail = (e: unknown) => {
       failure ??= e;
     };
+    let textBytes = 0;
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) fail(tooLarge(limits.maxFormBytes));
-      else addField(fields, name, value);
+      if (info.valueTruncated) return fail(bodyTooLarge(limits.maxFormBytes, 'FORM_MAX_BYTES'));
+      textBytes += name.length + value.length;
+      if (name.toLowerCase() === 'token') budget.sawToken(value);
+      if (textBytes > budget.allowed) pending.push(budget.check(textBytes).catch(fail));
+      addField(fields, name, value);
+    });
+    parser.on('fieldsLimit', () => fail(tooManyFields(limits.maxFields)));
+    parser.on('filesLimit', () => {
+      if (!access.acceptsFiles)
+        fail(
+          badRequest('This operation does not accept files.', [
+            'Files are accepted only by addItem, update, publish, analyze, addAttachment, updateAttachment and loadAddressPoints.',
+          ]),
+        );
     });
     parser.on('file', (name, stream, info) => {
       const path = join(limits.tmpDir, `upload-${randomBytes(12).toString('hex')}`);

@@ -32,6 +32,8 @@ export interface DatabaseOptions {
   pgliteDir?: string;
   /** Connections in the PostgreSQL pool. */
   poolSize?: number;
+  /** statement_timeout of every session (the API's); none when absent. */
+  statementTimeoutMs?: number;
 }
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -39,13 +41,19 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 const MIGRATION_LOCK_KEY = 727_462_001;
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  if (options.databaseUrl)
+    return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.statementTimeoutMs);
   if (!options.pgliteDir) throw new Error('openDatabase needs a databaseUrl or a pgliteDir');
-  return openPglite(options.pgliteDir);
+  return openPglite(options.pgliteDir, options.statementTimeoutMs);
 }
 
-function openPostgres(url: string, poolSize: number): DatabaseHandle {
-  const client = postgres(url, { max: poolSize, onnotice: () => {} });
+function openPostgres(url: string, poolSize: number, statementTimeoutMs?: number): DatabaseHandle {
+  const client = postgres(url, {
+    max: poolSize,
+    onnotice: () => {},
+    // Sent as a startup parameter, so every connection of the pool has it from its first statement.
+    ...(statementTimeoutMs ? { connection: { statement_timeout: statementTimeoutMs } } : {}),
+  });
   const db = drizzlePostgres(client, { schema }) as unknown as Database;
   return {
     db,
@@ -66,9 +74,10 @@ function openPostgres(url: string, poolSize: number): DatabaseHandle {
   };
 }
 
-async function openPglite(dir: string): Promise<DatabaseHandle> {
+async function openPglite(dir: string, statementTimeoutMs?: number): Promise<DatabaseHandle> {
   mkdirSync(dir, { recursive: true });
   const client = await PGlite.create(dir);
+  if (statementTimeoutMs) await client.exec(`SET statement_timeout = ${Math.floor(statementTimeoutMs)}`);
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {
     db,

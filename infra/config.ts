@@ -52,6 +52,27 @@ const schema = z.object({
     .int()
     .positive()
     .default(2 * 1024 ** 3),
+  STATEMENT_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
+  FORM_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024 ** 2),
+  ANONYMOUS_BODY_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 ** 2),
+  FORM_MAX_FIELDS: z.coerce.number().int().positive().default(1000),
+  ARCHIVE_MAX_ENTRIES: z.coerce.number().int().positive().default(100_000),
+  ARCHIVE_MAX_RATIO: z.coerce.number().positive().default(100),
+  ARCHIVE_MAX_INFLATED_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(2 * 1024 ** 3),
+  PARSE_MAX_HEAP_MB: z.coerce.number().int().min(16).default(1024),
+  PARSE_TIMEOUT_SECONDS: z.coerce.number().positive().default(120),
   TOKEN_DEFAULT_MINUTES: z.coerce.number().int().positive().default(60),
   TOKEN_MAX_MINUTES: z.coerce
     .number()
@@ -59,6 +80,7 @@ const schema = z.object({
     .positive()
     .default(20160 * 2),
   WORKER_ACTIVITY_CONCURRENCY: z.coerce.number().int().positive().default(8),
+  TILE_BUILD_MAX_TILES: z.coerce.number().int().positive().default(5_000_000),
   TILE_MEMORY_CACHE_MB: z.coerce.number().int().min(0).default(256),
   // One server per core: a Node process answers on one thread (see bench/README.md, tile serving).
   API_PROCESSES: z.coerce.number().int().min(1).max(256).default(availableParallelism()),
@@ -101,8 +123,26 @@ function toConfig(env: z.infer<typeof schema>) {
     },
     admin: { username: env.PORTAL_ADMIN_USERNAME, password: env.PORTAL_ADMIN_PASSWORD },
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
+    statementTimeoutMs: Math.round(env.STATEMENT_TIMEOUT_SECONDS * 1000),
+    /** Request bodies: form data of signed-in callers, of anyone else, and the parameter count. */
+    bodyLimits: {
+      maxFormBytes: env.FORM_MAX_BYTES,
+      maxAnonymousBytes: Math.min(env.ANONYMOUS_BODY_MAX_BYTES, env.FORM_MAX_BYTES),
+      maxFields: env.FORM_MAX_FIELDS,
+    },
+    /** Whole-file parsing (zipped shapefiles, workbooks) and archive reading. */
+    parseLimits: {
+      archive: {
+        maxEntries: env.ARCHIVE_MAX_ENTRIES,
+        maxRatio: env.ARCHIVE_MAX_RATIO,
+        maxBytes: env.ARCHIVE_MAX_INFLATED_BYTES,
+      },
+      maxHeapMb: env.PARSE_MAX_HEAP_MB,
+      timeoutMs: env.PARSE_TIMEOUT_SECONDS * 1000,
+    },
     tokens: { defaultMinutes: env.TOKEN_DEFAULT_MINUTES, maxMinutes: env.TOKEN_MAX_MINUTES },
     workerActivityConcurrency: env.WORKER_ACTIVITY_CONCURRENCY,
+    tileBuildMaxTiles: env.TILE_BUILD_MAX_TILES,
     tileMemoryCacheBytes: env.TILE_MEMORY_CACHE_MB * 1024 ** 2,
     apiProcesses: env.API_PROCESSES,
     logLevel: env.LOG_LEVEL,

@@ -15,6 +15,12 @@ export interface Runtime {
   config: Config;
   log: Logger;
   database: DatabaseHandle;
+  /**
+   * The API's sessions: with PostgreSQL a pool of its own under STATEMENT_TIMEOUT_SECONDS (postgres.js
+   * connects on first use, so a worker process never opens it); with the in-process PGlite, its one
+   * connection, shared with the worker's long loads and so without the timeout.
+   */
+  apiDatabase: DatabaseHandle;
   store: ObjectStore;
   identity: PortalIdentity;
   now: () => number;
@@ -31,7 +37,17 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
     const store = createObjectStore(config.minio);
     await store.ensureBucket();
     const locator = createLocatorService({ database, log, now });
-    return { config, log, database, store, identity, now, locator, close: () => database.close() };
+    const apiDatabase = config.databaseUrl
+      ? await openDatabase({
+          databaseUrl: config.databaseUrl,
+          statementTimeoutMs: config.statementTimeoutMs,
+        })
+      : database;
+    const close = async () => {
+      if (apiDatabase !== database) await apiDatabase.close();
+      await database.close();
+    };
+    return { config, log, database, apiDatabase, store, identity, now, locator, close };
   } catch (e) {
     await database.close();
     throw e;
@@ -43,7 +59,7 @@ export function appDeps(runtime: Runtime): AppDeps {
   let client: ReturnType<typeof connectClient> | undefined;
   return {
     config: runtime.config,
-    database: runtime.database,
+    database: runtime.apiDatabase,
     store: runtime.store,
     log: runtime.log,
     now: runtime.now,

@@ -44,7 +44,11 @@ export async function createWorker({ config, deps }: WorkerOptions): Promise<Wor
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     workflowsPath,
-    activities: createActivities(deps),
+    activities: createActivities({
+      parseLimits: config.parseLimits,
+      maxTiles: config.tileBuildMaxTiles,
+      ...deps,
+    }),
     maxConcurrentActivityTaskExecutions: config.workerActivityConcurrency,
     bundlerOptions: { ignoreModules: [] },
   });

@@ -65,8 +65,24 @@ export const itemNotFound = (): GeoError =>
 export const internalError = (message = 'Unable to complete operation.', details: string[] = []): GeoError =>
   new GeoError({ code: 500, message, details });
 
+/** PostgreSQL's query_canceled, raised when a statement outlives statement_timeout. */
+const QUERY_CANCELED = '57014';
+
+function sqlState(e: unknown): unknown {
+  for (let cause = e, depth = 0; cause && depth < 5; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** Any thrown value as a GeoError; unknown errors become a 500 that does not leak internals. */
 export function toGeoError(e: unknown): GeoError {
   if (isGeoError(e)) return e;
+  if (sqlState(e) === QUERY_CANCELED)
+    return badRequest('The request took too long to answer.', [
+      'The database stopped the statement at the time limit (STATEMENT_TIMEOUT_SECONDS). Ask for less: a narrower where clause, extent or fewer records.',
+    ]);
   return internalError('Unable to complete operation.', ['An unexpected error occurred on the server.']);
 }

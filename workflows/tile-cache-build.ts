@@ -21,7 +21,7 @@ import {
 } from '@temporalio/workflow';
 import type { TileActivities } from '../activities/tiles/tile-activities.js';
 import { LONG_STEP_RETRY, STEP_RETRY } from './retry-presets.js';
-import { cacheBundles } from './tile-cache-bundles.js';
+import { type BundleRef, cacheBundlesFrom, countCacheBundles } from './tile-cache-bundles.js';
 import {
   type TileCacheBuildInput,
   type TileCacheBuildResult,
@@ -62,15 +62,17 @@ export async function tileCacheBuildWorkflow(input: TileCacheBuildInput): Promis
       throw ApplicationFailure.nonRetryable('The cache was reset by another build.', 'CacheReset');
     }
     generation = plan.generation;
-    const bundles = cacheBundles(plan.extent, plan.minLevel, plan.maxLevel, plan.reachPx);
+    const total = countCacheBundles(plan.extent, plan.minLevel, plan.maxLevel, plan.reachPx);
     Object.assign(progress, { phase: 'building', minLevel: plan.minLevel, maxLevel: plan.maxLevel });
-    progress.bundlesTotal = bundles.length;
+    progress.bundlesTotal = total;
     const concurrency = Math.max(1, input.concurrency ?? 3);
 
     let next = input.resume?.nextBundle ?? 0;
     const inFlight = new Set<Promise<void>>();
-    const startOne = (i: number) => {
-      const b = bundles[i];
+    const bundles = cacheBundlesFrom(plan.extent, plan.minLevel, plan.maxLevel, plan.reachPx, next);
+    const startOne = () => {
+      const b = bundles.next().value as BundleRef;
+      next++;
       const p: Promise<void> = buildBundle({ serviceItemId, generation: plan.generation, jobId, ...b }).then(
         (out) => {
           progress.bundlesDone++;
@@ -83,10 +85,10 @@ export async function tileCacheBuildWorkflow(input: TileCacheBuildInput): Promis
       );
       inFlight.add(p);
     };
-    while (next < bundles.length) {
-      while (inFlight.size < concurrency && next < bundles.length) startOne(next++);
+    while (next < total) {
+      while (inFlight.size < concurrency && next < total) startOne();
       await Promise.race(inFlight);
-      if (workflowInfo().continueAsNewSuggested && next < bundles.length) {
+      if (workflowInfo().continueAsNewSuggested && next < total) {
         // Bundles are recorded when done, so only the ones in flight are waited for, not redone.
         await Promise.all(inFlight);
         await upsertMemo({ bundlesDone: progress.bundlesDone, tilesDone: progress.tilesDone });

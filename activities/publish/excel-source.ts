@@ -1,9 +1,12 @@
 /**
  * Workbooks (xls, xlsx) are untrusted input: SheetJS parses them in a worker thread with a heap cap
- * and a deadline, so a crafted file can neither pollute this process nor exhaust it.
+ * and a deadline, so a crafted file can neither pollute this process nor exhaust it. An xlsx is a
+ * zip: the thread first inflates it under the archive budget, so a bomb is refused before SheetJS
+ * opens it.
  */
 import { Worker } from 'node:worker_threads';
-import { badRequest } from '../../lib/errors.js';
+import { badRequest, type ErrorBody, GeoError } from '../../lib/errors.js';
+import { type ArchiveBudget, DEFAULT_ARCHIVE_BUDGET } from '../../lib/ingest/archive-budget.js';
 import type { CellValue } from '../../lib/ingest/index.js';
 
 export interface SheetTable {
@@ -15,6 +18,7 @@ export interface SheetTable {
 export interface ExcelLimits {
   maxHeapMb?: number;
   timeoutMs?: number;
+  archive?: ArchiveBudget;
 }
 
 const workerUrl = new URL('./excel-worker.mjs', import.meta.url);
@@ -22,7 +26,9 @@ const workerUrl = new URL('./excel-worker.mjs', import.meta.url);
 export function parseWorkbook(bytes: Buffer, limits: ExcelLimits = {}): Promise<SheetTable[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(workerUrl, {
-      workerData: { bytes },
+      workerData: { bytes, budget: limits.archive ?? DEFAULT_ARCHIVE_BUDGET },
+      // The entry registers the TypeScript loader itself; inherited loader flags are not needed.
+      execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb ?? 1024, maxYoungGenerationSizeMb: 64 },
     });
     const fail = (detail: string) =>
@@ -31,11 +37,15 @@ export function parseWorkbook(bytes: Buffer, limits: ExcelLimits = {}): Promise<
       void worker.terminate();
       fail('reading it took too long.');
     }, limits.timeoutMs ?? 120_000);
-    worker.once('message', (msg: { sheets: { name: string; rows: CellValue[][] }[] }) => {
-      clearTimeout(timer);
-      void worker.terminate();
-      resolve(msg.sheets.map(toTable));
-    });
+    worker.once(
+      'message',
+      (msg: { sheets: { name: string; rows: CellValue[][] }[] } | { error: ErrorBody }) => {
+        clearTimeout(timer);
+        void worker.terminate();
+        if ('error' in msg) reject(new GeoError(msg.error));
+        else resolve(msg.sheets.map(toTable));
+      },
+    );
     worker.once('error', (e) => {
       clearTimeout(timer);
       fail(/memory/i.test(e.message) ? 'it needs more memory than allowed.' : e.message);

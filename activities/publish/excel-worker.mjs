@@ -1,9 +1,24 @@
 // Runs inside a worker thread with memory limits: a hostile workbook can exhaust or pollute only this
-// thread. Sheets come back as arrays of rows (the first row is the header); dates as Date values.
+// thread. An xlsx (a zip) is first inflated under the archive budget without keeping anything, so a
+// bomb is refused before SheetJS opens it. Sheets come back as arrays of rows (the first row is the
+// header); dates as Date values.
 import { parentPort, workerData } from 'node:worker_threads';
+import { register } from 'tsx/esm/api';
 import * as XLSX from 'xlsx';
 
-const { bytes, sampleRows } = workerData;
+register();
+const { measureArchive } = await import('../../lib/ingest/archive-budget.ts');
+
+const { bytes, sampleRows, budget } = workerData;
+if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
+  try {
+    await measureArchive(bytes, budget);
+  } catch (e) {
+    if (e?.name !== 'GeoError') throw e;
+    parentPort.postMessage({ error: e.toBody() });
+    process.exit(0);
+  }
+}
 const workbook = XLSX.read(bytes, {
   type: 'buffer',
   cellDates: true,

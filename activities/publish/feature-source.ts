@@ -1,10 +1,8 @@
 /**
  * GeoJSON and zipped shapefiles as a table of properties plus one geometry per row. Publishing streams
- * GeoJSON (geojson-source.ts); zipped shapefiles are parsed whole (shpjs reads the zip in memory), which
- * bounds their size by the upload limit. shpjs applies the .prj (features come out in WGS84) and the
- * .cpg code page.
+ * GeoJSON (geojson-source.ts); zipped shapefiles are parsed whole, in a thread of their own under the
+ * archive budget (parse-thread.ts, shapefile-zip.ts).
  */
-import shp from 'shpjs';
 import { badRequest } from '../../lib/errors.js';
 import type { GeoJSONFeature, GeoJSONGeometry } from '../../lib/geometry/geojson-types.js';
 import { geoJSONToEsri } from '../../lib/geometry/index.js';
@@ -155,23 +153,3 @@ export function checkedFeature(value: unknown): GeoJSONFeature {
     throw badRequest('Unable to read the file.', ['The properties of a GeoJSON feature are not an object.']);
   return f as GeoJSONFeature;
 }
-
-/** One table per shapefile in the zip, named after the file. */
-export async function parseShapefileZip(bytes: Buffer): Promise<FeatureTable[]> {
-  let parsed: unknown;
-  try {
-    parsed = await shp(bytes);
-  } catch (e) {
-    throw badRequest('Unable to read the file.', [
-      `The zip does not hold a readable shapefile (.shp, .shx, .dbf): ${e instanceof Error ? e.message : String(e)}`,
-    ]);
-  }
-  const collections = (Array.isArray(parsed) ? parsed : [parsed]) as {
-    fileName?: string;
-    features: GeoJSONFeature[];
-  }[];
-  if (collections.length === 0) throw badRequest('Unable to read the file.', ['The zip holds no shapefile.']);
-  return collections.map((c, i) => featureTable(baseName(c.fileName) || `layer${i}`, c.features ?? []));
-}
-
-const baseName = (path: string | undefined) => (path ?? '').split('/').pop() ?? '';

@@ -3,6 +3,7 @@
  * and stored as JSON: the FeatureServer endpoints serve them as they are. The publisher's layerInfo
  * keys win over the defaults, except what the data decides (fields, geometry, extent, ids).
  */
+
 import type { LayerPlan, ServiceProperties } from '../../db/schema/publish-request.js';
 import {
   editFieldsInfoOf,
@@ -12,6 +13,7 @@ import {
 } from '../../lib/edit/editor-tracking.js';
 import type { Bounds, EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
 import { sqlTypeOf } from '../../lib/ingest/index.js';
+import { effectiveMaxRecordCount } from '../../lib/query/query-limits.js';
 
 export const OBJECT_ID_FIELD = 'OBJECTID';
 export const CURRENT_VERSION = 11.2;
@@ -211,6 +213,7 @@ export function buildLayerDefinition(input: LayerDefinitionInput): Record<string
   }
   if (typeof base.maxRecordCount !== 'number' || base.maxRecordCount <= 0)
     base.maxRecordCount = maxRecordCount;
+  base.maxRecordCount = effectiveMaxRecordCount(base.maxRecordCount as number);
   return base;
 }
 

@@ -11,8 +11,9 @@ import type { EsriGeometry, EsriGeometryType } from '../../lib/geometry/types.js
 import type { CellValue } from '../../lib/ingest/index.js';
 import { type CsvDialect, csvBatches, readCsvSample } from './csv-source.js';
 import { parseWorkbook, pickSheet } from './excel-source.js';
-import { type FeatureTable, parseShapefileZip } from './feature-source.js';
+import type { FeatureTable } from './feature-source.js';
 import { geoJsonBatches, scanGeoJson } from './geojson-source.js';
+import { DEFAULT_PARSE_LIMITS, type ParseLimits, parseShapefileZip } from './parse-thread.js';
 
 export const SAMPLE_ROWS = 1000;
 
@@ -48,7 +49,11 @@ async function readWhole(store: ObjectStore, request: PublishRequest): Promise<B
 }
 
 /** Tables to plan, one per layer; a zip of several shapefiles expands into one layer each. */
-export async function sourceTables(store: ObjectStore, request: PublishRequest): Promise<SourceTable[]> {
+export async function sourceTables(
+  store: ObjectStore,
+  request: PublishRequest,
+  limits: ParseLimits = DEFAULT_PARSE_LIMITS,
+): Promise<SourceTable[]> {
   const base = { decimalComma: false, wgs84Geometry: false };
   switch (request.fileType) {
     case 'csv': {
@@ -67,7 +72,7 @@ export async function sourceTables(store: ObjectStore, request: PublishRequest):
       ];
     }
     case 'excel': {
-      const sheets = await parseWorkbook(await readWhole(store, request));
+      const sheets = await parseWorkbook(await readWhole(store, request), limits);
       return request.layers.map((layer) => {
         const sheet = pickSheet(sheets, layer.sheet);
         return {
@@ -89,7 +94,7 @@ export async function sourceTables(store: ObjectStore, request: PublishRequest):
       ];
     }
     case 'shapefile': {
-      const tables = await parseShapefileZip(await readWhole(store, request));
+      const tables = await parseShapefileZip(await readWhole(store, request), limits);
       const first = request.layers[0];
       return tables.map((table, i) =>
         featureSource(
@@ -122,6 +127,7 @@ export async function* layerBatches(
   request: PublishRequest,
   plan: LayerPlan,
   start: ResumePoint,
+  limits: ParseLimits = DEFAULT_PARSE_LIMITS,
 ): AsyncGenerator<SourceBatch> {
   if (plan.source.kind === 'csv') {
     yield* csvBatches(store, request.sourceKey, plan.source.dialect as CsvDialect, start);
@@ -139,9 +145,9 @@ export async function* layerBatches(
   let rows: CellValue[][];
   let geometries: Located[] | undefined;
   if (plan.source.kind === 'excel') {
-    rows = pickSheet(await parseWorkbook(await readWhole(store, request)), plan.source.sheet).rows;
+    rows = pickSheet(await parseWorkbook(await readWhole(store, request), limits), plan.source.sheet).rows;
   } else {
-    const tables = await parseShapefileZip(await readWhole(store, request));
+    const tables = await parseShapefileZip(await readWhole(store, request), limits);
     const table = tables[plan.id];
     if (!table) throw badRequest('Unable to read the file.', [`The source has no layer ${plan.id}.`]);
     rows = table.rows;

@@ -206,7 +206,7 @@ async function* inProcessBatches(
   const geocoder = remote ? createRemoteGeocoder(remote, fetch, names) : deps.geocoder;
   const encoder = createRowEncoder(plan, request.targetSR, geometrySR);
   let geocoded = start.geocoded;
-  for await (const batch of layerBatches(deps.store, request, plan, start)) {
+  for await (const batch of layerBatches(deps.store, request, plan, start, deps.parseLimits)) {
     let geometries = batch.geometries;
     let tied: ErrorRecord[] = [];
     if (plan.location.type === 'address' || (lookup && boundaries)) {

@@ -131,7 +131,7 @@ export function createPublishActivities(deps: PublishDeps) {
       const row = await job(jobId);
       if (row.plan) return row.plan.layers.map((l) => ({ layerId: l.id, name: l.name }));
       const request = row.request;
-      const tables = await sourceTables(deps.store, request);
+      const tables = await sourceTables(deps.store, request, deps.parseLimits);
       // Built only when a lookup layer must find its column of place names in the data.
       const detecting = tables.some(
         (t) => t.layer.location.type === 'lookup' && Object.keys(t.layer.location.lookupFields).length === 0,

@@ -4,6 +4,7 @@
  * before drawing, tiles without a painted pixel are neither encoded nor stored.
  */
 import sharp from 'sharp';
+import type { DrawableLayer, LocatedFeature } from '../../db/repositories/layer-features.js';
 import type { Bounds } from '../../lib/geometry/types.js';
 import type { MarkerSpriteCache } from '../../lib/render/marker-sprites.js';
 import { cropTile } from '../../lib/render/metatile-crop.js';
@@ -21,7 +22,6 @@ import {
   type TileRange,
   tileRange,
 } from '../../lib/tiles/web-mercator.js';
-import type { DrawableLayer, LocatedFeature } from './layer-features.js';
 
 export const METATILE = 4;
 

@@ -8,6 +8,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { findJob, finishJob, updateJobProgress } from '../../db/repositories/jobs.js';
+import { drawableLayers, featuresIn } from '../../db/repositories/layer-features.js';
 import {
   beginRebuild,
   bundleTotals,
@@ -31,9 +32,9 @@ import { confCdi, confXml } from '../../lib/tiles/cache-config.js';
 import { webMercatorCache } from '../../lib/tiles/cache-definition.js';
 import { tileExtension } from '../../lib/tiles/exploded-paths.js';
 import { defaultLevelRange } from '../../lib/tiles/level-range.js';
+import { checkTileBudget, DEFAULT_TILE_BUDGET } from '../../lib/tiles/tile-budget.js';
 import { lodOf } from '../../lib/tiles/web-mercator.js';
 import { withFailureMapping } from '../publish/activity-errors.js';
-import { drawableLayers, featuresIn } from './layer-features.js';
 import { decodePictures } from './picture-symbols.js';
 import {
   bundleCollector,
@@ -114,6 +115,7 @@ export function createTileActivities(deps: TileDeps) {
             : extent
               ? defaultLevelRange(extent, count)
               : { minLevel: 0, maxLevel: 0 };
+        checkTileBudget(extent, levels.minLevel, levels.maxLevel, deps.maxTiles ?? DEFAULT_TILE_BUDGET);
         definition = webMercatorCache({
           ...levels,
           extent: extent ?? undefined,

@@ -1,9 +1,14 @@
 import type { DatabaseHandle } from '../../db/client.js';
 import type { ObjectStore } from '../../infra/object-store.js';
+import type { ArchiveBudget } from '../../lib/ingest/archive-budget.js';
 
 /** What the tile activities use; the worker passes the real ones in. */
 export interface TileDeps {
   database: DatabaseHandle;
   store: ObjectStore;
   now: () => number;
+  /** Archive limits of uploaded tile packages (the configuration's); the defaults when absent. */
+  parseLimits?: { archive: ArchiveBudget };
+  /** Most tiles one cache build may cover (TILE_BUILD_MAX_TILES); DEFAULT_TILE_BUDGET when absent. */
+  maxTiles?: number;
 }

@@ -5,7 +5,6 @@
  * skipped, so a retried import only does what is left.
  */
 import { Context } from '@temporalio/activity';
-import { unzipSync } from 'fflate';
 import { findJob } from '../../db/repositories/jobs.js';
 import {
   findBundle,
@@ -15,7 +14,8 @@ import {
 } from '../../db/repositories/tile-caches.js';
 import { publishSourceKey } from '../../infra/object-keys.js';
 import { bundleKey, confCdiKey, confXmlKey, resourceKey } from '../../infra/tile-cache-store.js';
-import { badRequest, internalError } from '../../lib/errors.js';
+import { badRequest, internalError, isGeoError } from '../../lib/errors.js';
+import { DEFAULT_ARCHIVE_BUDGET, unzipWithBudget } from '../../lib/ingest/archive-budget.js';
 import { confCdi, confXml } from '../../lib/tiles/cache-config.js';
 import { BUNDLE_DIM, BundleBuilder } from '../../lib/tiles/compact-bundle.js';
 import { parseBundlx, v1BundleTiles } from '../../lib/tiles/compact-bundle-v1.js';
@@ -38,20 +38,23 @@ export function createTilePackageActivities(deps: TileDeps) {
       if (!job || !cache)
         throw internalError('Unable to complete operation.', [`Tile job ${jobId} does not exist.`]);
       const id = cache.serviceItemId;
-      let entries: Record<string, Uint8Array>;
+      let entries: Map<string, Uint8Array>;
       try {
-        entries = unzipSync(await store.getBuffer(publishSourceKey(jobId)));
-      } catch {
-        throw badRequest('Unable to publish.', ['The tile package is not a readable zip file.']);
+        const budget = deps.parseLimits?.archive ?? DEFAULT_ARCHIVE_BUDGET;
+        entries = await unzipWithBudget(await store.getBuffer(publishSourceKey(jobId)), budget);
+      } catch (e) {
+        throw badRequest('Unable to publish.', [
+          `The tile package is not a readable zip file: ${isGeoError(e) ? e.details.join(' ') : String(e)}`,
+        ]);
       }
       const reader: PackageReader = {
         async read(path) {
-          const bytes = entries[path];
+          const bytes = entries.get(path);
           if (!bytes) throw badRequest('Unable to publish.', [`The package has no ${path}.`]);
           return bytes;
         },
       };
-      const layout = describeTilePackage(Object.keys(entries));
+      const layout = describeTilePackage([...entries.keys()]);
       if ((layout.kind === 'vtpk') !== (cache.serviceType === 'VectorTileServer')) {
         throw badRequest('Unable to publish.', [
           `A ${layout.kind} file cannot be published as a ${cache.serviceType}.`,

@@ -11,6 +11,7 @@
  * refresh never leaves old tiles in a rebuilt bundle, however its attempts are retried.
  */
 import { Context } from '@temporalio/activity';
+import { drawableLayers, featuresIn, type SourceLayers } from '../../db/repositories/layer-features.js';
 import {
   advanceGeneration,
   type BundleRecord,
@@ -34,7 +35,6 @@ import {
 } from '../../lib/tiles/compact-bundle.js';
 import { tileExtension } from '../../lib/tiles/exploded-paths.js';
 import { lodOf, type TileAddress, type TileRange, tilesInRange } from '../../lib/tiles/web-mercator.js';
-import { drawableLayers, featuresIn, type SourceLayers } from './layer-features.js';
 import { decodePictures } from './picture-symbols.js';
 import { type LayerFeatures, rangeBounds, renderRange } from './render-bundle.js';
 import type { TileDeps } from './tile-deps.js';

@@ -1,24 +1,38 @@
-/** Roles and privileges: who may do what. Every router asks here before it changes anything. */
+/**
+ * The request-side of the access rules: the signed-in caller, checked against lib/access. The rules
+ * themselves (roles, privileges, who may read or change what) live in lib/access, shared by every surface.
+ */
 import type { Context } from 'hono';
 import type { UserRow } from '../../db/repositories/users.js';
+import {
+  hasPrivilege,
+  isAdmin,
+  isSelfOrAdmin,
+  missingPublishPrivilege,
+  PUBLISH_PRIVILEGE,
+  type PublishOutput,
+} from '../../lib/access/roles.js';
 import { forbidden } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
-import { PRIVILEGES } from './user-json.js';
-
-export const ROLES = ['org_user', 'org_publisher', 'org_admin'] as const;
-export type Role = (typeof ROLES)[number];
-
-export const isAdmin = (user: UserRow | undefined): boolean => user?.role === 'org_admin' && !user.disabled;
-
-export function hasPrivilege(user: UserRow, privilege: string): boolean {
-  return (PRIVILEGES[user.role] ?? []).includes(privilege);
-}
 
 /** The signed-in user, who must hold `privilege`. */
-export function requirePrivilege(c: Context<AppEnv>, privilege: string): UserRow {
+export function requirePrivilege(
+  c: Context<AppEnv>,
+  privilege: string,
+  message?: string,
+  details: string[] = [],
+): UserRow {
   const user = requireUser(c);
-  if (!hasPrivilege(user, privilege)) throw forbidden();
+  if (!hasPrivilege(user, privilege)) throw forbidden(message, details);
+  return user;
+}
+
+/** The signed-in user, who must hold the privilege of publishing `output` (403 as ArcGIS answers it otherwise). */
+export function requirePublisher(c: Context<AppEnv>, output: PublishOutput): UserRow {
+  const user = requireUser(c);
+  if (!hasPrivilege(user, PUBLISH_PRIVILEGE[output]))
+    throw forbidden(undefined, [missingPublishPrivilege(output)]);
   return user;
 }
 
@@ -31,7 +45,7 @@ export function requireAdmin(c: Context<AppEnv>): UserRow {
 /** The signed-in user acting on `username`'s resources: the user themself or an administrator. */
 export function requireSelfOrAdmin(c: Context<AppEnv>, username: string): UserRow {
   const user = requireUser(c);
-  if (user.username.toLowerCase() !== username.toLowerCase() && !isAdmin(user)) throw forbidden();
+  if (!isSelfOrAdmin(user, username)) throw forbidden();
   return user;
 }
 

@@ -8,7 +8,7 @@ import type { Database } from '../../db/client.js';
 import { itemGroupIds, shareWithGroup } from '../../db/repositories/item-sharing.js';
 import { findItem, type ItemRow, relationshipsOf, updateItem } from '../../db/repositories/items.js';
 import type { UserRow } from '../../db/repositories/users.js';
-import { canChange } from './item-access.js';
+import { canChange } from '../../lib/access/items.js';
 import { COMPOSITE_SHARE_TYPES } from './relationship-types.js';
 
 /**

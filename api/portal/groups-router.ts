@@ -17,11 +17,12 @@ import {
 } from '../../db/repositories/groups.js';
 import { findUser, type UserRow } from '../../db/repositories/users.js';
 import { newId } from '../../infra/secrets.js';
+import { canManageGroup, canSeeGroup } from '../../lib/access/groups.js';
 import { badRequest, forbidden } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
-import { isAdmin, requirePrivilege } from './access.js';
+import { requirePrivilege } from './access.js';
 import { groupJson } from './group-json.js';
 import { commaList, readGroupProperties } from './group-params.js';
 import { userNotFound } from './users-router.js';
@@ -41,9 +42,7 @@ async function visibleGroup(c: Context<AppEnv>): Promise<GroupContext> {
   if (!group) throw groupNotFound();
   const viewer = c.get('user');
   const memberType = viewer ? await membership(database.db, group.id, viewer.username) : undefined;
-  const visible =
-    group.access === 'public' || (viewer && (group.access === 'org' || memberType || isAdmin(viewer)));
-  if (!visible) throw groupNotFound();
+  if (!canSeeGroup(group, viewer, memberType)) throw groupNotFound();
   return { group, viewer, memberType };
 }
 
@@ -55,9 +54,7 @@ async function managedGroup(
   requireUser(c);
   const found = await visibleGroup(c);
   const viewer = found.viewer as UserRow;
-  const allowed =
-    isAdmin(viewer) || found.memberType === 'owner' || (groupAdminsToo && found.memberType === 'admin');
-  if (!allowed) throw forbidden();
+  if (!canManageGroup(viewer, found.memberType, groupAdminsToo ? 'members' : 'group')) throw forbidden();
   return { ...found, viewer };
 }
 

@@ -5,12 +5,14 @@ import { findFolder } from '../../db/repositories/folders.js';
 import { fileNameTaken, insertItem, type NewItem, updateItem } from '../../db/repositories/items.js';
 import { findUser } from '../../db/repositories/users.js';
 import { newId } from '../../infra/secrets.js';
+import { itemControl } from '../../lib/access/items.js';
+import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest, forbidden, GeoError } from '../../lib/errors.js';
 import type { AppEnv } from '../env.js';
 import type { UploadedFile } from '../params.js';
 import { sendJson } from '../render.js';
-import { isAdmin, requirePrivilege } from './access.js';
-import { changeableItem, itemControl, readableItem } from './item-access.js';
+import { requirePrivilege } from './access.js';
+import { changeableItem, readableItem } from './item-access.js';
 import { itemPrefix, readItemData, type StoredData, storeText, storeUpload } from './item-data.js';
 import { defaultTypeKeywords, itemJson } from './item-json.js';
 import { readItemProperties } from './item-params.js';
@@ -117,11 +119,11 @@ async function updateItemRoute(c: Context<AppEnv>) {
 }
 
 async function deleteItemRoute(c: Context<AppEnv>) {
-  const { item } = await changeableItem(c);
+  const { item, caller } = await changeableItem(c);
   if (item.protected) {
     throw badRequest('Unable to delete item. Delete protection is turned on.', [], 'CONT_0048');
   }
-  await deleteItemEverywhere(c.get('deps'), item);
+  await deleteItemEverywhere(c.get('deps'), item, caller);
   return sendJson(c, { success: true, itemId: item.id });
 }
 

@@ -1,6 +1,7 @@
 /** Item relationships: addRelationship, deleteRelationship(s) and content/items/{id}/relatedItems. */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
+import { mayReadItem as canReadShared } from '../../db/repositories/access.js';
 import {
   deleteRelationshipRow,
   findRelationship,
@@ -8,12 +9,13 @@ import {
   type RelationshipKey,
   relatedItemRows,
 } from '../../db/repositories/items.js';
+import { canChange, itemControl, normalizeItemId } from '../../lib/access/items.js';
 import { badRequest, forbidden, GeoError } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { copySharing } from './composite-share.js';
-import { canChange, canReadShared, itemControl, readableItem } from './item-access.js';
+import { readableItem } from './item-access.js';
 import { itemJson } from './item-json.js';
 import { pageInfo, readPage } from './paging.js';
 import {
@@ -49,7 +51,11 @@ function relationshipKey(c: Context<AppEnv>, type: RelationshipType): Relationsh
   const destinationItemId = params.get('destinationItemId');
   if (!originItemId || !destinationItemId)
     throw missing("'originItemId' and 'destinationItemId' are required.");
-  return { originItemId, destinationItemId, relationshipType: type.name };
+  return {
+    originItemId: normalizeItemId(originItemId),
+    destinationItemId: normalizeItemId(destinationItemId),
+    relationshipType: type.name,
+  };
 }
 
 async function deleteRelationship(c: Context<AppEnv>) {

@@ -1,11 +1,11 @@
 /** search: items the caller may see, filtered by `q` (words and field:value terms), paged and sorted. */
 import { Hono } from 'hono';
 import { type ItemSortField, listItems } from '../../db/repositories/items.js';
+import { itemControl } from '../../lib/access/items.js';
+import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest } from '../../lib/errors.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
-import { isAdmin } from './access.js';
-import { itemControl } from './item-access.js';
 import { itemJson } from './item-json.js';
 import { pageInfo, readPage, readSortOrder } from './paging.js';
 import { parseSearchQuery } from './search-query.js';

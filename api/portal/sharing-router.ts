@@ -9,9 +9,9 @@ import { findGroup, membership } from '../../db/repositories/groups.js';
 import { itemGroupIds, shareWithGroup, unshareFromGroups } from '../../db/repositories/item-sharing.js';
 import { type ItemRow, updateItem } from '../../db/repositories/items.js';
 import type { UserRow } from '../../db/repositories/users.js';
+import { canShareToGroup } from '../../lib/access/groups.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
-import { isAdmin } from './access.js';
 import { compositeShareDestinations } from './composite-share.js';
 import { commaList } from './group-params.js';
 import { changeableItem } from './item-access.js';
@@ -34,7 +34,7 @@ async function mayShareTo(c: Context<AppEnv>, caller: UserRow, groupId: string):
   const { db } = c.get('deps').database;
   const group = await findGroup(db, groupId);
   if (!group) return false;
-  return isAdmin(caller) || (await membership(db, group.id, caller.username)) !== undefined;
+  return canShareToGroup(group, caller, await membership(db, group.id, caller.username));
 }
 
 async function share(c: Context<AppEnv>) {

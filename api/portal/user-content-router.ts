@@ -11,11 +11,11 @@ import {
 import { listItems } from '../../db/repositories/items.js';
 import { findUser } from '../../db/repositories/users.js';
 import { newId } from '../../infra/secrets.js';
+import { itemControl } from '../../lib/access/items.js';
 import { badRequest } from '../../lib/errors.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { requireSelfOrAdmin } from './access.js';
-import { itemControl } from './item-access.js';
 import { itemJson } from './item-json.js';
 import { deleteItemEverywhere } from './item-removal.js';
 import { pageInfo, readPage } from './paging.js';
@@ -100,7 +100,7 @@ export function createUserContentRouter(): Hono<AppEnv> {
       sortOrder: 'asc',
     });
     // Deleting a folder deletes what is in it, as the portal does.
-    for (const item of rows) await deleteItemEverywhere(deps, item);
+    for (const item of rows) await deleteItemEverywhere(deps, item, c.get('user'));
     await deleteFolderRow(deps.database.db, folder.id);
     return sendJson(c, { success: true, folder: folderJson(folder) });
   });

@@ -1,37 +1,5 @@
 import type { UserRow } from '../../db/repositories/users.js';
-
-const USER = [
-  'portal:user:joinGroup',
-  'portal:user:createGroup',
-  'portal:user:createItem',
-  'portal:user:shareToGroup',
-];
-const PUBLISHER = [
-  'portal:publisher:publishFeatures',
-  'portal:publisher:publishTiles',
-  'portal:publisher:publishVectorTiles',
-];
-const ADMIN = [
-  'portal:admin:viewUsers',
-  'portal:admin:updateUsers',
-  'portal:admin:deleteUsers',
-  'portal:admin:createUpdateCapableGroup',
-  'portal:admin:manageSecurity',
-  'portal:admin:manageCollaborations',
-  'portal:admin:viewItems',
-  'portal:admin:updateItems',
-  'portal:admin:deleteItems',
-  'portal:admin:viewGroups',
-  'portal:admin:updateGroups',
-  'portal:admin:deleteGroups',
-];
-
-/** Each role holds the privileges of the roles below it. */
-export const PRIVILEGES: Record<string, string[]> = {
-  org_user: USER,
-  org_publisher: [...USER, ...PUBLISHER],
-  org_admin: [...ADMIN, ...USER, ...PUBLISHER],
-};
+import { privilegesOf } from '../../lib/access/roles.js';
 
 /** The user resource as community/self and community/users/{u} return it. */
 export function userJson(user: UserRow, portalId: string, full: boolean): Record<string, unknown> {
@@ -57,7 +25,7 @@ export function userJson(user: UserRow, portalId: string, full: boolean): Record
   return {
     ...base,
     email: user.email,
-    privileges: PRIVILEGES[user.role] ?? [],
+    privileges: [...privilegesOf(user.role)],
     roleId: user.role,
     lastLogin: user.lastLogin,
     mfaEnabled: false,

@@ -2,6 +2,7 @@
 import type { Database } from '../../db/client.js';
 import { deleteRelationshipsCreatedBy } from '../../db/repositories/items.js';
 import { countAdmins, deleteUserRow, ownedContent, type UserRow } from '../../db/repositories/users.js';
+import { isAdmin } from '../../lib/access/roles.js';
 
 /** Why `user` cannot be removed, or undefined when it can. */
 export async function removalBlocker(db: Database, user: UserRow): Promise<string | undefined> {
@@ -12,7 +13,7 @@ export async function removalBlocker(db: Database, user: UserRow): Promise<strin
       `${owned.collaborations} collaboration(s); reassign or delete them first.`
     );
   }
-  if (user.role === 'org_admin' && !user.disabled && (await countAdmins(db)) <= 1) {
+  if (isAdmin(user) && (await countAdmins(db)) <= 1) {
     return `User '${user.username}' is the last administrator of the organization.`;
   }
   return undefined;

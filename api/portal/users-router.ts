@@ -11,11 +11,12 @@ import {
 } from '../../db/repositories/users.js';
 import { newPasswordHash, rememberReplacedPassword } from '../../infra/passwords.js';
 import { verifyPassword } from '../../infra/secrets.js';
+import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest, forbidden, GeoError, tokenRequired } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
-import { assertThisPortal, isAdmin, requireSelfOrAdmin } from './access.js';
+import { assertThisPortal, requireSelfOrAdmin } from './access.js';
 import { groupJson } from './group-json.js';
 import { pageInfo, readPage, readSortOrder } from './paging.js';
 import { parseSearchQuery } from './search-query.js';

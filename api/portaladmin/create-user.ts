@@ -3,9 +3,10 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { findUser, insertUser } from '../../db/repositories/users.js';
 import { newPasswordHash } from '../../infra/passwords.js';
+import { ROLES, roleOf } from '../../lib/access/roles.js';
 import { badRequest } from '../../lib/errors.js';
 import type { AppEnv } from '../env.js';
-import { ROLES, requireAdmin } from '../portal/access.js';
+import { requireAdmin } from '../portal/access.js';
 import { readProfile } from '../portal/user-profile.js';
 import { sendJson } from '../render.js';
 
@@ -24,9 +25,9 @@ function readNewUser(c: Context<AppEnv>) {
   const provider = (params.get('provider') || 'arcgis').toLowerCase();
   if (provider !== 'arcgis')
     throw invalid("'provider' must be arcgis: only built-in accounts are supported.");
-  const role = params.get('role') || 'org_user';
-  if (!(ROLES as readonly string[]).includes(role))
-    throw invalid(`'role' must be one of ${ROLES.join(', ')}.`);
+  // ArcGIS's older names (account_admin, …) name the same roles; the canonical name is stored.
+  const role = roleOf(params.get('role') || 'org_user');
+  if (!role) throw invalid(`'role' must be one of ${ROLES.join(', ')}.`);
   const profile = readProfile(params);
   if (!profile.email) throw invalid("'email' is required.");
   return { username, password, role, profile };

@@ -6,11 +6,11 @@
 import type { Context } from 'hono';
 import { sampleFromBytes } from '../../activities/publish/csv-source.js';
 import { parseWorkbook } from '../../activities/publish/excel-source.js';
-import { parseShapefileZip } from '../../activities/publish/feature-source.js';
 import { describeGeoJson, geoJsonFeatures } from '../../activities/publish/geojson-source.js';
 import { buildLayerDefinition } from '../../activities/publish/layer-definition.js';
 import { planLayer } from '../../activities/publish/layer-plan.js';
 import { detectLocation } from '../../activities/publish/location-detection.js';
+import { parseShapefileZip } from '../../activities/publish/parse-thread.js';
 import type {
   LayerPlan,
   LayerRequestWithLocale,
@@ -60,8 +60,9 @@ const EDITOR_TRACKING = {
 };
 
 export async function analyze(c: Context<AppEnv>) {
+  // Analyze prepares a publish, so it takes publishFeatures too: see api/privileges.ts.
   const user = requireUser(c);
-  const { database, store } = c.get('deps');
+  const { database, store, config } = c.get('deps');
   const params = c.get('params');
   const rawType = params.get('filetype');
   const source = await resolveSource(database.db, params, user, rawType ? parseFileType(rawType) : null);
@@ -86,13 +87,17 @@ export async function analyze(c: Context<AppEnv>) {
     };
   } else if (fileType === 'excel') {
     const bytes = await readSourceBytes(store, source);
-    tables = (await parseWorkbook(bytes)).map((s, i) => ({ ...s, decimalComma: false, sheetIndex: i }));
+    tables = (await parseWorkbook(bytes, config.parseLimits)).map((s, i) => ({
+      ...s,
+      decimalComma: false,
+      sheetIndex: i,
+    }));
   } else {
     // GeoJSON is read as a stream (fields and types from every feature, rows only for the sample).
     const parsed =
       fileType === 'geojson'
         ? [await describeGeoJson(geoJsonFeatures(sourceChunks(store, source)), name, 1000)]
-        : await parseShapefileZip(await readSourceBytes(store, source));
+        : await parseShapefileZip(await readSourceBytes(store, source), config.parseLimits);
     tables = parsed.map((t) => ({
       name: t.name,
       headers: t.headers,

@@ -8,10 +8,11 @@
 import type { Context } from 'hono';
 import { errorRecordPage } from '../../db/repositories/error-records.js';
 import { findJob, latestJobForItem } from '../../db/repositories/jobs.js';
+import { normalizeItemId } from '../../lib/access/items.js';
+import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest, forbidden, itemNotFound } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
-import { isAdmin } from './publish-source.js';
 
 const MAX_NUM = 100;
 
@@ -26,7 +27,7 @@ export async function errorRecords(c: Context<AppEnv>) {
   const user = requireUser(c);
   const { db } = c.get('deps').database;
   const params = c.get('params');
-  const itemId = c.req.param('itemId') ?? '';
+  const itemId = normalizeItemId(c.req.param('itemId') ?? '');
   const jobId = params.get('jobId');
   const job = jobId ? await findJob(db, jobId) : await latestJobForItem(db, itemId);
   if (!job || job.serviceItemId !== itemId) throw itemNotFound();

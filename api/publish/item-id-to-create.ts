@@ -7,6 +7,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import { findItem } from '../../db/repositories/items.js';
 import { findJob, type PublishJobRow } from '../../db/repositories/jobs.js';
+import { findService } from '../../db/repositories/services.js';
+import { normalizeItemId } from '../../lib/access/items.js';
 import { badRequest } from '../../lib/errors.js';
 import type { RequestParams } from '../params.js';
 
@@ -29,16 +31,19 @@ export async function chooseItemId(
   params: RequestParams,
   owner: string,
 ): Promise<ChosenItemId> {
-  const itemIdToCreate = params.get('itemIdToCreate') || undefined;
-  if (itemIdToCreate === undefined) return { itemIdToCreate, jobId: randomUUID(), previous: undefined };
-  if (!ITEM_ID.test(itemIdToCreate)) {
+  const given = params.get('itemIdToCreate') || undefined;
+  if (given === undefined) return { itemIdToCreate: given, jobId: randomUUID(), previous: undefined };
+  if (!ITEM_ID.test(given)) {
     throw badRequest('Invalid or missing input parameters.', [
       'itemIdToCreate must be 32 letters or digits.',
     ]);
   }
+  // Ids are compared case-insensitively, so the id is kept in lower case: `ABC…` and `abc…` are one
+  // id, and the service's tables (named after its item id) can never be another service's.
+  const itemIdToCreate = normalizeItemId(given);
   const jobId = uuidOf(createHash('sha256').update(`${owner}\n${itemIdToCreate}`).digest('hex'));
   const previous = await findJob(db, jobId);
-  if (!previous && (await findItem(db, itemIdToCreate))) {
+  if (!previous && ((await findItem(db, itemIdToCreate)) || (await findService(db, itemIdToCreate)))) {
     throw badRequest(
       'Unable to publish.',
       [`An item with id ${itemIdToCreate} already exists.`],

@@ -12,13 +12,14 @@ import { insertJob, latestJobForItem } from '../../db/repositories/jobs.js';
 import { findService, type HostedServiceRow } from '../../db/repositories/services.js';
 import type { PublishRequest } from '../../db/schema/publish-request.js';
 import { publishSourceKey } from '../../infra/object-keys.js';
+import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest, forbidden, itemNotFound } from '../../lib/errors.js';
 import { publishWorkflowId } from '../../workflows/messages.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { servicesUrl } from '../urls.js';
 import { parseFileType, parseJsonParameter, parsePublishParameters } from './publish-parameters.js';
-import { impliedFileType, isAdmin, resolveSource, storeSource } from './publish-source.js';
+import { impliedFileType, resolveSource, storeSource } from './publish-source.js';
 import { startWorkflow } from './publish-workflow-start.js';
 
 const refuse = (detail: string) => badRequest('Unable to overwrite the service.', [detail]);
@@ -47,7 +48,7 @@ export async function overwriteService(c: Context<AppEnv>) {
   const deps = c.get('deps');
   const db = deps.database.db;
   const params = c.get('params');
-  const sourceItemId = params.get('itemid');
+  const sourceItemId = params.get('itemid')?.toLowerCase();
   if (!sourceItemId)
     throw badRequest('Invalid or missing input parameters.', [
       "overwrite needs 'itemid': the source item the service was published from.",

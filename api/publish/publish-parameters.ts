@@ -20,6 +20,8 @@ import { resolveSpatialReference } from '../../lib/projection/index.js';
 
 type Json = Record<string, unknown>;
 
+import { MAX_RECORD_COUNT } from '../../lib/query/query-limits.js';
+
 const invalid = (detail: string) => badRequest('Invalid publishParameters.', [detail]);
 
 const SERVICE_NAME = /^[A-Za-z0-9_]{1,120}$/;
@@ -168,6 +170,7 @@ function serviceProperties(
   const max = Number(get(p, 'maxRecordCount') ?? -1);
   if (!Number.isInteger(max) || max < -1 || max === 0)
     throw invalid('maxRecordCount must be -1 or a positive integer.');
+  if (max > MAX_RECORD_COUNT) throw invalid(`maxRecordCount may be at most ${MAX_RECORD_COUNT}.`);
   const capabilities = str(get(p, 'capabilities')) ?? str(layerInfo.capabilities) ?? 'Query';
   return {
     description: str(get(p, 'description')) ?? '',

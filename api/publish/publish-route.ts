@@ -11,10 +11,12 @@ import { deleteService, findServiceByName, insertService } from '../../db/reposi
 import { deleteTileCache, findTileCacheByName } from '../../db/repositories/tile-caches.js';
 import type { PublishRequest } from '../../db/schema/publish-request.js';
 import { publishSourceKey } from '../../infra/object-keys.js';
+import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest, forbidden, GeoError, internalError } from '../../lib/errors.js';
 import { publishWorkflowId } from '../../workflows/messages.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
+import { requirePublisher } from '../portal/access.js';
 import { publishTiles } from '../services/map-server-package-publish.js';
 import { parseTileParameters } from '../services/map-server-parameters.js';
 import {
@@ -26,7 +28,7 @@ import { servicesUrl } from '../urls.js';
 import { chooseItemId, derivedJobId } from './item-id-to-create.js';
 import { overwriteService } from './overwrite-route.js';
 import { parseFileType, parseJsonParameter, parsePublishParameters } from './publish-parameters.js';
-import { impliedFileType, isAdmin, resolveSource, storeSource } from './publish-source.js';
+import { impliedFileType, resolveSource, storeSource } from './publish-source.js';
 import { startWorkflow } from './publish-workflow-start.js';
 
 export const serviceUrl = (c: Context<AppEnv>, name: string) =>
@@ -68,6 +70,8 @@ export async function publish(c: Context<AppEnv>) {
   if (owner.toLowerCase() !== user.username.toLowerCase() && !isAdmin(user)) throw forbidden();
   // Tiled outputs (Map and Vector Tile Services) are published by the tile cache module.
   const tileKind = tilePublishKind(params.get('filetype'), params.get('outputType'));
+  requirePublisher(c, tileKind === 'vectorTilePackage' ? 'vectorTiles' : tileKind ? 'tiles' : 'features');
+  if (params.get('buildInitialCache')?.toLowerCase() === 'true') requirePublisher(c, 'tiles');
   if (tileKind) return publishTiles(c, tileKind);
   if (params.get('overwrite')?.toLowerCase() === 'true') return overwriteService(c);
 

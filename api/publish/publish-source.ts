@@ -6,6 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Database } from '../../db/client.js';
+import { mayReadItem } from '../../db/repositories/access.js';
 import type { ItemRow } from '../../db/repositories/items.js';
 import { findItem } from '../../db/repositories/items.js';
 import type { UserRow } from '../../db/repositories/users.js';
@@ -27,8 +28,6 @@ const ITEM_TYPES: Record<PublishFileType, string[]> = {
   shapefile: ['shapefile'],
 };
 
-export const isAdmin = (user: UserRow) => user.role === 'org_admin' || user.role === 'account_admin';
-
 export async function resolveSource(
   db: Database,
   params: RequestParams,
@@ -39,7 +38,8 @@ export async function resolveSource(
   if (itemId) {
     const item = await findItem(db, itemId);
     if (!item) throw itemNotFound();
-    if (item.owner !== user.username && !isAdmin(user) && item.access === 'private') throw forbidden();
+    // A group-only (shared) item is readable by its groups' members only, as on every other route.
+    if (!(await mayReadItem(db, item, user))) throw forbidden();
     if (fileType && !ITEM_TYPES[fileType].includes(item.type.toLowerCase())) {
       throw badRequest('Invalid or missing input parameters.', [
         `Item ${itemId} is a ${item.type} item, not ${fileType} data.`,

@@ -4,16 +4,17 @@
  */
 import type { Context } from 'hono';
 import { findJob, latestJobForItem } from '../../db/repositories/jobs.js';
+import { normalizeItemId } from '../../lib/access/items.js';
+import { isAdmin } from '../../lib/access/roles.js';
 import { forbidden } from '../../lib/errors.js';
 import { type PublishProgress, publishProgressQuery } from '../../workflows/messages.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
-import { isAdmin } from './publish-source.js';
 
 export async function itemStatus(c: Context<AppEnv>) {
   const user = requireUser(c);
   const deps = c.get('deps');
-  const itemId = c.req.param('itemId') ?? '';
+  const itemId = normalizeItemId(c.req.param('itemId') ?? '');
   const params = c.get('params');
   const jobId = params.get('jobId');
   const job = jobId

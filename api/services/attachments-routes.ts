@@ -4,7 +4,9 @@
  * sends them: a multipart `attachment` part), and `/{layer}/queryAttachments`.
  */
 import type { Context, Hono } from 'hono';
+import { ownFeaturesWhere } from '../../db/repositories/access.js';
 import { listAttachments } from '../../db/repositories/attachments.js';
+import { narrowedWhere } from '../../lib/access/ownership.js';
 import { operationNotSupported } from '../../lib/edit/capabilities.js';
 import { readObjectIdList } from '../../lib/edit/edit-parameters.js';
 import { badRequest } from '../../lib/errors.js';
@@ -20,7 +22,6 @@ import {
   featureAttachments,
   updateAttachment,
 } from './attachments.js';
-import { narrowedWhere, ownFeaturesWhere } from './feature-edit-access.js';
 import { selectObjectIds } from './feature-edit-select.js';
 import { requestLayer } from './request-layer.js';
 

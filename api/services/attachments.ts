@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
+import { serviceEditor as editorOf } from '../../db/repositories/access.js';
 import {
   type AttachmentRow,
   deleteAttachmentRows,
@@ -25,7 +26,6 @@ import { badRequest, forbidden, GeoError } from '../../lib/errors.js';
 import type { AppDeps } from '../env.js';
 import type { UploadedFile } from '../params.js';
 import { contentTypeOf, itemPrefix } from '../portal/item-data.js';
-import { editorOf } from './feature-edit-access.js';
 
 export interface AttachmentInfo {
   id: number;

@@ -4,10 +4,10 @@
  * that browse it.
  */
 import { Hono } from 'hono';
+import { mayReadItem as canReadShared } from '../../db/repositories/access.js';
 import { findItem } from '../../db/repositories/items.js';
 import { readyHostedServices } from '../../db/repositories/service-catalog.js';
 import type { AppEnv } from '../env.js';
-import { canReadShared } from '../portal/item-access.js';
 import { sendJson } from '../render.js';
 import { SERVER_VERSION } from '../rest-info.js';
 

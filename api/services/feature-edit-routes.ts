@@ -4,7 +4,9 @@
  * `/{layer}/{objectId}`. Edits are POST only, as on ArcGIS.
  */
 import type { Context, Hono } from 'hono';
+import { ownFeaturesWhere } from '../../db/repositories/access.js';
 import { type HostedLayerRow, type HostedServiceRow, listLayers } from '../../db/repositories/services.js';
+import { narrowedWhere } from '../../lib/access/ownership.js';
 import { requireEditCapabilities } from '../../lib/edit/capabilities.js';
 import { editLayerOf } from '../../lib/edit/edit-layer.js';
 import {
@@ -19,7 +21,6 @@ import { present } from '../../lib/query/normalize/parameter-values.js';
 import { spatialReferenceParameter } from '../../lib/query/normalize/spatial-reference.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
-import { narrowedWhere, ownFeaturesWhere } from './feature-edit-access.js';
 import { selectObjectIds } from './feature-edit-select.js';
 import { applyEdits, type LayerEditResults } from './feature-edits.js';
 import { queryFeatureLayer } from './layer-query.js';

@@ -5,6 +5,8 @@
  * failure; without it each edit stands alone in a savepoint. After commit: the deleted features'
  * attachment files go and the tile caches drawn from the service are asked to redraw the touched areas.
  */
+
+import { serviceEditor as editorOf } from '../../db/repositories/access.js';
 import {
   type EditTransaction,
   inEditTransaction,
@@ -22,7 +24,6 @@ import type { SpatialReference } from '../../lib/geometry/types.js';
 import { storageSpatialReference } from '../../lib/query/hosted-layer-catalog.js';
 import type { AppDeps } from '../env.js';
 import { refreshCachesAfterEdit } from './cache-refresh.js';
-import { editorOf } from './feature-edit-access.js';
 import {
   type EditResult,
   editLayer,

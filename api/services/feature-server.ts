@@ -1,17 +1,18 @@
 /** rest/services/Hosted/{name}/FeatureServer: the service, its layers, and each layer's query. */
 import { createHash } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
+import { ownFeaturesWhere } from '../../db/repositories/access.js';
 import {
   findServiceByName,
   type HostedLayerRow,
   type HostedServiceRow,
   listLayers,
 } from '../../db/repositories/services.js';
+import { narrowedWhere } from '../../lib/access/ownership.js';
 import { allowsEditing, parseCapabilities } from '../../lib/edit/capabilities.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { mountAttachmentRoutes } from './attachments-routes.js';
-import { narrowedWhere, ownFeaturesWhere } from './feature-edit-access.js';
 import { mountFeatureEditRoutes } from './feature-edit-routes.js';
 import { serviceNotFound } from './hosted-layer.js';
 import { queryFeatureLayer } from './layer-query.js';

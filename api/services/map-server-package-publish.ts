@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Context } from 'hono';
+import { mayReadItem } from '../../db/repositories/access.js';
 import { findItem, insertItem, insertRelationship } from '../../db/repositories/items.js';
 import { insertJob } from '../../db/repositories/jobs.js';
 import { findTileCacheByName, insertTileCache } from '../../db/repositories/tile-caches.js';
@@ -57,7 +58,7 @@ async function publishTilesFromPackage(
   if (itemId) {
     const item = await findItem(db, itemId);
     if (!item) throw itemNotFound();
-    if (item.owner !== user.username && item.access === 'private') throw forbidden();
+    if (!(await mayReadItem(db, item, user))) throw forbidden();
     if (!item.dataKey)
       throw badRequest('Unable to publish the item.', [`Item ${itemId} has no file to publish.`]);
     await deps.store.copy(item.dataKey, key);

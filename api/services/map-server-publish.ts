@@ -9,11 +9,15 @@ import type { Context } from 'hono';
 import type { Database } from '../../db/client.js';
 import { findItem, insertItem, insertRelationship } from '../../db/repositories/items.js';
 import { insertJob, type PublishJobRow } from '../../db/repositories/jobs.js';
+import { drawableLayers } from '../../db/repositories/layer-features.js';
 import { findService, listLayers } from '../../db/repositories/services.js';
 import { findTileCacheByName, insertTileCache } from '../../db/repositories/tile-caches.js';
+import { canChange } from '../../lib/access/items.js';
 import { badRequest, forbidden, itemNotFound } from '../../lib/errors.js';
+import { unionBounds } from '../../lib/geometry/bounds.js';
 import type { CacheDefinition } from '../../lib/tiles/cache-definition.js';
 import { webMercatorCache } from '../../lib/tiles/cache-definition.js';
+import { checkTileBudget } from '../../lib/tiles/tile-budget.js';
 import {
   TILE_PUBLISH_WORKFLOW,
   type TilePublishInput,
@@ -26,8 +30,6 @@ import type { AppEnv } from '../env.js';
 import { chooseItemId } from '../publish/item-id-to-create.js';
 import { servicesUrl } from '../urls.js';
 import { parseTileLevels, parseTileParameters, type TileParameters } from './map-server-parameters.js';
-
-const isAdmin = (role: string) => role === 'org_admin' || role === 'account_admin';
 
 /** The file types this module publishes; the publish route hands them over before its own checks. */
 export function tilePublishKind(
@@ -54,10 +56,10 @@ export async function publishTilesFromFeatureService(c: Context<AppEnv>): Promis
   const params = c.get('params');
   const { itemIdToCreate, jobId, previous } = await chooseItemId(db, params, user.username);
   if (previous) return tileServicesResponse(c, previous);
-  const sourceId = params.get('itemid') ?? '';
+  const sourceId = (params.get('itemid') ?? '').toLowerCase();
   const source = sourceId ? await findItem(db, sourceId) : undefined;
   if (!source) throw itemNotFound();
-  if (source.owner !== user.username && !isAdmin(user.role)) throw forbidden();
+  if (!canChange(source, user)) throw forbidden();
   const service = await findService(db, sourceId);
   if (source.type !== 'Feature Service' || service?.status !== 'ready') {
     throw badRequest('Unable to publish.', [
@@ -72,6 +74,15 @@ export async function publishTilesFromFeatureService(c: Context<AppEnv>): Promis
     ]);
   }
   const definition = requestedCacheDefinition(parameters);
+  if (definition.lods.length > 0) {
+    const drawable = await drawableLayers(deps.database, sourceId);
+    checkTileBudget(
+      unionBounds(drawable.layers.map((l) => l.extent)),
+      definition.lods[0].level,
+      definition.lods[definition.lods.length - 1].level,
+      deps.config.tileBuildMaxTiles,
+    );
+  }
   const layers = (await listLayers(db, sourceId))
     .filter((l) => l.definition.type !== 'Table' && l.definition.geometryType)
     .map((l) => ({

@@ -8,6 +8,7 @@ import { ROW_TTL_MS, type TileCacheRows } from '../../db/repositories/tile-cache
 import type { TileCacheRow, TileServiceType } from '../../db/repositories/tile-caches.js';
 import type { ServedTiles } from '../../infra/served-tiles.js';
 import type { TileCacheReader } from '../../infra/tile-cache-store.js';
+import { canChange } from '../../lib/access/items.js';
 import { badRequest, forbidden } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
@@ -100,7 +101,7 @@ export function createMapServerRouter(tiles: ServedTiles): Hono<AppEnv> {
   router.post(`${base}/updateTiles`, async (c) => {
     const user = requireUser(c);
     const { cache } = await cacheNamed(c, 'MapServer');
-    if (cache.owner !== user.username && user.role !== 'org_admin') throw forbidden();
+    if (!canChange(cache, user)) throw forbidden();
     if (!cache.sourceServiceItemId)
       throw badRequest('Unable to update tiles.', ['The cache was published from a tile package.']);
     const deps = c.get('deps');

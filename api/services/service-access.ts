@@ -5,14 +5,14 @@
  * and SOAP all ask here, so a private service never answers anonymously on any surface.
  */
 import type { Database } from '../../db/client.js';
+import { mayReadItem } from '../../db/repositories/access.js';
 import { findItem } from '../../db/repositories/items.js';
 import type { UserRow } from '../../db/repositories/users.js';
+import { audienceOf, type ServiceAudience } from '../../lib/access/items.js';
 import { forbidden, tokenRequired } from '../../lib/errors.js';
-import { canReadShared } from '../portal/item-access.js';
 import { serviceNotFound } from './hosted-layer.js';
 
-/** `public` answers may be cached by anyone in between; `restricted` ones only by the client. */
-export type ServiceAudience = 'public' | 'restricted';
+export type { ServiceAudience };
 
 export async function authorizeService(
   db: Database,
@@ -21,7 +21,7 @@ export async function authorizeService(
 ): Promise<ServiceAudience> {
   const item = await findItem(db, serviceItemId);
   if (!item) throw serviceNotFound();
-  if (await canReadShared(db, item, viewer)) return item.access === 'public' ? 'public' : 'restricted';
+  if (await mayReadItem(db, item, viewer)) return audienceOf(item);
   throw viewer ? forbidden() : tokenRequired();
 }
 

@@ -24,6 +24,9 @@ export function runPreparedQuery(db: DatabaseHandle, prepared: PreparedFeatureQu
   return runFeatureQuery(db, prepared.plan, prepared.exact);
 }
 
+/** Candidates of an exact spatial test read at once. */
+const CANDIDATE_PAGE = 2000;
+
 /**
  * The rows of a plan. `exact` decides, for a candidate's stored shape, whether it passes the spatial
  * filter; it is required when the plan has a spatialFilter.
@@ -32,9 +35,10 @@ export async function runFeatureQuery(
   db: DatabaseHandle,
   plan: QueryPlan,
   exact?: (shape: EsriGeometry) => boolean,
+  candidatePage = CANDIDATE_PAGE,
 ): Promise<Row[]> {
   try {
-    return await runPlan(db, plan, exact);
+    return await runPlan(db, plan, exact, candidatePage);
   } catch (e) {
     // A data exception (class 22: overflow, bad cast) comes from the client's where clause: a 400, not a 500.
     const sqlstate = (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code;
@@ -46,15 +50,21 @@ async function runPlan(
   db: DatabaseHandle,
   plan: QueryPlan,
   exact?: (shape: EsriGeometry) => boolean,
+  pageSize = CANDIDATE_PAGE,
 ): Promise<Row[]> {
   if (!plan.spatialFilter || !exact) return db.rows<Row>(toSql(plan.statement()));
-  const candidates = await db.rows<{ objectid: number; shape: unknown }>(
-    toSql(plan.spatialFilter.candidates),
-  );
+  // Candidates page by page: only the ids that pass are kept, never every candidate's shape.
   const ids: number[] = [];
-  for (const c of candidates) {
-    const shape = parseShape(c.shape);
-    if (shape && exact(shape)) ids.push(Number(c.objectid));
+  for (let after = -2147483648; ; ) {
+    const candidates = await db.rows<{ objectid: number; shape: unknown }>(
+      toSql(plan.spatialFilter.candidatesPage(after, pageSize)),
+    );
+    for (const c of candidates) {
+      const shape = parseShape(c.shape);
+      if (shape && exact(shape)) ids.push(Number(c.objectid));
+    }
+    if (candidates.length < pageSize) break;
+    after = Number(candidates[candidates.length - 1].objectid);
   }
   return db.rows<Row>(toSql(plan.statement(ids)));
 }

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { normalizeItemId as canonical } from '../../lib/access/items.js';
 import type { Database } from '../client.js';
 import { itemRelationships, items } from '../schema/items.js';
 import { escapeLike } from './users.js';
@@ -12,8 +13,13 @@ export async function insertItem(db: Database, item: NewItem): Promise<ItemRow> 
   return rows[0]!;
 }
 
+/** Item ids are compared case-insensitively: every id is stored in lower case and looked up so. */
 export async function findItem(db: Database, id: string): Promise<ItemRow | undefined> {
-  const rows = await db.select().from(items).where(eq(items.id, id)).limit(1);
+  const rows = await db
+    .select()
+    .from(items)
+    .where(eq(items.id, canonical(id)))
+    .limit(1);
   return rows[0];
 }
 
@@ -31,7 +37,14 @@ export async function insertRelationship(
   db: Database,
   rel: typeof itemRelationships.$inferInsert,
 ): Promise<void> {
-  await db.insert(itemRelationships).values(rel).onConflictDoNothing();
+  await db
+    .insert(itemRelationships)
+    .values({
+      ...rel,
+      originItemId: canonical(rel.originItemId),
+      destinationItemId: canonical(rel.destinationItemId),
+    })
+    .onConflictDoNothing();
 }
 
 export interface RelationshipKey {
@@ -42,8 +55,8 @@ export interface RelationshipKey {
 
 const keyMatches = (key: RelationshipKey) =>
   and(
-    eq(itemRelationships.originItemId, key.originItemId),
-    eq(itemRelationships.destinationItemId, key.destinationItemId),
+    eq(itemRelationships.originItemId, canonical(key.originItemId)),
+    eq(itemRelationships.destinationItemId, canonical(key.destinationItemId)),
     eq(itemRelationships.relationshipType, key.relationshipType),
   );
 
@@ -60,7 +73,8 @@ export async function deleteRelationshipRow(db: Database, key: RelationshipKey):
 }
 
 /** Relationships in which an item takes part, in either direction. */
-export async function relationshipsOf(db: Database, itemId: string): Promise<RelationshipRow[]> {
+export async function relationshipsOf(db: Database, id: string): Promise<RelationshipRow[]> {
+  const itemId = canonical(id);
   return db
     .select()
     .from(itemRelationships)
@@ -83,7 +97,7 @@ export async function relatedItemRows(
     .innerJoin(items, eq(items.id, to))
     .where(
       and(
-        eq(from, itemId),
+        eq(from, canonical(itemId)),
         types.length > 0 ? inArray(itemRelationships.relationshipType, types) : undefined,
       ),
     )

@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { normalizeItemId as canonical } from '../../lib/access/items.js';
 import type { Database } from '../client.js';
 import { isTileRequest, type PublishRequest } from '../schema/publish-request.js';
 import { publishErrorRecords, publishJobs } from '../schema/publishing.js';
@@ -31,7 +32,7 @@ export async function latestJobForItem(
   db: Database,
   serviceItemId: string,
 ): Promise<PublishJobRow | undefined> {
-  return (await jobsForItem(db, serviceItemId))[0];
+  return (await jobsForItem(db, canonical(serviceItemId)))[0];
 }
 
 export async function updateJobProgress(

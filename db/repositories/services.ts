@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { normalizeItemId as canonical } from '../../lib/access/items.js';
 import type { Database } from '../client.js';
 import { hostedLayers, hostedServices } from '../schema/publishing.js';
 
@@ -27,7 +28,7 @@ export async function findService(
   const rows = await db
     .select()
     .from(hostedServices)
-    .where(eq(hostedServices.serviceItemId, serviceItemId))
+    .where(eq(hostedServices.serviceItemId, canonical(serviceItemId)))
     .limit(1);
   return rows[0];
 }

@@ -9,6 +9,7 @@ import { WEB_MERCATOR } from '../geometry/types.js';
 import { type CatalogField, createFieldCatalog } from './field-catalog.js';
 import { type EsriFieldType, isEsriFieldType } from './field-types.js';
 import type { LayerCatalog } from './layer-catalog.js';
+import { effectiveMaxRecordCount } from './query-limits.js';
 
 /** The stored parts of a hosted layer the catalog is made from. */
 export interface StoredLayer {
@@ -42,7 +43,9 @@ export function layerCatalog(layer: StoredLayer): LayerCatalog {
     table: layer.tableName,
     objectIdField: 'OBJECTID',
     fields: createFieldCatalog(fields),
-    maxRecordCount: typeof def.maxRecordCount === 'number' ? def.maxRecordCount : 2000,
+    maxRecordCount: effectiveMaxRecordCount(
+      typeof def.maxRecordCount === 'number' ? def.maxRecordCount : 2000,
+    ),
     hasGeometry: Boolean(def.geometryType),
     ...(def.geometryType ? { geometryType: def.geometryType as EsriGeometryType } : {}),
   };

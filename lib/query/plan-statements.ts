@@ -68,6 +68,26 @@ export function candidatesStatement(table: string, where: SqlFragment | null): S
   );
 }
 
+/**
+ * One page of the candidates, after objectid `afterId`: the exact test reads the candidates page by
+ * page, so a filter over a huge layer never holds every candidate's shape at once.
+ */
+export function candidatesPageStatement(
+  table: string,
+  where: SqlFragment | null,
+  afterId: number,
+  limit: number,
+): SqlFragment {
+  const after = fragment('"objectid" > ', param(afterId), '::integer');
+  return fragment(
+    `SELECT "objectid", "shape" FROM ${quoteIdentifier(table)} WHERE `,
+    where ? fragment('(', where, ') AND ', after) : after,
+    ' ORDER BY "objectid" LIMIT ',
+    param(limit),
+    '::integer',
+  );
+}
+
 const columnList = (columns: PlanColumn[]): string =>
   columns.map((c) => quoteIdentifier(c.column)).join(', ');
 

@@ -2,7 +2,7 @@ import type { Bounds } from '../geometry/types.js';
 import type { CatalogField } from './field-catalog.js';
 import type { LayerCatalog } from './layer-catalog.js';
 import type { GeometryFilter, NormalizedQuery, OutStatistic } from './normalized-query.js';
-import { buildStatement, candidatesStatement } from './plan-statements.js';
+import { buildStatement, candidatesPageStatement, candidatesStatement } from './plan-statements.js';
 import { invalidParameter } from './query-errors.js';
 import { fragment, join, param, type SqlFragment } from './sql-chunks.js';
 import { compileWhere } from './where-compiler.js';
@@ -57,7 +57,12 @@ export interface QueryPlan {
    * Paging, counting and aggregation thus stay in SQL and stay correct, rather than paging a
    * bbox-filtered page in JS, which would drop rows and misreport exceededTransferLimit.
    */
-  spatialFilter: { filter: GeometryFilter; candidates: SqlFragment } | null;
+  spatialFilter: {
+    filter: GeometryFilter;
+    candidates: SqlFragment;
+    /** The candidates after objectid `afterId`, at most `limit` of them, in objectid order. */
+    candidatesPage(afterId: number, limit: number): SqlFragment;
+  } | null;
   /** The statement to run; pass the exactly-matching ids when `spatialFilter` is set. */
   statement(matchingIds?: readonly number[]): SqlFragment;
 }
@@ -92,7 +97,11 @@ export function planFeatureQuery(
   }
   const where = filters.length ? join(filters, ' AND ') : null;
   if (q.geometry && !bboxIsExact(q, layer, options)) {
-    spatialFilter = { filter: q.geometry, candidates: candidatesStatement(layer.table, where) };
+    spatialFilter = {
+      filter: q.geometry,
+      candidates: candidatesStatement(layer.table, where),
+      candidatesPage: (afterId, limit) => candidatesPageStatement(layer.table, where, afterId, limit),
+    };
   }
   const columns = columnsOf(q, layer, mode, oidField);
   const groupBy = q.groupByFieldsForStatistics.map((name) => layer.fields.lookup(name)!);

@@ -1,5 +1,6 @@
 import type { EsriGeometryType } from '../../geometry/types.js';
 import type { GeometryFilter, SpatialRel } from '../normalized-query.js';
+import { checkFilterVertices } from '../query-limits.js';
 import { asRecord, checkGeometry, envelopeBounds, inferGeometryType } from './geometry-json.js';
 import { fail, present, type QueryParams, readJson, readNumber } from './parameter-values.js';
 import { spatialReferenceObject, spatialReferenceParameter } from './spatial-reference.js';
@@ -45,6 +46,7 @@ export function normalizeGeometryFilter(params: QueryParams): GeometryFilter | n
     throw fail('geometry', `the geometry does not have the shape of ${type ?? 'any Esri geometry type'}`);
   }
   const { geometry, bounds } = checkGeometry(json, type);
+  checkFilterVertices(geometry);
   if (!inSR && json.spatialReference !== undefined)
     inSR = spatialReferenceObject('geometry', json.spatialReference);
   return { geometry, geometryType: type, inSR, spatialRel, bounds };

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseWorkbook, pickSheet } from '../../../activities/publish/excel-source.js';
+import { writeZip, zipBomb } from '../../fixtures/ingest/zip-writer.js';
 
 const workbook = readFileSync(
   join(import.meta.dirname, '..', '..', 'fixtures', 'publish', 'transit-two-sheets.xlsx'),
@@ -39,5 +40,24 @@ describe('pickSheet', () => {
     expect(pickSheet(sheets, 1).name).toBe('Depots');
     expect(pickSheet(sheets, 'stations').name).toBe('Stations');
     expect(() => pickSheet(sheets, 'Missing')).toThrow(/Invalid publishParameters/);
+  });
+});
+
+describe('parseWorkbook of hostile workbooks', () => {
+  it('refuses an xlsx that is a zip bomb before SheetJS opens it', async () => {
+    const bomb = zipBomb('xl/worksheets/sheet1.xml', 4096);
+    await expect(parseWorkbook(bomb)).rejects.toThrow(
+      expect.objectContaining({
+        code: 400,
+        details: ['The archive inflates to more than 100 times its compressed size (ARCHIVE_MAX_RATIO).'],
+      }),
+    );
+  });
+
+  it('refuses an xlsx with a zip-slip entry name', async () => {
+    const zip = writeZip([{ name: '../../xl/workbook.xml', data: Buffer.from('<x/>'), method: 0 }]);
+    await expect(parseWorkbook(zip)).rejects.toThrow(
+      expect.objectContaining({ details: [`The entry name "../../xl/workbook.xml" has a '..' segment.`] }),
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DrawableLayer, LocatedFeature } from '../../../activities/tiles/layer-features.js';
 import { renderRange } from '../../../activities/tiles/render-bundle.js';
+import type { DrawableLayer, LocatedFeature } from '../../../db/repositories/layer-features.js';
 import { MarkerSpriteCache } from '../../../lib/render/marker-sprites.js';
 import { tileBounds } from '../../../lib/tiles/web-mercator.js';
 

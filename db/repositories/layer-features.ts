@@ -4,9 +4,6 @@
  * attributes the layer's renderer reads.
  */
 import { sql } from 'drizzle-orm';
-import type { DatabaseHandle } from '../../db/client.js';
-import { boxLiteral } from '../../db/repositories/feature-tables.js';
-import { findService, listLayers } from '../../db/repositories/services.js';
 import { geometryBounds } from '../../lib/geometry/bounds.js';
 import {
   type Bounds,
@@ -19,6 +16,9 @@ import { createTransformer, type Transformer } from '../../lib/projection/index.
 import { projectBounds } from '../../lib/projection/project-bounds.js';
 import { parseShape } from '../../lib/query/row-mapping.js';
 import type { DrawingInfo, FeatureRenderer, RenderFeature } from '../../lib/render/types.js';
+import type { DatabaseHandle } from '../client.js';
+import { boxLiteral } from './feature-tables.js';
+import { findService, listLayers } from './services.js';
 
 export interface DrawableLayer {
   layerId: number;

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { writeZip, zipBomb } from '../../fixtures/ingest/zip-writer.js';
+import { adminToken, stack } from '../support/portal-client.js';
+
+/** Sends `file` to analyze while timing GET /sharing/rest/info over and over until analyze answers. */
+async function analyzeWhileTiming(token: string, file: Buffer, name: string, filetype: string) {
+  const form = new FormData();
+  form.set('f', 'json');
+  form.set('token', token);
+  form.set('filetype', filetype);
+  form.set('file', new Blob([file]), name);
+  const started = Date.now();
+  let done = false;
+  const analysis = fetch(`${stack().baseUrl}/sharing/rest/content/features/analyze`, {
+    method: 'POST',
+    body: form,
+  }).then(async (r) => ({ status: r.status, json: (await r.json()) as Record<string, any> }));
+  void analysis.finally(() => {
+    done = true;
+  });
+  const latencies: number[] = [];
+  while (!done) {
+    const t = performance.now();
+    const info = await fetch(`${stack().baseUrl}/sharing/rest/info?f=json`);
+    expect(info.status).toBe(200);
+    await info.json();
+    latencies.push(performance.now() - t);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return { ...(await analysis), elapsed: Date.now() - started, latencies };
+}
+
+describe('analyze of hostile archives', () => {
+  it('refuses a 4 MB shapefile zip bomb within seconds while other requests keep answering', async () => {
+    const token = await adminToken();
+    const bomb = zipBomb('zeros.dbf', 4096);
+    const res = await analyzeWhileTiming(token, bomb, 'bomb.zip', 'shapefile');
+    expect(res.status).toBe(200);
+    expect(res.json.error).toMatchObject({
+      code: 400,
+      details: ['The archive inflates to more than 100 times its compressed size (ARCHIVE_MAX_RATIO).'],
+    });
+    expect(res.elapsed).toBeLessThan(20_000);
+    expect(res.latencies.length).toBeGreaterThan(2);
+    expect(Math.max(...res.latencies)).toBeLessThan(500);
+  });
+
+  it('refuses a workbook that is a zip bomb while other requests keep answering', async () => {
+    const token = await adminToken();
+    const bomb = zipBomb('xl/worksheets/sheet1.xml', 4096);
+    const res = await analyzeWhileTiming(token, bomb, 'bomb.xlsx', 'excel');
+    expect(res.json.error).toMatchObject({
+      code: 400,
+      details: ['The archive inflates to more than 100 times its compressed size (ARCHIVE_MAX_RATIO).'],
+    });
+    expect(Math.max(...res.latencies)).toBeLessThan(500);
+  });
+
+  it('refuses a shapefile zip with a zip-slip entry name', async () => {
+    const token = await adminToken();
+    const zip = writeZip([{ name: '../escape.shp', data: Buffer.from('x'), method: 0 }]);
+    const res = await analyzeWhileTiming(token, zip, 'slip.zip', 'shapefile');
+    expect(res.json.error).toMatchObject({
+      code: 400,
+      details: [`The entry name "../escape.shp" has a '..' segment.`],
+    });
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * The abuse suite's runner: each property runs FUZZ_RUNS inputs (a small default in the test command,
+ * a large number under `npm run fuzz`), counts them, and reports the count per suite on the console
+ * and, under the fuzz script, into FUZZ_REPORT so the script can print the total.
+ */
+import { appendFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { afterAll, expect } from 'vitest';
+import { isGeoError } from '../../../lib/errors.js';
+
+export function fuzzRuns(small: number): number {
+  const n = Number(process.env.FUZZ_RUNS);
+  return Number.isInteger(n) && n > 0 ? n : small;
+}
+
+/** Counts the inputs of one test file and reports them when it ends. */
+export function fuzzSuite(name: string) {
+  let tried = 0;
+  afterAll(() => {
+    console.log(`[fuzz] ${name}: ${tried} inputs tried`);
+    if (process.env.FUZZ_REPORT) appendFileSync(process.env.FUZZ_REPORT, `${name}\t${tried}\n`);
+  });
+  return {
+    check<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => void, small = 100): void {
+      fc.assert(
+        fc.property(arb, (v) => {
+          tried++;
+          predicate(v);
+        }),
+        { numRuns: fuzzRuns(small) },
+      );
+    },
+    async checkAsync<T>(
+      arb: fc.Arbitrary<T>,
+      predicate: (value: T) => Promise<void>,
+      small = 50,
+    ): Promise<void> {
+      await fc.assert(
+        fc.asyncProperty(arb, async (v) => {
+          tried++;
+          await predicate(v);
+        }),
+        { numRuns: fuzzRuns(small) },
+      );
+    },
+    count(n = 1) {
+      tried += n;
+    },
+  };
+}
+
+/** Runs `f`; it may succeed, or fail with a client error of the product's model (4xx, with a message). */
+export function succeedsOrRefuses(f: () => unknown): void {
+  try {
+    f();
+  } catch (e) {
+    expectClientError(e);
+  }
+}
+
+export async function succeedsOrRefusesAsync(f: () => Promise<unknown>): Promise<void> {
+  try {
+    await f();
+  } catch (e) {
+    expectClientError(e);
+  }
+}
+
+export function expectClientError(e: unknown): void {
+  if (!isGeoError(e)) throw e;
+  expect(e.code).toBeGreaterThanOrEqual(400);
+  expect(e.code).toBeLessThan(500);
+  expect(e.message.length).toBeGreaterThan(0);
+}

@@ -1,0 +1,158 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { sampleFromBytes } from '../../../activities/publish/csv-source.js';
+import { describeGeoJson, geoJsonFeatures } from '../../../activities/publish/geojson-source.js';
+import { readShapefileZip } from '../../../activities/publish/shapefile-zip.js';
+import { DEFAULT_ARCHIVE_BUDGET, unzipWithBudget } from '../../../lib/ingest/archive-budget.js';
+import { readEnvelope } from '../../../soap/envelope-reader.js';
+import { SoapFault } from '../../../soap/fault.js';
+import { writeZip } from '../../fixtures/ingest/zip-writer.js';
+import { fuzzSuite, succeedsOrRefuses, succeedsOrRefusesAsync } from './fuzz-support.js';
+
+const suite = fuzzSuite('files and SOAP');
+const fixture = (name: string) =>
+  readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'publish', name));
+const wards = fixture('wards-stateplane.zip');
+const parks = fixture('parks-mixed-properties.geojson');
+const budget = { ...DEFAULT_ARCHIVE_BUDGET, maxBytes: 64 * 1024 ** 2 };
+
+/** A file as an attacker shapes it from a good one: cut short, bytes overwritten, or bytes inserted. */
+const mutated = (good: Buffer) =>
+  fc.oneof(
+    fc.nat({ max: good.length }).map((n) => good.subarray(0, n)),
+    fc
+      .array(fc.tuple(fc.nat({ max: good.length - 1 }), fc.integer({ min: 0, max: 255 })), {
+        minLength: 1,
+        maxLength: 8,
+      })
+      .map((edits) => {
+        const copy = Buffer.from(good);
+        for (const [at, byte] of edits) copy[at] = byte;
+        return copy;
+      }),
+    fc
+      .tuple(fc.nat({ max: good.length }), fc.uint8Array({ minLength: 1, maxLength: 64 }))
+      .map(([at, bytes]) => Buffer.concat([good.subarray(0, at), bytes, good.subarray(at)])),
+  );
+
+const entryName = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.constantFrom(
+    '../x.shp',
+    'a/../../x.dbf',
+    '/abs.shp',
+    'C:\\win.shp',
+    '..\\up.prj',
+    'ok/./x.shp',
+    'é/ü.cpg',
+  ),
+);
+
+/** SOAP messages: arbitrary text, entity declarations, deep nesting and huge text. */
+const soapMessage = fc.oneof(
+  fc.string({ maxLength: 300 }),
+  fc.constantFrom(
+    '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><lolz>&lol2;</lolz>',
+    '<!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><x>&xxe;</x>',
+    '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><GetServerInfo/></soap:Body></soap:Envelope>',
+  ),
+  fc.integer({ min: 60, max: 100_000 }).map((n) => `<a>${'<b>'.repeat(n)}${'</b>'.repeat(n)}</a>`),
+  fc.integer({ min: 1, max: 10 }).map((mb) => `<a>${'x'.repeat(mb * 1024 * 1024)}</a>`),
+  fc
+    .string({ maxLength: 60 })
+    .map(
+      (inner) =>
+        `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>${inner}</soap:Body></soap:Envelope>`,
+    ),
+);
+
+async function* once(bytes: Uint8Array) {
+  yield bytes;
+}
+
+describe('file and message corpora under abuse', () => {
+  it('any SOAP message is read as an envelope or refused with a SOAP fault', () => {
+    suite.check(
+      soapMessage,
+      (xml) => {
+        try {
+          readEnvelope(xml);
+        } catch (e) {
+          if (!(e instanceof SoapFault)) throw e;
+          expect(e.body.message.length).toBeGreaterThan(0);
+        }
+      },
+      40,
+    );
+  });
+
+  it('entity declarations are refused before parsing, whatever surrounds them', () => {
+    suite.check(fc.tuple(fc.string({ maxLength: 40 }), fc.string({ maxLength: 40 })), ([a, b]) => {
+      expect(() => readEnvelope(`${a}<!ENTITY e "${'x'.repeat(10)}">${b}`)).toThrow(
+        /entity declarations are not allowed|larger than/,
+      );
+    });
+  });
+
+  it('damaged zips are read or refused with a clear 400, never anything else', async () => {
+    await suite.checkAsync(mutated(wards), (zip) =>
+      succeedsOrRefusesAsync(() => unzipWithBudget(zip, budget)),
+    );
+  });
+
+  it('any entry name is taken only when it stays inside the archive', async () => {
+    await suite.checkAsync(entryName, async (name) => {
+      const zip = writeZip([{ name, data: Buffer.from('x'), method: 0 }]);
+      const unsafe =
+        /(^|[\\/])\.\.([\\/]|$)/.test(name) || /^([\\/]|[A-Za-z]:)/.test(name) || name.includes('\0');
+      try {
+        const entries = await unzipWithBudget(zip, budget);
+        expect(unsafe).toBe(false);
+        expect(entries.size).toBeLessThanOrEqual(1);
+      } catch (e) {
+        succeedsOrRefuses(() => {
+          throw e;
+        });
+      }
+    });
+  });
+
+  it('damaged shapefile zips are parsed or refused with a clear 400', async () => {
+    await suite.checkAsync(
+      mutated(wards),
+      (zip) => succeedsOrRefusesAsync(() => readShapefileZip(zip, budget)),
+      40,
+    );
+  });
+
+  it('arbitrary and damaged CSV bytes are sampled or refused with a clear 400', () => {
+    suite.check(
+      fc.oneof(
+        fc.uint8Array({ maxLength: 400 }),
+        fc.string({ maxLength: 400 }).map((s) => Buffer.from(s)),
+        mutated(fixture('chicago-libraries.csv')),
+      ),
+      (bytes) => succeedsOrRefuses(() => sampleFromBytes(bytes, true)),
+    );
+  });
+
+  it('arbitrary and damaged GeoJSON is described or refused with a clear 400', async () => {
+    await suite.checkAsync(
+      fc.oneof(
+        fc.uint8Array({ maxLength: 300 }),
+        mutated(parks),
+        fc.json().map((s) => Buffer.from(s)),
+      ),
+      (bytes) =>
+        succeedsOrRefusesAsync(async () => {
+          await describeGeoJson(geoJsonItemsOf(bytes), 'x', 10);
+        }),
+    );
+  });
+});
+
+function geoJsonItemsOf(bytes: Uint8Array) {
+  return geoJsonFeatures(once(bytes));
+}
