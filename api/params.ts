@@ -76,6 +76,13 @@ function addField(fields: Map<string, string>, name: string, value: string) {
   fields.set(name.toLowerCase(), value);
 }
 
+/** One parameter of a query string (no `?`), read as parseParams reads it: any case, the last one wins. */
+export function queryParam(query: string, name: string): string | undefined {
+  const fields = new Map<string, string>();
+  for (const [k, v] of new URLSearchParams(query)) addField(fields, k, v);
+  return fields.get(name.toLowerCase());
+}
+
 export async function parseParams(
   request: Request,
   limits: ParamLimits,

@@ -20,6 +20,7 @@ import { findTokenGrant, grantedUser, type RequestOrigin, type TokenGrant, token
 import { clientAddressOf } from './client-address.js';
 import { simpleCorsHeaders } from './cors.js';
 import type { AppDeps } from './env.js';
+import { queryParam } from './params.js';
 import { errorEnvelope } from './render.js';
 import { createServiceAuthorizer, type ServiceAudience } from './services/service-access.js';
 import { answerTile, type TileAnswer, type TileRequest, tileAnswerNow } from './services/tile-serving.js';
@@ -62,6 +63,7 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
     now: Date.now,
   });
   const { db } = deps.database;
+  const queryToken = createQueryTokens();
 
   /** The user a token signs in, or undefined when the full stack must refuse it. */
   async function userOf(token: string, origin: RequestOrigin): Promise<UserRow | undefined> {
@@ -208,17 +210,20 @@ function writeAnswer(res: ServerResponse, found: TileAnswer, origin: string | un
   res.end(found.status === 200 && !head ? found.bytes : undefined);
 }
 
-/** Query strings seen lately and the token each carries: a map client sends the same one with every tile. */
-const queryTokens = new Map<string, string | undefined>();
 const MAX_QUERIES = 1_000;
 
-/** The `token` query parameter, named in any case; the last one wins, as in the full parameter parser. */
-function queryToken(query: string): string | undefined {
-  if (!query) return undefined;
-  if (queryTokens.has(query)) return queryTokens.get(query);
-  let token: string | undefined;
-  for (const [k, v] of new URLSearchParams(query)) if (k.toLowerCase() === 'token') token = v;
-  if (queryTokens.size >= MAX_QUERIES) queryTokens.clear();
-  queryTokens.set(query, token);
-  return token;
+/**
+ * The `token` query parameter, read by the app's parameter rules (api/params.ts), remembered per query
+ * string (a map client sends the same one with every tile). One per lean path: no module state.
+ */
+function createQueryTokens(): (query: string) => string | undefined {
+  const seen = new Map<string, string | undefined>();
+  return (query) => {
+    if (!query) return undefined;
+    if (seen.has(query)) return seen.get(query);
+    const token = queryParam(query, 'token');
+    if (seen.size >= MAX_QUERIES) seen.clear();
+    seen.set(query, token);
+    return token;
+  };
 }
