@@ -52,6 +52,13 @@ const schema = z.object({
     .int()
     .positive()
     .default(2 * 1024 ** 3),
+  // sql.js reads a GeoPackage or SQLite database whole, in memory (wasm32 addresses at most 4 GiB).
+  SQLITE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 * 1024 ** 3)
+    .default(1024 ** 3),
   TOKEN_DEFAULT_MINUTES: z.coerce.number().int().positive().default(60),
   TOKEN_MAX_MINUTES: z.coerce
     .number()
@@ -101,6 +108,7 @@ function toConfig(env: z.infer<typeof schema>) {
     },
     admin: { username: env.PORTAL_ADMIN_USERNAME, password: env.PORTAL_ADMIN_PASSWORD },
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
+    sqliteMaxBytes: env.SQLITE_MAX_BYTES,
     tokens: { defaultMinutes: env.TOKEN_DEFAULT_MINUTES, maxMinutes: env.TOKEN_MAX_MINUTES },
     workerActivityConcurrency: env.WORKER_ACTIVITY_CONCURRENCY,
     tileMemoryCacheBytes: env.TILE_MEMORY_CACHE_MB * 1024 ** 2,

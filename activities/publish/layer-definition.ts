@@ -117,7 +117,7 @@ export function buildLayerDefinition(input: LayerDefinitionInput): Record<string
         : f.type === 'esriFieldTypeDate'
           ? { length: 8 }
           : {}),
-      nullable: true,
+      nullable: f.nullable ?? true,
       editable: true,
       domain: null,
       defaultValue: null,

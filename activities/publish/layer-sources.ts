@@ -7,12 +7,15 @@
 import type { LayerPlan, LayerRequest, PublishRequest, SourcePlan } from '../../db/schema/publish-request.js';
 import type { ObjectStore } from '../../infra/object-store.js';
 import { badRequest } from '../../lib/errors.js';
-import type { EsriGeometry, EsriGeometryType } from '../../lib/geometry/types.js';
+import type { EsriGeometry, EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
 import { type CsvDialect, csvBatches, readCsvSample } from './csv-source.js';
 import { parseWorkbook, pickSheet } from './excel-source.js';
 import { type FeatureTable, parseShapefileZip } from './feature-source.js';
 import { geoJsonBatches, scanGeoJson } from './geojson-source.js';
+import type { DeclaredField } from './layer-plan.js';
+import { openSqlite } from './sqlite-catalog.js';
+import { sqliteLayerBatches, sqliteSourceTables } from './sqlite-tables.js';
 
 export const SAMPLE_ROWS = 1000;
 
@@ -27,6 +30,10 @@ export interface SourceTable {
   decimalComma: boolean;
   /** Whether the reader already produced WGS84 geometry (shapefiles with a .prj, GeoJSON). */
   wgs84Geometry: boolean;
+  /** Fields as the source's schema declares them (GeoPackage, SQLite), one per header. */
+  declaredFields?: DeclaredField[];
+  /** The spatial reference the source declares for this table's geometry. */
+  sourceSR?: SpatialReference;
 }
 
 export type Located = EsriGeometry | { reason: string } | null;
@@ -88,6 +95,14 @@ export async function sourceTables(store: ObjectStore, request: PublishRequest):
         },
       ];
     }
+    case 'sqlite': {
+      const db = await openSqlite(await readWhole(store, request));
+      try {
+        return sqliteSourceTables(db, request, SAMPLE_ROWS);
+      } finally {
+        db.close();
+      }
+    }
     case 'shapefile': {
       const tables = await parseShapefileZip(await readWhole(store, request));
       const first = request.layers[0];
@@ -134,6 +149,10 @@ export async function* layerBatches(
       ({ headers, geometryType } = await scanGeoJson(store, request.sourceKey, plan.name, 0));
     }
     yield* geoJsonBatches(store, request.sourceKey, headers, geometryType, start);
+    return;
+  }
+  if (plan.source.kind === 'sqlite') {
+    yield* sqliteLayerBatches(await readWhole(store, request), plan, start);
     return;
   }
   let rows: CellValue[][];

@@ -9,15 +9,26 @@ import { parseWorkbook } from '../../activities/publish/excel-source.js';
 import { parseShapefileZip } from '../../activities/publish/feature-source.js';
 import { describeGeoJson, geoJsonFeatures } from '../../activities/publish/geojson-source.js';
 import { buildLayerDefinition } from '../../activities/publish/layer-definition.js';
-import { type LayerRequestWithLocale, planLayer } from '../../activities/publish/layer-plan.js';
+import {
+  type DeclaredField,
+  type LayerRequestWithLocale,
+  planLayer,
+} from '../../activities/publish/layer-plan.js';
 import { detectLocation } from '../../activities/publish/location-detection.js';
 import type { LayerPlan, PublishFileType, ServiceProperties } from '../../db/schema/publish-request.js';
 import { badRequest } from '../../lib/errors.js';
 import { type CellValue, localeConventions, parseCellValue } from '../../lib/ingest/index.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
+import { analyzeSqlite } from './analyze-sqlite.js';
 import { parseFileType, parseJsonParameter } from './publish-parameters.js';
-import { impliedFileType, readSourceBytes, resolveSource, sourceChunks } from './publish-source.js';
+import {
+  checkSourceSize,
+  impliedFileType,
+  readSourceBytes,
+  resolveSource,
+  sourceChunks,
+} from './publish-source.js';
 
 const SAMPLE_BYTES = 512 * 1024;
 const ANALYZE_ID = '0'.repeat(32);
@@ -30,6 +41,7 @@ interface Table {
   textColumns?: number[];
   decimalComma: boolean;
   sheetIndex?: number;
+  declaredFields?: DeclaredField[];
 }
 
 const SERVICE: ServiceProperties = {
@@ -56,11 +68,12 @@ const EDITOR_TRACKING = {
 
 export async function analyze(c: Context<AppEnv>) {
   const user = requireUser(c);
-  const { database, store } = c.get('deps');
+  const { database, store, config } = c.get('deps');
   const params = c.get('params');
   const rawType = params.get('filetype');
   const source = await resolveSource(database.db, params, user, rawType ? parseFileType(rawType) : null);
   const fileType = parseFileType(rawType ?? impliedFileType(source));
+  checkSourceSize(fileType, source, config.sqliteMaxBytes);
   const options = parseJsonParameter('analyzeParameters', params.get('analyzeParameters'), false);
   const sampleSize = Math.min(
     Math.max(Number(options.resultRecordCount ?? options.maxRecordCount ?? 10) || 10, 1),
@@ -69,7 +82,19 @@ export async function analyze(c: Context<AppEnv>) {
   const name = baseName(source.name);
   let tables: Table[];
   let extra: Record<string, unknown> = {};
-  if (fileType === 'csv') {
+  let layerSummaries: Record<string, unknown>[] | undefined;
+  if (fileType === 'sqlite') {
+    const analyzed = await analyzeSqlite(await readSourceBytes(store, source), name, 1000);
+    layerSummaries = analyzed.map((a) => a.summary);
+    tables = analyzed.map(({ table: t }) => ({
+      name: t.described.name,
+      headers: t.headers,
+      rows: t.sampleRows,
+      geometryType: t.geometryType,
+      decimalComma: false,
+      declaredFields: t.declaredFields,
+    }));
+  } else if (fileType === 'csv') {
     const bytes = await readSourceBytes(store, source, SAMPLE_BYTES);
     const sample = sampleFromBytes(bytes, bytes.length >= source.size);
     const decimalComma = sample.dialect.delimiter === ';';
@@ -126,7 +151,11 @@ export async function analyze(c: Context<AppEnv>) {
     dateFieldsTimeReference: { timeZone: 'UTC' },
     ...extra,
   };
-  if (fileType === 'excel') {
+  if (fileType === 'sqlite') {
+    // Every table, listed by its position in the file: publish takes them as they are.
+    publishParameters.layers = analyzed.map((a) => ({ ...a.layerInfo, id: a.index }));
+    publishParameters.layerInfo = first?.layerInfo ?? {};
+  } else if (fileType === 'excel') {
     publishParameters.layers = analyzed.map((a) => ({
       ...a.location,
       ...a.layerInfo,
@@ -137,7 +166,11 @@ export async function analyze(c: Context<AppEnv>) {
     Object.assign(publishParameters, first?.location ?? {});
     publishParameters.layerInfo = first?.layerInfo ?? {};
   }
-  return { publishParameters, records: first ? first.records.slice(0, sampleSize) : [] };
+  return {
+    publishParameters,
+    records: first ? first.records.slice(0, sampleSize) : [],
+    ...(layerSummaries ? { layers: layerSummaries } : {}),
+  };
 }
 
 function analyzeTable(
@@ -149,7 +182,7 @@ function analyzeTable(
 ) {
   const records = t.rows.map((row) => Object.fromEntries(t.headers.map((h, i) => [h, row[i]])));
   const detected = detectLocation(t.headers, records, { decimalComma: t.decimalComma });
-  const hasGeometry = fileType === 'geojson' || fileType === 'shapefile';
+  const hasGeometry = fileType === 'geojson' || fileType === 'shapefile' || fileType === 'sqlite';
   const locationType = hasGeometry ? 'geometry' : detected.locationType;
   const request: LayerRequestWithLocale = {
     ...(sourceLocale ? { sourceLocale } : {}),
@@ -170,7 +203,13 @@ function analyzeTable(
   const plan = planLayer({
     serviceItemId: ANALYZE_ID,
     layer: request,
-    sample: { headers: t.headers, rows: t.rows, geometryType: t.geometryType, textColumns: t.textColumns },
+    sample: {
+      headers: t.headers,
+      rows: t.rows,
+      geometryType: t.geometryType,
+      textColumns: t.textColumns,
+      declaredFields: t.declaredFields,
+    },
     source: { kind: 'features' },
     sourceSR: { wkid: 4326 },
     decimalComma: t.decimalComma,

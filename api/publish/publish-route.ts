@@ -24,7 +24,7 @@ import { servicesUrl } from '../urls.js';
 import { chooseItemId, derivedJobId } from './item-id-to-create.js';
 import { overwriteService } from './overwrite-route.js';
 import { parseFileType, parseJsonParameter, parsePublishParameters } from './publish-parameters.js';
-import { impliedFileType, isAdmin, resolveSource, storeSource } from './publish-source.js';
+import { checkSourceSize, impliedFileType, isAdmin, resolveSource, storeSource } from './publish-source.js';
 import { startWorkflow } from './publish-workflow-start.js';
 
 export const serviceUrl = (c: Context<AppEnv>, name: string) =>
@@ -75,6 +75,7 @@ export async function publish(c: Context<AppEnv>) {
   const rawType = params.get('filetype');
   const source = await resolveSource(db, params, user, rawType ? parseFileType(rawType) : null);
   const fileType = parseFileType(rawType ?? impliedFileType(source));
+  checkSourceSize(fileType, source, deps.config.sqliteMaxBytes);
   const checked = parsePublishParameters({
     fileType,
     parameters: parseJsonParameter('publishParameters', params.get('publishParameters'), true),

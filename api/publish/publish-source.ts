@@ -25,6 +25,7 @@ const ITEM_TYPES: Record<PublishFileType, string[]> = {
   excel: ['microsoft excel'],
   geojson: ['geojson'],
   shapefile: ['shapefile'],
+  sqlite: ['sqlite geodatabase', 'geopackage'],
 };
 
 export const isAdmin = (user: UserRow) => user.role === 'org_admin' || user.role === 'account_admin';
@@ -57,6 +58,14 @@ export async function resolveSource(
   throw badRequest('Invalid or missing input parameters.', [
     "One of 'itemid', 'file' or 'text' is required.",
   ]);
+}
+
+/** Files read whole in memory (GeoPackage, SQLite) are refused above SQLITE_MAX_BYTES. */
+export function checkSourceSize(fileType: PublishFileType, source: SourceRef, sqliteMaxBytes: number): void {
+  if (fileType === 'sqlite' && source.size > sqliteMaxBytes)
+    throw badRequest('Unable to publish the file.', [
+      `The database is ${source.size} bytes; GeoPackage and SQLite files are read in memory, up to SQLITE_MAX_BYTES (${sqliteMaxBytes}).`,
+    ]);
 }
 
 /** Stores the source under `key` (a server-side copy for items). */
@@ -110,7 +119,7 @@ export async function* sourceChunks(store: ObjectStore, source: SourceRef): Asyn
 export function impliedFileType(source: SourceRef): string | undefined {
   if (source.kind === 'item') {
     const t = source.item.type.toLowerCase();
-    return t === 'microsoft excel' ? 'excel' : t;
+    return t === 'microsoft excel' ? 'excel' : t.replaceAll(' ', '');
   }
   const ext = source.name.toLowerCase().split('.').pop() ?? '';
   return {
@@ -121,5 +130,9 @@ export function impliedFileType(source: SourceRef): string | undefined {
     geojson: 'geojson',
     json: 'geojson',
     zip: 'shapefile',
+    gpkg: 'sqlite',
+    sqlite: 'sqlite',
+    sqlite3: 'sqlite',
+    db: 'sqlite',
   }[ext];
 }
