@@ -43,6 +43,8 @@ export interface LayerSample {
 }
 
 export interface DeclaredField {
+  /** The alias the source gives; the header otherwise. */
+  alias?: string;
   type: EsriFieldType;
   length?: number;
   nullable: boolean;
@@ -187,7 +189,7 @@ function declaredFields(headers: string[], declared: DeclaredField[]) {
   const names = sanitizeFieldNames(headers, { taken: ['OBJECTID'] });
   return declared.map((d, i) => ({
     name: names[i],
-    alias: headers[i],
+    alias: d.alias ?? headers[i],
     type: d.type,
     ...(d.length ? { length: d.length } : {}),
     ...(d.type === 'esriFieldTypeDate' ? { dateFormat: 'iso' as const } : {}),

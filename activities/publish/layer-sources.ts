@@ -11,6 +11,7 @@ import type { EsriGeometry, EsriGeometryType, SpatialReference } from '../../lib
 import type { CellValue } from '../../lib/ingest/index.js';
 import { type CsvDialect, csvBatches, readCsvSample } from './csv-source.js';
 import { parseWorkbook, pickSheet } from './excel-source.js';
+import { collectionSourceTables, parseFeatureCollection } from './feature-collection-source.js';
 import { type FeatureTable, parseShapefileZip } from './feature-source.js';
 import { geoJsonBatches, scanGeoJson } from './geojson-source.js';
 import type { DeclaredField } from './layer-plan.js';
@@ -103,6 +104,12 @@ export async function sourceTables(store: ObjectStore, request: PublishRequest):
         db.close();
       }
     }
+    case 'featureCollection':
+      return collectionSourceTables(
+        parseFeatureCollection(await readWhole(store, request)),
+        request,
+        SAMPLE_ROWS,
+      );
     case 'shapefile': {
       const tables = await parseShapefileZip(await readWhole(store, request));
       const first = request.layers[0];
@@ -159,6 +166,12 @@ export async function* layerBatches(
   let geometries: Located[] | undefined;
   if (plan.source.kind === 'excel') {
     rows = pickSheet(await parseWorkbook(await readWhole(store, request)), plan.source.sheet).rows;
+  } else if (plan.source.kind === 'featureCollection') {
+    const layer = parseFeatureCollection(await readWhole(store, request))[plan.source.index];
+    if (!layer)
+      throw badRequest('Unable to read the file.', [`The source has no layer ${plan.source.index}.`]);
+    rows = layer.rows;
+    geometries = layer.geometries;
   } else {
     const tables = await parseShapefileZip(await readWhole(store, request));
     const table = tables[plan.id];

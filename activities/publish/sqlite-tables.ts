@@ -3,7 +3,7 @@
  * feature or attribute table (layers the request lists, or all of them), and the batches of one.
  */
 import type { Database } from 'sql.js';
-import type { LayerPlan, LayerRequest, PublishRequest } from '../../db/schema/publish-request.js';
+import type { LayerPlan, PublishRequest } from '../../db/schema/publish-request.js';
 import { badRequest } from '../../lib/errors.js';
 import { geometryBounds, unionBounds } from '../../lib/geometry/index.js';
 import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
@@ -11,25 +11,11 @@ import { proj4ForWkid } from '../../lib/projection/index.js';
 import type { SourceBatch, SourceTable } from './layer-sources.js';
 import { describeSqlite, openSqlite, type SqliteLayer } from './sqlite-catalog.js';
 import { layerGeometryType, sqliteBatches } from './sqlite-source.js';
+import { checkListedTables, tableRequest } from './table-requests.js';
 
 export interface SqliteTable extends SourceTable {
   described: SqliteLayer;
   count: number;
-}
-
-/** The layer request of the table at `index`: the listed one, or the first request renamed. */
-function requestFor(
-  request: PublishRequest,
-  index: number,
-  table: SqliteLayer,
-  tables: number,
-): LayerRequest | null {
-  if (request.listedLayers) return request.layers.find((l) => l.id === index) ?? null;
-  const first = request.layers[0];
-  if (tables === 1) return first;
-  if (index === 0) return { ...first, name: first.layerInfo.name ? first.name : table.name };
-  // The top-level layerInfo (its fields above all) describes the first table only.
-  return { id: index, name: table.name, location: first.location, layerInfo: {} };
 }
 
 function spatialReferenceOf(layer: SqliteLayer, fallback: SpatialReference | null): SpatialReference {
@@ -44,17 +30,10 @@ function spatialReferenceOf(layer: SqliteLayer, fallback: SpatialReference | nul
 /** Every table of the database to publish, with up to `sampleRows` rows each. */
 export function sqliteSourceTables(db: Database, request: PublishRequest, sampleRows: number): SqliteTable[] {
   const described = describeSqlite(db);
-  if (request.listedLayers) {
-    for (const l of request.layers) {
-      if (!described[l.id])
-        throw badRequest('Invalid publishParameters.', [
-          `layers names id ${l.id}, but the file has ${described.length} tables (ids 0 to ${described.length - 1}).`,
-        ]);
-    }
-  }
+  checkListedTables(request, described.length);
   const out: SqliteTable[] = [];
   described.forEach((layer, index) => {
-    const layerRequest = requestFor(request, index, layer, described.length);
+    const layerRequest = tableRequest(request, index, layer.name, described.length);
     if (!layerRequest) return;
     const geometryType = layerGeometryType(db, layer);
     const source = {

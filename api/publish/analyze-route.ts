@@ -20,7 +20,7 @@ import { badRequest } from '../../lib/errors.js';
 import { type CellValue, localeConventions, parseCellValue } from '../../lib/ingest/index.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
-import { analyzeSqlite } from './analyze-sqlite.js';
+import { type AnalyzedTable, analyzeFeatureCollection, analyzeSqlite } from './analyze-tables.js';
 import { parseFileType, parseJsonParameter } from './publish-parameters.js';
 import {
   checkSourceSize,
@@ -42,6 +42,8 @@ interface Table {
   decimalComma: boolean;
   sheetIndex?: number;
   declaredFields?: DeclaredField[];
+  /** Layer resource keys the source carries (a feature collection's drawingInfo). */
+  layerInfo?: Record<string, unknown>;
 }
 
 const SERVICE: ServiceProperties = {
@@ -83,16 +85,21 @@ export async function analyze(c: Context<AppEnv>) {
   let tables: Table[];
   let extra: Record<string, unknown> = {};
   let layerSummaries: Record<string, unknown>[] | undefined;
-  if (fileType === 'sqlite') {
-    const analyzed = await analyzeSqlite(await readSourceBytes(store, source), name, 1000);
+  if (fileType === 'sqlite' || fileType === 'featureCollection') {
+    const bytes = await readSourceBytes(store, source);
+    const analyzed: AnalyzedTable[] =
+      fileType === 'sqlite'
+        ? await analyzeSqlite(bytes, name, 1000)
+        : analyzeFeatureCollection(bytes, name, 1000);
     layerSummaries = analyzed.map((a) => a.summary);
     tables = analyzed.map(({ table: t }) => ({
-      name: t.described.name,
+      name: t.name,
       headers: t.headers,
       rows: t.sampleRows,
       geometryType: t.geometryType,
       decimalComma: false,
       declaredFields: t.declaredFields,
+      layerInfo: t.layer.layerInfo,
     }));
   } else if (fileType === 'csv') {
     const bytes = await readSourceBytes(store, source, SAMPLE_BYTES);
@@ -151,7 +158,7 @@ export async function analyze(c: Context<AppEnv>) {
     dateFieldsTimeReference: { timeZone: 'UTC' },
     ...extra,
   };
-  if (fileType === 'sqlite') {
+  if (fileType === 'sqlite' || fileType === 'featureCollection') {
     // Every table, listed by its position in the file: publish takes them as they are.
     publishParameters.layers = analyzed.map((a) => ({ ...a.layerInfo, id: a.index }));
     publishParameters.layerInfo = first?.layerInfo ?? {};
@@ -182,7 +189,7 @@ function analyzeTable(
 ) {
   const records = t.rows.map((row) => Object.fromEntries(t.headers.map((h, i) => [h, row[i]])));
   const detected = detectLocation(t.headers, records, { decimalComma: t.decimalComma });
-  const hasGeometry = fileType === 'geojson' || fileType === 'shapefile' || fileType === 'sqlite';
+  const hasGeometry = ['geojson', 'shapefile', 'sqlite', 'featureCollection'].includes(fileType);
   const locationType = hasGeometry ? 'geometry' : detected.locationType;
   const request: LayerRequestWithLocale = {
     ...(sourceLocale ? { sourceLocale } : {}),
@@ -223,7 +230,7 @@ function analyzeTable(
   }
   const layerInfo = buildLayerDefinition({
     plan,
-    layerInfo: {},
+    layerInfo: t.layerInfo ?? {},
     service: SERVICE,
     serviceItemId: '',
     spatialReference: { wkid: 102100, latestWkid: 3857 },

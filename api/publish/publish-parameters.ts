@@ -36,19 +36,21 @@ export const FILE_TYPES: Record<string, PublishFileType> = {
   sqlitegeodatabase: 'sqlite',
   geopackage: 'sqlite',
   gpkg: 'sqlite',
+  feature: 'featureCollection',
+  featurecollection: 'featureCollection',
 };
 
 /** File types whose files carry their own geometry, per table. */
-const WITH_GEOMETRY = new Set<PublishFileType>(['geojson', 'shapefile', 'sqlite']);
+const WITH_GEOMETRY = new Set<PublishFileType>(['geojson', 'shapefile', 'sqlite', 'featureCollection']);
 /** File types holding several tables, which `layers` may list by position. */
-const MULTI_TABLE = new Set<PublishFileType>(['sqlite']);
+const MULTI_TABLE = new Set<PublishFileType>(['sqlite', 'featureCollection']);
 
 export function parseFileType(raw: string | undefined): PublishFileType {
   const type = FILE_TYPES[(raw ?? '').trim().toLowerCase()];
   if (!type) {
     throw badRequest('Invalid or missing input parameters.', [
       raw
-        ? `filetype '${raw}' cannot be published as a hosted feature service here: use csv, excel, shapefile, geojson or sqlite (GeoPackage, SQLite, SpatiaLite).`
+        ? `filetype '${raw}' cannot be published as a hosted feature service here: use csv, excel, shapefile, geojson, sqlite (GeoPackage, SQLite, SpatiaLite) or featureCollection.`
         : "'filetype' is required.",
     ]);
   }

@@ -26,6 +26,7 @@ const ITEM_TYPES: Record<PublishFileType, string[]> = {
   geojson: ['geojson'],
   shapefile: ['shapefile'],
   sqlite: ['sqlite geodatabase', 'geopackage'],
+  featureCollection: ['feature collection'],
 };
 
 export const isAdmin = (user: UserRow) => user.role === 'org_admin' || user.role === 'account_admin';

@@ -7,7 +7,7 @@ import type { BoundaryKind } from '../../lib/geocode/boundary-lookup.js';
 import type { EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
 import type { EsriFieldType } from '../../lib/query/field-types.js';
 
-export type PublishFileType = 'csv' | 'excel' | 'geojson' | 'shapefile' | 'sqlite';
+export type PublishFileType = 'csv' | 'excel' | 'geojson' | 'shapefile' | 'sqlite' | 'featureCollection';
 
 export type AddressRoleName = 'Address' | 'City' | 'Region' | 'Postal' | 'PostalExt' | 'CountryCode';
 
@@ -70,7 +70,7 @@ export interface PublishRequest {
   service: ServiceProperties;
   persistErrorRecordsForReview: boolean;
   /**
-   * Multi-table sources (GeoPackage, SQLite): `layers` listed the tables to publish by their position
+   * Multi-table sources (GeoPackage, SQLite, feature collections): `layers` listed the tables to publish by their position
    * in the file; without it every table is published.
    */
   listedLayers?: boolean;
@@ -156,6 +156,8 @@ export type SourcePlan =
    * property names in row order and the layer's geometry type (absent in plans made before).
    */
   | { kind: 'features'; headers?: string[]; geometryType?: EsriGeometryType | null }
+  /** One layer of an ArcGIS feature collection, by its position in the `layers` array. */
+  | { kind: 'featureCollection'; index: number }
   /**
    * A table of a GeoPackage or SQLite database: its columns in row order, the integer key rows are
    * read in order of (the resume point), and the geometry column with its encoding.
