@@ -119,7 +119,7 @@ export function buildLayerDefinition(input: LayerDefinitionInput): Record<string
           : {}),
       nullable: f.nullable ?? true,
       editable: true,
-      domain: null,
+      domain: f.domain ?? null,
       defaultValue: null,
       ...(f.locationType && f.locationType !== 'unknown' ? { locationType: f.locationType } : {}),
     })),

@@ -48,6 +48,8 @@ export interface DeclaredField {
   type: EsriFieldType;
   length?: number;
   nullable: boolean;
+  /** An Esri domain (codedValue or range) the source declares for the field. */
+  domain?: Record<string, unknown>;
 }
 
 /**
@@ -106,16 +108,17 @@ export function planLayer(input: PlanInput): LayerPlan {
   const reading = readingConventions(layer, input.decimalComma === true);
   const decimalComma = reading.decimalComma;
   const records = sample.rows.map((row) => Object.fromEntries(sample.headers.map((h, i) => [h, row[i]])));
-  const inferred: (InferredField & { nullable?: boolean })[] = sample.declaredFields
-    ? declaredFields(sample.headers, sample.declaredFields)
-    : inferFields(
-        { names: sample.headers, columns: sample.headers.map((_, i) => sample.rows.map((r) => r[i])) },
-        {
-          decimalComma,
-          taken: ['OBJECTID'],
-          ...(reading.dateOrder ? { dateOrder: reading.dateOrder } : {}),
-        },
-      );
+  const inferred: (InferredField & { nullable?: boolean; domain?: Record<string, unknown> })[] =
+    sample.declaredFields
+      ? declaredFields(sample.headers, sample.declaredFields)
+      : inferFields(
+          { names: sample.headers, columns: sample.headers.map((_, i) => sample.rows.map((r) => r[i])) },
+          {
+            decimalComma,
+            taken: ['OBJECTID'],
+            ...(reading.dateOrder ? { dateOrder: reading.dateOrder } : {}),
+          },
+        );
   const requested = Array.isArray(layer.layerInfo.fields)
     ? (layer.layerInfo.fields as Record<string, unknown>[])
     : [];
@@ -142,6 +145,7 @@ export function planLayer(input: PlanInput): LayerPlan {
       ...(length ? { length } : {}),
       ...(type === 'esriFieldTypeDate' && f.dateFormat ? { dateFormat: f.dateFormat } : {}),
       ...(f.nullable === false ? { nullable: false } : {}),
+      ...(f.domain ? { domain: f.domain } : {}),
       sourceIndex: f.sourceIndex,
       column: attributeColumn(fields.length),
       locationType: typeof given?.locationType === 'string' ? given.locationType : 'unknown',
@@ -194,6 +198,7 @@ function declaredFields(headers: string[], declared: DeclaredField[]) {
     ...(d.length ? { length: d.length } : {}),
     ...(d.type === 'esriFieldTypeDate' ? { dateFormat: 'iso' as const } : {}),
     nullable: d.nullable,
+    ...(d.domain ? { domain: d.domain } : {}),
     source: headers[i],
     sourceIndex: i,
   }));

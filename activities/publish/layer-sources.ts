@@ -13,6 +13,7 @@ import { type CsvDialect, csvBatches, readCsvSample } from './csv-source.js';
 import { parseWorkbook, pickSheet } from './excel-source.js';
 import { collectionSourceTables, parseFeatureCollection } from './feature-collection-source.js';
 import { type FeatureTable, parseShapefileZip } from './feature-source.js';
+import { fileGeodatabaseToGeoPackage } from './file-geodatabase.js';
 import { geoJsonBatches, scanGeoJson } from './geojson-source.js';
 import type { DeclaredField } from './layer-plan.js';
 import { openSqlite } from './sqlite-catalog.js';
@@ -104,6 +105,18 @@ export async function sourceTables(store: ObjectStore, request: PublishRequest):
         db.close();
       }
     }
+    case 'fileGeodatabase': {
+      // Converted once, when planning; the layers load from the converted copy.
+      const gpkg = await fileGeodatabaseToGeoPackage(await readWhole(store, request));
+      const objectKey = `${request.sourceKey}.gpkg`;
+      await store.put(objectKey, Buffer.from(gpkg), gpkg.length);
+      const db = await openSqlite(gpkg);
+      try {
+        return sqliteSourceTables(db, request, SAMPLE_ROWS, objectKey);
+      } finally {
+        db.close();
+      }
+    }
     case 'featureCollection':
       return collectionSourceTables(
         parseFeatureCollection(await readWhole(store, request)),
@@ -159,7 +172,7 @@ export async function* layerBatches(
     return;
   }
   if (plan.source.kind === 'sqlite') {
-    yield* sqliteLayerBatches(await readWhole(store, request), plan, start);
+    yield* sqliteLayerBatches(await store.getBuffer(plan.source.objectKey ?? request.sourceKey), plan, start);
     return;
   }
   let rows: CellValue[][];

@@ -14,11 +14,14 @@ import { wkidFromPrj } from '../../lib/projection/index.js';
 export type GeometryFormat = 'gpkg' | 'spatialite' | 'wkb';
 
 export interface SqliteField {
-  /** The column, also the field's alias. */
   column: string;
+  /** GeoPackage schema extension's title (or name) of the column; the column name otherwise. */
+  alias?: string;
   type: EsriFieldType;
   length?: number;
   nullable: boolean;
+  /** An Esri coded-value or range domain from the column's GeoPackage constraint. */
+  domain?: Record<string, unknown>;
 }
 
 export interface SqliteLayer {
@@ -125,6 +128,7 @@ export function describeSqlite(db: Database): SqliteLayer[] {
         : 'The database holds no table.',
     );
   const format: GeometryFormat = geopackage ? 'gpkg' : sqliteGeometryFormat(db);
+  const schema = geopackage ? dataColumns(db) : new Map<string, DataColumn>();
   return listed.map((d) => {
     const columns = columnsOf(db, d.table);
     const pks = columns.filter((c) => c.pk > 0);
@@ -141,11 +145,74 @@ export function describeSqlite(db: Database): SqliteLayer[] {
         );
         length = Math.max(256, longest || 0);
       }
-      fields.push({ column: c.name, type: t.type, ...(length ? { length } : {}), nullable: !c.notNull });
+      const described = schema.get(`${d.table}\u0000${c.name}`.toLowerCase());
+      fields.push({
+        column: c.name,
+        ...(described?.alias ? { alias: described.alias } : {}),
+        type: t.type,
+        ...(length ? { length } : {}),
+        nullable: !c.notNull,
+        ...(described?.domain ? { domain: described.domain } : {}),
+      });
     }
     const count = Number(rows(db, `SELECT count(*) FROM ${quoted(d.table)}`)[0][0]);
     return { ...d, key, fields, geometryFormat: format, count };
   });
+}
+
+interface DataColumn {
+  alias?: string;
+  domain?: Record<string, unknown>;
+}
+
+/**
+ * The GeoPackage schema extension (gpkg_data_columns and gpkg_data_column_constraints, OGC
+ * 12-128r18 annex F.9): column titles become aliases, enum constraints coded-value domains and
+ * range constraints range domains, as GDAL writes a file geodatabase's domains.
+ */
+function dataColumns(db: Database): Map<string, DataColumn> {
+  const out = new Map<string, DataColumn>();
+  if (!hasTable(db, 'gpkg_data_columns')) return out;
+  const constraints = new Map<string, SqlValue[][]>();
+  if (hasTable(db, 'gpkg_data_column_constraints')) {
+    for (const r of rows(
+      db,
+      'SELECT constraint_name, constraint_type, value, min, max, description FROM gpkg_data_column_constraints ORDER BY rowid',
+    )) {
+      const list = constraints.get(String(r[0])) ?? [];
+      list.push(r);
+      constraints.set(String(r[0]), list);
+    }
+  }
+  for (const r of rows(
+    db,
+    'SELECT table_name, column_name, title, name, constraint_name FROM gpkg_data_columns',
+  )) {
+    const alias =
+      typeof r[2] === 'string' && r[2] ? r[2] : typeof r[3] === 'string' && r[3] ? r[3] : undefined;
+    const name = r[4] === null ? null : String(r[4]);
+    const domain = name ? domainOf(name, constraints.get(name) ?? []) : undefined;
+    out.set(`${r[0]}\u0000${r[1]}`.toLowerCase(), {
+      ...(alias ? { alias } : {}),
+      ...(domain ? { domain } : {}),
+    });
+  }
+  return out;
+}
+
+function domainOf(name: string, constraints: SqlValue[][]): Record<string, unknown> | undefined {
+  const range = constraints.find((c) => c[1] === 'range');
+  if (range) return { type: 'range', name, range: [Number(range[3]), Number(range[4])] };
+  const values = constraints.filter((c) => c[1] === 'enum');
+  if (values.length === 0) return undefined;
+  return {
+    type: 'codedValue',
+    name,
+    codedValues: values.map((c) => ({
+      name: typeof c[5] === 'string' && c[5] ? c[5] : String(c[2]),
+      code: c[2] !== null && c[2] !== '' && Number.isFinite(Number(c[2])) ? Number(c[2]) : c[2],
+    })),
+  };
 }
 
 function geoPackageLayers(db: Database): Described[] {

@@ -28,7 +28,12 @@ function spatialReferenceOf(layer: SqliteLayer, fallback: SpatialReference | nul
 }
 
 /** Every table of the database to publish, with up to `sampleRows` rows each. */
-export function sqliteSourceTables(db: Database, request: PublishRequest, sampleRows: number): SqliteTable[] {
+export function sqliteSourceTables(
+  db: Database,
+  request: PublishRequest,
+  sampleRows: number,
+  objectKey?: string,
+): SqliteTable[] {
   const described = describeSqlite(db);
   checkListedTables(request, described.length);
   const out: SqliteTable[] = [];
@@ -38,6 +43,7 @@ export function sqliteSourceTables(db: Database, request: PublishRequest, sample
     const geometryType = layerGeometryType(db, layer);
     const source = {
       kind: 'sqlite' as const,
+      ...(objectKey ? { objectKey } : {}),
       table: layer.table,
       key: layer.key,
       columns: layer.fields.map((f) => f.column),
@@ -51,9 +57,11 @@ export function sqliteSourceTables(db: Database, request: PublishRequest, sample
       sampleRows: first.done ? [] : first.value.rows,
       geometryType,
       declaredFields: layer.fields.map((f) => ({
+        ...(f.alias ? { alias: f.alias } : {}),
         type: f.type,
         ...(f.length ? { length: f.length } : {}),
         nullable: f.nullable,
+        ...(f.domain ? { domain: f.domain } : {}),
       })),
       source,
       decimalComma: false,

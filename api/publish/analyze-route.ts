@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import { sampleFromBytes } from '../../activities/publish/csv-source.js';
 import { parseWorkbook } from '../../activities/publish/excel-source.js';
 import { parseShapefileZip } from '../../activities/publish/feature-source.js';
+import { fileGeodatabaseToGeoPackage } from '../../activities/publish/file-geodatabase.js';
 import { describeGeoJson, geoJsonFeatures } from '../../activities/publish/geojson-source.js';
 import { buildLayerDefinition } from '../../activities/publish/layer-definition.js';
 import {
@@ -85,12 +86,16 @@ export async function analyze(c: Context<AppEnv>) {
   let tables: Table[];
   let extra: Record<string, unknown> = {};
   let layerSummaries: Record<string, unknown>[] | undefined;
-  if (fileType === 'sqlite' || fileType === 'featureCollection') {
-    const bytes = await readSourceBytes(store, source);
+  if (fileType === 'sqlite' || fileType === 'featureCollection' || fileType === 'fileGeodatabase') {
+    const read = await readSourceBytes(store, source);
     const analyzed: AnalyzedTable[] =
-      fileType === 'sqlite'
-        ? await analyzeSqlite(bytes, name, 1000)
-        : analyzeFeatureCollection(bytes, name, 1000);
+      fileType === 'featureCollection'
+        ? analyzeFeatureCollection(read, name, 1000)
+        : await analyzeSqlite(
+            fileType === 'fileGeodatabase' ? await fileGeodatabaseToGeoPackage(read) : read,
+            name,
+            1000,
+          );
     layerSummaries = analyzed.map((a) => a.summary);
     tables = analyzed.map(({ table: t }) => ({
       name: t.name,
@@ -158,7 +163,7 @@ export async function analyze(c: Context<AppEnv>) {
     dateFieldsTimeReference: { timeZone: 'UTC' },
     ...extra,
   };
-  if (fileType === 'sqlite' || fileType === 'featureCollection') {
+  if (fileType === 'sqlite' || fileType === 'featureCollection' || fileType === 'fileGeodatabase') {
     // Every table, listed by its position in the file: publish takes them as they are.
     publishParameters.layers = analyzed.map((a) => ({ ...a.layerInfo, id: a.index }));
     publishParameters.layerInfo = first?.layerInfo ?? {};
@@ -189,7 +194,9 @@ function analyzeTable(
 ) {
   const records = t.rows.map((row) => Object.fromEntries(t.headers.map((h, i) => [h, row[i]])));
   const detected = detectLocation(t.headers, records, { decimalComma: t.decimalComma });
-  const hasGeometry = ['geojson', 'shapefile', 'sqlite', 'featureCollection'].includes(fileType);
+  const hasGeometry = ['geojson', 'shapefile', 'sqlite', 'featureCollection', 'fileGeodatabase'].includes(
+    fileType,
+  );
   const locationType = hasGeometry ? 'geometry' : detected.locationType;
   const request: LayerRequestWithLocale = {
     ...(sourceLocale ? { sourceLocale } : {}),

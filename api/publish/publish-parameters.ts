@@ -38,19 +38,27 @@ export const FILE_TYPES: Record<string, PublishFileType> = {
   gpkg: 'sqlite',
   feature: 'featureCollection',
   featurecollection: 'featureCollection',
+  file: 'fileGeodatabase',
+  filegeodatabase: 'fileGeodatabase',
 };
 
 /** File types whose files carry their own geometry, per table. */
-const WITH_GEOMETRY = new Set<PublishFileType>(['geojson', 'shapefile', 'sqlite', 'featureCollection']);
+const WITH_GEOMETRY = new Set<PublishFileType>([
+  'geojson',
+  'shapefile',
+  'sqlite',
+  'featureCollection',
+  'fileGeodatabase',
+]);
 /** File types holding several tables, which `layers` may list by position. */
-const MULTI_TABLE = new Set<PublishFileType>(['sqlite', 'featureCollection']);
+const MULTI_TABLE = new Set<PublishFileType>(['sqlite', 'featureCollection', 'fileGeodatabase']);
 
 export function parseFileType(raw: string | undefined): PublishFileType {
   const type = FILE_TYPES[(raw ?? '').trim().toLowerCase()];
   if (!type) {
     throw badRequest('Invalid or missing input parameters.', [
       raw
-        ? `filetype '${raw}' cannot be published as a hosted feature service here: use csv, excel, shapefile, geojson, sqlite (GeoPackage, SQLite, SpatiaLite) or featureCollection.`
+        ? `filetype '${raw}' cannot be published as a hosted feature service here: use csv, excel, shapefile, geojson, sqlite (GeoPackage, SQLite, SpatiaLite), featureCollection or fileGeodatabase.`
         : "'filetype' is required.",
     ]);
   }

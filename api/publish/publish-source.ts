@@ -27,6 +27,7 @@ const ITEM_TYPES: Record<PublishFileType, string[]> = {
   shapefile: ['shapefile'],
   sqlite: ['sqlite geodatabase', 'geopackage'],
   featureCollection: ['feature collection'],
+  fileGeodatabase: ['file geodatabase'],
 };
 
 export const isAdmin = (user: UserRow) => user.role === 'org_admin' || user.role === 'account_admin';
@@ -63,9 +64,9 @@ export async function resolveSource(
 
 /** Files read whole in memory (GeoPackage, SQLite) are refused above SQLITE_MAX_BYTES. */
 export function checkSourceSize(fileType: PublishFileType, source: SourceRef, sqliteMaxBytes: number): void {
-  if (fileType === 'sqlite' && source.size > sqliteMaxBytes)
+  if ((fileType === 'sqlite' || fileType === 'fileGeodatabase') && source.size > sqliteMaxBytes)
     throw badRequest('Unable to publish the file.', [
-      `The database is ${source.size} bytes; GeoPackage and SQLite files are read in memory, up to SQLITE_MAX_BYTES (${sqliteMaxBytes}).`,
+      `The file is ${source.size} bytes; GeoPackage, SQLite and file geodatabases are read in memory, up to SQLITE_MAX_BYTES (${sqliteMaxBytes}).`,
     ]);
 }
 

@@ -7,7 +7,14 @@ import type { BoundaryKind } from '../../lib/geocode/boundary-lookup.js';
 import type { EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
 import type { EsriFieldType } from '../../lib/query/field-types.js';
 
-export type PublishFileType = 'csv' | 'excel' | 'geojson' | 'shapefile' | 'sqlite' | 'featureCollection';
+export type PublishFileType =
+  | 'csv'
+  | 'excel'
+  | 'geojson'
+  | 'shapefile'
+  | 'sqlite'
+  | 'featureCollection'
+  | 'fileGeodatabase';
 
 export type AddressRoleName = 'Address' | 'City' | 'Region' | 'Postal' | 'PostalExt' | 'CountryCode';
 
@@ -108,6 +115,8 @@ export interface PlannedField {
   dateFormat?: 'iso' | 'ymd' | 'mdy' | 'dmy';
   /** False when the source declares the column NOT NULL (GeoPackage, SQLite); absent: nullable. */
   nullable?: boolean;
+  /** An Esri coded-value or range domain the source declares (GeoPackage constraints, file geodatabases). */
+  domain?: Record<string, unknown>;
   /** Position of the value in a source row. */
   sourceIndex: number;
   /** Physical column `a_<n>`. */
@@ -164,6 +173,8 @@ export type SourcePlan =
    */
   | {
       kind: 'sqlite';
+      /** The object holding the database when it is not the source itself (a converted file geodatabase). */
+      objectKey?: string;
       table: string;
       key: string;
       columns: string[];
