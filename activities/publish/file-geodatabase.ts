@@ -24,7 +24,11 @@ let engine: Promise<{ Gdal: Gdal; dest: string }> | undefined;
 const gdal = () => {
   engine ??= (async () => {
     const dest = mkdtempSync(join(tmpdir(), 'geoportal-gdal-'));
-    const files = join(dirname(createRequire(import.meta.url).resolve('gdal3.js/node.js')), 'dist', 'package');
+    const files = join(
+      dirname(createRequire(import.meta.url).resolve('gdal3.js/node.js')),
+      'dist',
+      'package',
+    );
     const Gdal = await initGdalJs({
       // gdal3.js reads its data file at "./" + path: a path relative to the working directory.
       path: relative(process.cwd(), files),

@@ -14,8 +14,13 @@ function bytes(...parts: ['u8' | 'u32' | 'f64', number][]): Uint8Array {
   let at = 0;
   for (const [k, v] of parts) {
     if (k === 'u8') view.setUint8(at++, v);
-    else if (k === 'u32') view.setUint32(at, v, true), (at += 4);
-    else view.setFloat64(at, v, true), (at += 8);
+    else if (k === 'u32') {
+      view.setUint32(at, v, true);
+      at += 4;
+    } else {
+      view.setFloat64(at, v, true);
+      at += 8;
+    }
   }
   return new Uint8Array(view.buffer);
 }
