@@ -72,8 +72,12 @@ export function geodatabaseFiles(entries: Record<string, Uint8Array>): {
 }
 
 /** The zipped file geodatabase as GeoPackage bytes. */
-export async function fileGeodatabaseToGeoPackage(zip: Uint8Array): Promise<Uint8Array> {
-  const { folder, files } = geodatabaseFiles(zipEntries(zip));
+export const fileGeodatabaseToGeoPackage = (zip: Uint8Array): Promise<Uint8Array> =>
+  geodatabaseToGeoPackage(zipEntries(zip));
+
+/** The file geodatabase among an archive's entries (a zip's, a service definition's) as GeoPackage bytes. */
+export async function geodatabaseToGeoPackage(entries: Record<string, Uint8Array>): Promise<Uint8Array> {
+  const { folder, files } = geodatabaseFiles(entries);
   const run = queue.then(() => convert(folder, files));
   queue = run.catch(() => undefined);
   return run;

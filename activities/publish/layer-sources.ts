@@ -13,9 +13,10 @@ import { type CsvDialect, csvBatches, readCsvSample } from './csv-source.js';
 import { parseWorkbook, pickSheet } from './excel-source.js';
 import { collectionSourceTables, parseFeatureCollection } from './feature-collection-source.js';
 import { type FeatureTable, parseShapefileZip } from './feature-source.js';
-import { fileGeodatabaseToGeoPackage } from './file-geodatabase.js';
+import { fileGeodatabaseToGeoPackage, geodatabaseToGeoPackage } from './file-geodatabase.js';
 import { geoJsonBatches, scanGeoJson } from './geojson-source.js';
 import type { DeclaredField } from './layer-plan.js';
+import { serviceDefinitionKind, sevenZipEntries } from './service-definition.js';
 import { openSqlite } from './sqlite-catalog.js';
 import { sqliteLayerBatches, sqliteSourceTables } from './sqlite-tables.js';
 
@@ -105,9 +106,14 @@ export async function sourceTables(store: ObjectStore, request: PublishRequest):
         db.close();
       }
     }
-    case 'fileGeodatabase': {
+    case 'fileGeodatabase':
+    case 'serviceDefinition': {
       // Converted once, when planning; the layers load from the converted copy.
-      const gpkg = await fileGeodatabaseToGeoPackage(await readWhole(store, request));
+      const whole = await readWhole(store, request);
+      const gpkg =
+        request.fileType === 'fileGeodatabase'
+          ? await fileGeodatabaseToGeoPackage(whole)
+          : await serviceDefinitionGeoPackage(whole);
       const objectKey = `${request.sourceKey}.gpkg`;
       await store.put(objectKey, Buffer.from(gpkg), gpkg.length);
       const db = await openSqlite(gpkg);
@@ -136,6 +142,16 @@ export async function sourceTables(store: ObjectStore, request: PublishRequest):
       );
     }
   }
+}
+
+/** The file geodatabase a service definition carries, as a GeoPackage. */
+export async function serviceDefinitionGeoPackage(bytes: Uint8Array): Promise<Uint8Array> {
+  const entries = await sevenZipEntries(bytes);
+  if (serviceDefinitionKind(entries) === 'tiles')
+    throw badRequest('Unable to publish the file.', [
+      'The service definition carries a tile cache: it publishes as a tiled Map Service, not a feature service.',
+    ]);
+  return geodatabaseToGeoPackage(entries);
 }
 
 function featureSource(layer: LayerRequest, table: FeatureTable): SourceTable {

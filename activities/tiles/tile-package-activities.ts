@@ -24,6 +24,7 @@ import {
   readPackageDefinition,
 } from '../../lib/tiles/tile-package.js';
 import { withFailureMapping } from '../publish/activity-errors.js';
+import { isSevenZip, sevenZipEntries } from '../publish/service-definition.js';
 import type { TileDeps } from './tile-deps.js';
 
 /** Where the tile publish route stores the uploaded package. */
@@ -41,10 +42,16 @@ export function createTilePackageActivities(deps: TileDeps) {
         throw internalError('Unable to complete operation.', [`Tile job ${jobId} does not exist.`]);
       const id = cache.serviceItemId;
       let entries: Record<string, Uint8Array>;
-      try {
-        entries = unzipSync(await store.getBuffer(packageSourceKey(jobId)));
-      } catch {
-        throw badRequest('Unable to publish.', ['The tile package is not a readable zip file.']);
+      const packaged = await store.getBuffer(packageSourceKey(jobId));
+      if (isSevenZip(packaged)) {
+        // A service definition carrying a tile cache.
+        entries = await sevenZipEntries(packaged);
+      } else {
+        try {
+          entries = unzipSync(packaged);
+        } catch {
+          throw badRequest('Unable to publish.', ['The tile package is not a readable zip file.']);
+        }
       }
       const reader: PackageReader = {
         async read(path) {

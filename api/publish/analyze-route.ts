@@ -15,6 +15,7 @@ import {
   type LayerRequestWithLocale,
   planLayer,
 } from '../../activities/publish/layer-plan.js';
+import { serviceDefinitionGeoPackage } from '../../activities/publish/layer-sources.js';
 import { detectLocation } from '../../activities/publish/location-detection.js';
 import type { LayerPlan, PublishFileType, ServiceProperties } from '../../db/schema/publish-request.js';
 import { badRequest } from '../../lib/errors.js';
@@ -86,13 +87,17 @@ export async function analyze(c: Context<AppEnv>) {
   let tables: Table[];
   let extra: Record<string, unknown> = {};
   let layerSummaries: Record<string, unknown>[] | undefined;
-  if (fileType === 'sqlite' || fileType === 'featureCollection' || fileType === 'fileGeodatabase') {
+  if (['sqlite', 'featureCollection', 'fileGeodatabase', 'serviceDefinition'].includes(fileType)) {
     const read = await readSourceBytes(store, source);
     const analyzed: AnalyzedTable[] =
       fileType === 'featureCollection'
         ? analyzeFeatureCollection(read, name, 1000)
         : await analyzeSqlite(
-            fileType === 'fileGeodatabase' ? await fileGeodatabaseToGeoPackage(read) : read,
+            fileType === 'fileGeodatabase'
+              ? await fileGeodatabaseToGeoPackage(read)
+              : fileType === 'serviceDefinition'
+                ? await serviceDefinitionGeoPackage(read)
+                : read,
             name,
             1000,
           );
@@ -163,7 +168,7 @@ export async function analyze(c: Context<AppEnv>) {
     dateFieldsTimeReference: { timeZone: 'UTC' },
     ...extra,
   };
-  if (fileType === 'sqlite' || fileType === 'featureCollection' || fileType === 'fileGeodatabase') {
+  if (['sqlite', 'featureCollection', 'fileGeodatabase', 'serviceDefinition'].includes(fileType)) {
     // Every table, listed by its position in the file: publish takes them as they are.
     publishParameters.layers = analyzed.map((a) => ({ ...a.layerInfo, id: a.index }));
     publishParameters.layerInfo = first?.layerInfo ?? {};
@@ -194,9 +199,14 @@ function analyzeTable(
 ) {
   const records = t.rows.map((row) => Object.fromEntries(t.headers.map((h, i) => [h, row[i]])));
   const detected = detectLocation(t.headers, records, { decimalComma: t.decimalComma });
-  const hasGeometry = ['geojson', 'shapefile', 'sqlite', 'featureCollection', 'fileGeodatabase'].includes(
-    fileType,
-  );
+  const hasGeometry = [
+    'geojson',
+    'shapefile',
+    'sqlite',
+    'featureCollection',
+    'fileGeodatabase',
+    'serviceDefinition',
+  ].includes(fileType);
   const locationType = hasGeometry ? 'geometry' : detected.locationType;
   const request: LayerRequestWithLocale = {
     ...(sourceLocale ? { sourceLocale } : {}),

@@ -40,6 +40,8 @@ export const FILE_TYPES: Record<string, PublishFileType> = {
   featurecollection: 'featureCollection',
   file: 'fileGeodatabase',
   filegeodatabase: 'fileGeodatabase',
+  servicedefinition: 'serviceDefinition',
+  sd: 'serviceDefinition',
 };
 
 /** File types whose files carry their own geometry, per table. */
@@ -49,16 +51,22 @@ const WITH_GEOMETRY = new Set<PublishFileType>([
   'sqlite',
   'featureCollection',
   'fileGeodatabase',
+  'serviceDefinition',
 ]);
 /** File types holding several tables, which `layers` may list by position. */
-const MULTI_TABLE = new Set<PublishFileType>(['sqlite', 'featureCollection', 'fileGeodatabase']);
+const MULTI_TABLE = new Set<PublishFileType>([
+  'sqlite',
+  'featureCollection',
+  'fileGeodatabase',
+  'serviceDefinition',
+]);
 
 export function parseFileType(raw: string | undefined): PublishFileType {
   const type = FILE_TYPES[(raw ?? '').trim().toLowerCase()];
   if (!type) {
     throw badRequest('Invalid or missing input parameters.', [
       raw
-        ? `filetype '${raw}' cannot be published as a hosted feature service here: use csv, excel, shapefile, geojson, sqlite (GeoPackage, SQLite, SpatiaLite), featureCollection or fileGeodatabase.`
+        ? `filetype '${raw}' cannot be published as a hosted feature service here: use csv, excel, shapefile, geojson, sqlite (GeoPackage, SQLite, SpatiaLite), featureCollection, fileGeodatabase or serviceDefinition.`
         : "'filetype' is required.",
     ]);
   }

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
+import { serviceDefinitionKind, sevenZipEntries } from '../../activities/publish/service-definition.js';
 import { deleteItemRow, insertItem, insertRelationship } from '../../db/repositories/items.js';
 import { findJob, insertJob, type PublishJobRow } from '../../db/repositories/jobs.js';
 import { deleteService, findServiceByName, insertService } from '../../db/repositories/services.js';
@@ -23,8 +24,20 @@ import {
 import { servicesUrl } from '../urls.js';
 import { chooseItemId, derivedJobId } from './item-id-to-create.js';
 import { overwriteService } from './overwrite-route.js';
-import { parseFileType, parseJsonParameter, parsePublishParameters } from './publish-parameters.js';
-import { checkSourceSize, impliedFileType, isAdmin, resolveSource, storeSource } from './publish-source.js';
+import {
+  FILE_TYPES,
+  parseFileType,
+  parseJsonParameter,
+  parsePublishParameters,
+} from './publish-parameters.js';
+import {
+  checkSourceSize,
+  impliedFileType,
+  isAdmin,
+  readSourceBytes,
+  resolveSource,
+  storeSource,
+} from './publish-source.js';
 import { startWorkflow } from './publish-workflow-start.js';
 
 export const serviceUrl = (c: Context<AppEnv>, name: string) =>
@@ -57,6 +70,17 @@ function servicesResponse(c: Context<AppEnv>, job: PublishJobRow, cacheJob?: Pub
 /** The Map Service job of a publish with buildInitialCache, derived from the publish job's id. */
 const cacheJobIdFor = (jobId: string) => derivedJobId(jobId, 'initial-cache');
 
+async function isTiledServiceDefinition(c: Context<AppEnv>): Promise<boolean> {
+  const params = c.get('params');
+  const deps = c.get('deps');
+  if (FILE_TYPES[(params.get('filetype') ?? '').trim().toLowerCase()] !== 'serviceDefinition') return false;
+  if (params.get('overwrite')?.toLowerCase() === 'true') return false;
+  const source = await resolveSource(deps.database.db, params, requireUser(c), 'serviceDefinition');
+  checkSourceSize('serviceDefinition', source, deps.config.sqliteMaxBytes);
+  const entries = await sevenZipEntries(await readSourceBytes(deps.store, source));
+  return serviceDefinitionKind(entries) === 'tiles';
+}
+
 export async function publish(c: Context<AppEnv>) {
   const user = requireUser(c);
   const deps = c.get('deps');
@@ -67,6 +91,8 @@ export async function publish(c: Context<AppEnv>) {
   // Tiled outputs (Map and Vector Tile Services) are published by the tile cache module.
   const tileKind = tilePublishKind(params.get('filetype'), params.get('outputType'));
   if (tileKind) return publishTiles(c, tileKind);
+  // A service definition carrying a tile cache publishes as a tile package does.
+  if (await isTiledServiceDefinition(c)) return publishTiles(c, 'tilePackage');
   if (params.get('overwrite')?.toLowerCase() === 'true') return overwriteService(c);
 
   const { itemIdToCreate, jobId, previous } = await chooseItemId(db, params, user.username);

@@ -28,6 +28,7 @@ const ITEM_TYPES: Record<PublishFileType, string[]> = {
   sqlite: ['sqlite geodatabase', 'geopackage'],
   featureCollection: ['feature collection'],
   fileGeodatabase: ['file geodatabase'],
+  serviceDefinition: ['service definition'],
 };
 
 export const isAdmin = (user: UserRow) => user.role === 'org_admin' || user.role === 'account_admin';
@@ -64,7 +65,8 @@ export async function resolveSource(
 
 /** Files read whole in memory (GeoPackage, SQLite) are refused above SQLITE_MAX_BYTES. */
 export function checkSourceSize(fileType: PublishFileType, source: SourceRef, sqliteMaxBytes: number): void {
-  if ((fileType === 'sqlite' || fileType === 'fileGeodatabase') && source.size > sqliteMaxBytes)
+  const inMemory = ['sqlite', 'fileGeodatabase', 'serviceDefinition'].includes(fileType);
+  if (inMemory && source.size > sqliteMaxBytes)
     throw badRequest('Unable to publish the file.', [
       `The file is ${source.size} bytes; GeoPackage, SQLite and file geodatabases are read in memory, up to SQLITE_MAX_BYTES (${sqliteMaxBytes}).`,
     ]);
@@ -136,5 +138,6 @@ export function impliedFileType(source: SourceRef): string | undefined {
     sqlite: 'sqlite',
     sqlite3: 'sqlite',
     db: 'sqlite',
+    sd: 'serviceDefinition',
   }[ext];
 }

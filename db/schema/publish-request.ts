@@ -14,7 +14,8 @@ export type PublishFileType =
   | 'shapefile'
   | 'sqlite'
   | 'featureCollection'
-  | 'fileGeodatabase';
+  | 'fileGeodatabase'
+  | 'serviceDefinition';
 
 export type AddressRoleName = 'Address' | 'City' | 'Region' | 'Postal' | 'PostalExt' | 'CountryCode';
 
