@@ -1,6 +1,9 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, signIn } from '../support/portal-client.js';
-import { featureServer, fixture, publishFile, uniqueName, upload } from './publish-client.js';
+import { call, signIn, stack } from '../support/portal-client.js';
+import { featureServer, fixture, publishFile, uniqueName, upload, waitForJob } from './publish-client.js';
 
 // towns.gdb.zip holds the towns data of ../sqlite (see make-fixture.sh), with a range domain on
 // places.rank, a coded-value domain on roads.lanes, and roads in the feature dataset "network".
@@ -113,5 +116,24 @@ describe('a zip that is not a file geodatabase', () => {
     expect(res.error.code).toBe(400);
     expect(res.error.details[0]).toContain('The zip holds no file geodatabase');
     expect(res.error.details[0]).toContain('.shp');
+  });
+
+  it('a truncated zip fails with the reason and leaves no service behind', async () => {
+    const token = await signIn();
+    const cut = join(mkdtempSync(join(tmpdir(), 'gdb-')), 'cut.gdb.zip');
+    writeFileSync(cut, readFileSync(fixture(FILE)).subarray(0, 9000));
+    const owner = stack().admin.username;
+    const name = uniqueName('towns_gdb_cut');
+    const res = await upload(
+      `/sharing/rest/content/users/${owner}/publish`,
+      { token, filetype: 'fileGeodatabase', publishParameters: JSON.stringify({ name }) },
+      { name: 'cut.gdb.zip', path: cut },
+    );
+    const service = res.services[0];
+    const status = await waitForJob(token, owner, service.serviceItemId, service.jobId);
+    expect(status.status).toBe('failed');
+    expect(status.statusMessage).toContain('The file is not a readable zip');
+    const layer = await call(`${featureServer(name)}/0`, { token }, { method: 'GET' });
+    expect(layer.json.error.code).toBe(400);
   });
 });
