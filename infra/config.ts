@@ -78,6 +78,13 @@ const schema = z.object({
     .default(2 * 1024 ** 3),
   PARSE_MAX_HEAP_MB: z.coerce.number().int().min(16).default(1024),
   PARSE_TIMEOUT_SECONDS: z.coerce.number().positive().default(120),
+  // sql.js reads a GeoPackage or SQLite database whole, in memory (wasm32 addresses at most 4 GiB).
+  SQLITE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 * 1024 ** 3)
+    .default(1024 ** 3),
   TOKEN_DEFAULT_MINUTES: z.coerce.number().int().positive().default(60),
   TOKEN_MAX_MINUTES: z.coerce
     .number()
@@ -164,6 +171,7 @@ function toConfig(env: z.infer<typeof schema>) {
       maxHeapMb: env.PARSE_MAX_HEAP_MB,
       timeoutMs: env.PARSE_TIMEOUT_SECONDS * 1000,
     },
+    sqliteMaxBytes: env.SQLITE_MAX_BYTES,
     tokens: { defaultMinutes: env.TOKEN_DEFAULT_MINUTES, maxMinutes: env.TOKEN_MAX_MINUTES },
     signIn: {
       failuresPerUser: env.SIGN_IN_USER_FAILURES,

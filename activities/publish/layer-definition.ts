@@ -119,9 +119,9 @@ export function buildLayerDefinition(input: LayerDefinitionInput): Record<string
         : f.type === 'esriFieldTypeDate'
           ? { length: 8 }
           : {}),
-      nullable: true,
+      nullable: f.nullable ?? true,
       editable: true,
-      domain: null,
+      domain: f.domain ?? null,
       defaultValue: null,
       ...(f.locationType && f.locationType !== 'unknown' ? { locationType: f.locationType } : {}),
     })),

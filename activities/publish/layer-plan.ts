@@ -18,8 +18,15 @@ import { badRequest } from '../../lib/errors.js';
 import type { BoundaryLookup } from '../../lib/geocode/boundary-lookup.js';
 import { detectLookupColumn } from '../../lib/geocode/lookup-detection.js';
 import type { EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
-import { type CellValue, inferFields, localeConventions, sanitizeFieldName } from '../../lib/ingest/index.js';
-import { isEsriFieldType } from '../../lib/query/field-types.js';
+import {
+  type CellValue,
+  type InferredField,
+  inferFields,
+  localeConventions,
+  sanitizeFieldName,
+  sanitizeFieldNames,
+} from '../../lib/ingest/index.js';
+import { type EsriFieldType, isEsriFieldType } from '../../lib/query/field-types.js';
 import { asLocationPlan, boundaryKindOf, type LookupLocation, lookupOf } from './boundary-lookup-rows.js';
 import { CANDIDATE_FIELDS } from './geocoder.js';
 import { detectLocation } from './location-detection.js';
@@ -32,6 +39,18 @@ export interface LayerSample {
   geometryType?: EsriGeometryType | null;
   /** Columns to keep as text whatever their values look like. */
   textColumns?: number[];
+  /** Sources with a schema (GeoPackage, SQLite): one field per header, taken as declared, not inferred. */
+  declaredFields?: DeclaredField[];
+}
+
+export interface DeclaredField {
+  /** The alias the source gives; the header otherwise. */
+  alias?: string;
+  type: EsriFieldType;
+  length?: number;
+  nullable: boolean;
+  /** An Esri domain (codedValue or range) the source declares for the field. */
+  domain?: Record<string, unknown>;
 }
 
 /** The sourceLocale a layer request carries, if any. */
@@ -84,14 +103,17 @@ export function planLayer(input: PlanInput): LayerPlan {
   const reading = readingConventions(layer, input.decimalComma === true);
   const decimalComma = reading.decimalComma;
   const records = sample.rows.map((row) => Object.fromEntries(sample.headers.map((h, i) => [h, row[i]])));
-  const inferred = inferFields(
-    { names: sample.headers, columns: sample.headers.map((_, i) => sample.rows.map((r) => r[i])) },
-    {
-      decimalComma,
-      taken: ['OBJECTID'],
-      ...(reading.dateOrder ? { dateOrder: reading.dateOrder } : {}),
-    },
-  );
+  const inferred: (InferredField & { nullable?: boolean; domain?: Record<string, unknown> })[] =
+    sample.declaredFields
+      ? declaredFields(sample.headers, sample.declaredFields)
+      : inferFields(
+          { names: sample.headers, columns: sample.headers.map((_, i) => sample.rows.map((r) => r[i])) },
+          {
+            decimalComma,
+            taken: ['OBJECTID'],
+            ...(reading.dateOrder ? { dateOrder: reading.dateOrder } : {}),
+          },
+        );
   const requested = Array.isArray(layer.layerInfo.fields)
     ? (layer.layerInfo.fields as Record<string, unknown>[])
     : [];
@@ -117,6 +139,8 @@ export function planLayer(input: PlanInput): LayerPlan {
       type,
       ...(length ? { length } : {}),
       ...(type === 'esriFieldTypeDate' && f.dateFormat ? { dateFormat: f.dateFormat } : {}),
+      ...(f.nullable === false ? { nullable: false } : {}),
+      ...(f.domain ? { domain: f.domain } : {}),
       sourceIndex: f.sourceIndex,
       column: attributeColumn(fields.length),
       locationType: typeof given?.locationType === 'string' ? given.locationType : 'unknown',
@@ -157,6 +181,22 @@ export function planLayer(input: PlanInput): LayerPlan {
     decimalComma,
     ...(layer.dateTimeZone ? { timeZone: layer.dateTimeZone } : {}),
   };
+}
+
+/** Fields as a schema declares them: names made valid, the column name kept as the alias. */
+function declaredFields(headers: string[], declared: DeclaredField[]) {
+  const names = sanitizeFieldNames(headers, { taken: ['OBJECTID'] });
+  return declared.map((d, i) => ({
+    name: names[i],
+    alias: d.alias ?? headers[i],
+    type: d.type,
+    ...(d.length ? { length: d.length } : {}),
+    ...(d.type === 'esriFieldTypeDate' ? { dateFormat: 'iso' as const } : {}),
+    nullable: d.nullable,
+    ...(d.domain ? { domain: d.domain } : {}),
+    source: headers[i],
+    sourceIndex: i,
+  }));
 }
 
 function matches(given: Record<string, unknown>, name: string, source: string): boolean {

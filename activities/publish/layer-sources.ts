@@ -6,14 +6,20 @@
  */
 import type { LayerPlan, LayerRequest, PublishRequest, SourcePlan } from '../../db/schema/publish-request.js';
 import type { ObjectStore } from '../../infra/object-store.js';
+import { serviceDefinitionKind, sevenZipEntries } from '../../infra/service-definition.js';
 import { badRequest } from '../../lib/errors.js';
-import type { EsriGeometry, EsriGeometryType } from '../../lib/geometry/types.js';
+import type { EsriGeometry, EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
 import { type CsvDialect, csvBatches, readCsvSample } from './csv-source.js';
 import { parseWorkbook, pickSheet } from './excel-source.js';
+import { collectionSourceTables, parseFeatureCollection } from './feature-collection-source.js';
 import type { FeatureTable } from './feature-source.js';
+import { fileGeodatabaseToGeoPackage, geodatabaseToGeoPackage } from './file-geodatabase.js';
 import { geoJsonBatches, scanGeoJson } from './geojson-source.js';
+import type { DeclaredField } from './layer-plan.js';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits, parseShapefileZip } from './parse-thread.js';
+import { openSqlite } from './sqlite-catalog.js';
+import { sqliteLayerBatches, sqliteSourceTables } from './sqlite-tables.js';
 
 export const SAMPLE_ROWS = 1000;
 
@@ -28,6 +34,10 @@ export interface SourceTable {
   decimalComma: boolean;
   /** Whether the reader already produced WGS84 geometry (shapefiles with a .prj, GeoJSON). */
   wgs84Geometry: boolean;
+  /** Fields as the source's schema declares them (GeoPackage, SQLite), one per header. */
+  declaredFields?: DeclaredField[];
+  /** The spatial reference the source declares for this table's geometry. */
+  sourceSR?: SpatialReference;
 }
 
 export type Located = EsriGeometry | { reason: string } | null;
@@ -93,6 +103,37 @@ export async function sourceTables(
         },
       ];
     }
+    case 'sqlite': {
+      const db = await openSqlite(await readWhole(store, request));
+      try {
+        return sqliteSourceTables(db, request, SAMPLE_ROWS);
+      } finally {
+        db.close();
+      }
+    }
+    case 'fileGeodatabase':
+    case 'serviceDefinition': {
+      // Converted once, when planning; the layers load from the converted copy.
+      const whole = await readWhole(store, request);
+      const gpkg =
+        request.fileType === 'fileGeodatabase'
+          ? await fileGeodatabaseToGeoPackage(whole)
+          : await serviceDefinitionGeoPackage(whole);
+      const objectKey = `${request.sourceKey}.gpkg`;
+      await store.put(objectKey, Buffer.from(gpkg), gpkg.length);
+      const db = await openSqlite(gpkg);
+      try {
+        return sqliteSourceTables(db, request, SAMPLE_ROWS, objectKey);
+      } finally {
+        db.close();
+      }
+    }
+    case 'featureCollection':
+      return collectionSourceTables(
+        parseFeatureCollection(await readWhole(store, request)),
+        request,
+        SAMPLE_ROWS,
+      );
     case 'shapefile': {
       const tables = await parseShapefileZip(await readWhole(store, request), limits);
       const first = request.layers[0];
@@ -106,6 +147,16 @@ export async function sourceTables(
       );
     }
   }
+}
+
+/** The file geodatabase a service definition carries, as a GeoPackage. */
+export async function serviceDefinitionGeoPackage(bytes: Uint8Array): Promise<Uint8Array> {
+  const entries = await sevenZipEntries(bytes);
+  if (serviceDefinitionKind(entries) === 'tiles')
+    throw badRequest('Unable to publish the file.', [
+      'The service definition carries a tile cache: it publishes as a tiled Map Service, not a feature service.',
+    ]);
+  return geodatabaseToGeoPackage(entries);
 }
 
 function featureSource(layer: LayerRequest, table: FeatureTable): SourceTable {
@@ -142,10 +193,20 @@ export async function* layerBatches(
     yield* geoJsonBatches(store, request.sourceKey, headers, geometryType, start);
     return;
   }
+  if (plan.source.kind === 'sqlite') {
+    yield* sqliteLayerBatches(await store.getBuffer(plan.source.objectKey ?? request.sourceKey), plan, start);
+    return;
+  }
   let rows: CellValue[][];
   let geometries: Located[] | undefined;
   if (plan.source.kind === 'excel') {
     rows = pickSheet(await parseWorkbook(await readWhole(store, request), limits), plan.source.sheet).rows;
+  } else if (plan.source.kind === 'featureCollection') {
+    const layer = parseFeatureCollection(await readWhole(store, request))[plan.source.index];
+    if (!layer)
+      throw badRequest('Unable to read the file.', [`The source has no layer ${plan.source.index}.`]);
+    rows = layer.rows;
+    geometries = layer.geometries;
   } else {
     const tables = await parseShapefileZip(await readWhole(store, request), limits);
     const table = tables[plan.id];

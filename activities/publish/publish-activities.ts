@@ -146,13 +146,16 @@ export function createPublishActivities(deps: PublishDeps) {
             rows: t.sampleRows,
             geometryType: t.geometryType,
             textColumns: t.textColumns,
+            declaredFields: t.declaredFields,
           },
           source: t.source,
-          sourceSR: t.wgs84Geometry
-            ? request.fileType === 'geojson' && request.sourceSR
-              ? request.sourceSR
-              : { wkid: 4326 }
-            : (request.sourceSR ?? { wkid: 4326 }),
+          sourceSR: t.sourceSR
+            ? t.sourceSR
+            : t.wgs84Geometry
+              ? request.fileType === 'geojson' && request.sourceSR
+                ? request.sourceSR
+                : { wkid: 4326 }
+              : (request.sourceSR ?? { wkid: 4326 }),
           decimalComma: t.decimalComma,
           boundaries,
         }),

@@ -13,6 +13,7 @@ import {
   updateTileCache,
 } from '../../db/repositories/tile-caches.js';
 import { publishSourceKey } from '../../infra/object-keys.js';
+import { isSevenZip, sevenZipEntries } from '../../infra/service-definition.js';
 import { bundleKey, confCdiKey, confXmlKey, resourceKey } from '../../infra/tile-cache-store.js';
 import { badRequest, internalError, isGeoError } from '../../lib/errors.js';
 import { DEFAULT_ARCHIVE_BUDGET, unzipWithBudget } from '../../lib/ingest/archive-budget.js';
@@ -39,13 +40,19 @@ export function createTilePackageActivities(deps: TileDeps) {
         throw internalError('Unable to complete operation.', [`Tile job ${jobId} does not exist.`]);
       const id = cache.serviceItemId;
       let entries: Map<string, Uint8Array>;
-      try {
-        const budget = deps.parseLimits?.archive ?? DEFAULT_ARCHIVE_BUDGET;
-        entries = await unzipWithBudget(await store.getBuffer(publishSourceKey(jobId)), budget);
-      } catch (e) {
-        throw badRequest('Unable to publish.', [
-          `The tile package is not a readable zip file: ${isGeoError(e) ? e.details.join(' ') : String(e)}`,
-        ]);
+      const packaged = await store.getBuffer(publishSourceKey(jobId));
+      if (isSevenZip(packaged)) {
+        // A service definition carrying a tile cache.
+        entries = new Map(Object.entries(await sevenZipEntries(packaged)));
+      } else {
+        try {
+          const budget = deps.parseLimits?.archive ?? DEFAULT_ARCHIVE_BUDGET;
+          entries = await unzipWithBudget(packaged, budget);
+        } catch (e) {
+          throw badRequest('Unable to publish.', [
+            `The tile package is not a readable zip file: ${isGeoError(e) ? e.details.join(' ') : String(e)}`,
+          ]);
+        }
       }
       const reader: PackageReader = {
         async read(path) {

@@ -6,9 +6,11 @@
 import type { Context } from 'hono';
 import { sampleFromBytes } from '../../activities/publish/csv-source.js';
 import { parseWorkbook } from '../../activities/publish/excel-source.js';
+import { fileGeodatabaseToGeoPackage } from '../../activities/publish/file-geodatabase.js';
 import { describeGeoJson, geoJsonFeatures } from '../../activities/publish/geojson-source.js';
 import { buildLayerDefinition } from '../../activities/publish/layer-definition.js';
-import { planLayer } from '../../activities/publish/layer-plan.js';
+import { type DeclaredField, planLayer } from '../../activities/publish/layer-plan.js';
+import { serviceDefinitionGeoPackage } from '../../activities/publish/layer-sources.js';
 import { detectLocation } from '../../activities/publish/location-detection.js';
 import { parseShapefileZip } from '../../activities/publish/parse-thread.js';
 import type {
@@ -21,8 +23,15 @@ import { badRequest } from '../../lib/errors.js';
 import { type CellValue, localeConventions, parseCellValue } from '../../lib/ingest/index.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
+import { type AnalyzedTable, analyzeFeatureCollection, analyzeSqlite } from './analyze-tables.js';
 import { parseFileType, parseJsonParameter } from './publish-parameters.js';
-import { impliedFileType, readSourceBytes, resolveSource, sourceChunks } from './publish-source.js';
+import {
+  checkSourceSize,
+  impliedFileType,
+  readSourceBytes,
+  resolveSource,
+  sourceChunks,
+} from './publish-source.js';
 
 const SAMPLE_BYTES = 512 * 1024;
 const ANALYZE_ID = '0'.repeat(32);
@@ -35,6 +44,9 @@ interface Table {
   textColumns?: number[];
   decimalComma: boolean;
   sheetIndex?: number;
+  declaredFields?: DeclaredField[];
+  /** Layer resource keys the source carries (a feature collection's drawingInfo). */
+  layerInfo?: Record<string, unknown>;
 }
 
 const SERVICE: ServiceProperties = {
@@ -67,6 +79,7 @@ export async function analyze(c: Context<AppEnv>) {
   const rawType = params.get('filetype');
   const source = await resolveSource(database.db, params, user, rawType ? parseFileType(rawType) : null);
   const fileType = parseFileType(rawType ?? impliedFileType(source));
+  checkSourceSize(fileType, source, config.sqliteMaxBytes);
   const options = parseJsonParameter('analyzeParameters', params.get('analyzeParameters'), false);
   const sampleSize = Math.min(
     Math.max(Number(options.resultRecordCount ?? options.maxRecordCount ?? 10) || 10, 1),
@@ -75,7 +88,32 @@ export async function analyze(c: Context<AppEnv>) {
   const name = baseName(source.name);
   let tables: Table[];
   let extra: Record<string, unknown> = {};
-  if (fileType === 'csv') {
+  let layerSummaries: Record<string, unknown>[] | undefined;
+  if (['sqlite', 'featureCollection', 'fileGeodatabase', 'serviceDefinition'].includes(fileType)) {
+    const read = await readSourceBytes(store, source);
+    const analyzed: AnalyzedTable[] =
+      fileType === 'featureCollection'
+        ? analyzeFeatureCollection(read, name, 1000)
+        : await analyzeSqlite(
+            fileType === 'fileGeodatabase'
+              ? await fileGeodatabaseToGeoPackage(read)
+              : fileType === 'serviceDefinition'
+                ? await serviceDefinitionGeoPackage(read)
+                : read,
+            name,
+            1000,
+          );
+    layerSummaries = analyzed.map((a) => a.summary);
+    tables = analyzed.map(({ table: t }) => ({
+      name: t.name,
+      headers: t.headers,
+      rows: t.sampleRows,
+      geometryType: t.geometryType,
+      decimalComma: false,
+      declaredFields: t.declaredFields,
+      layerInfo: t.layer.layerInfo,
+    }));
+  } else if (fileType === 'csv') {
     const bytes = await readSourceBytes(store, source, SAMPLE_BYTES);
     const sample = sampleFromBytes(bytes, bytes.length >= source.size);
     const decimalComma = sample.dialect.delimiter === ';';
@@ -136,7 +174,11 @@ export async function analyze(c: Context<AppEnv>) {
     dateFieldsTimeReference: { timeZone: 'UTC' },
     ...extra,
   };
-  if (fileType === 'excel') {
+  if (['sqlite', 'featureCollection', 'fileGeodatabase', 'serviceDefinition'].includes(fileType)) {
+    // Every table, listed by its position in the file: publish takes them as they are.
+    publishParameters.layers = analyzed.map((a) => ({ ...a.layerInfo, id: a.index }));
+    publishParameters.layerInfo = first?.layerInfo ?? {};
+  } else if (fileType === 'excel') {
     publishParameters.layers = analyzed.map((a) => ({
       ...a.location,
       ...a.layerInfo,
@@ -147,7 +189,11 @@ export async function analyze(c: Context<AppEnv>) {
     Object.assign(publishParameters, first?.location ?? {});
     publishParameters.layerInfo = first?.layerInfo ?? {};
   }
-  return { publishParameters, records: first ? first.records.slice(0, sampleSize) : [] };
+  return {
+    publishParameters,
+    records: first ? first.records.slice(0, sampleSize) : [],
+    ...(layerSummaries ? { layers: layerSummaries } : {}),
+  };
 }
 
 function analyzeTable(
@@ -159,7 +205,14 @@ function analyzeTable(
 ) {
   const records = t.rows.map((row) => Object.fromEntries(t.headers.map((h, i) => [h, row[i]])));
   const detected = detectLocation(t.headers, records, { decimalComma: t.decimalComma });
-  const hasGeometry = fileType === 'geojson' || fileType === 'shapefile';
+  const hasGeometry = [
+    'geojson',
+    'shapefile',
+    'sqlite',
+    'featureCollection',
+    'fileGeodatabase',
+    'serviceDefinition',
+  ].includes(fileType);
   const locationType = hasGeometry ? 'geometry' : detected.locationType;
   const request: LayerRequestWithLocale = {
     ...(sourceLocale ? { sourceLocale } : {}),
@@ -180,7 +233,13 @@ function analyzeTable(
   const plan = planLayer({
     serviceItemId: ANALYZE_ID,
     layer: request,
-    sample: { headers: t.headers, rows: t.rows, geometryType: t.geometryType, textColumns: t.textColumns },
+    sample: {
+      headers: t.headers,
+      rows: t.rows,
+      geometryType: t.geometryType,
+      textColumns: t.textColumns,
+      declaredFields: t.declaredFields,
+    },
     source: { kind: 'features' },
     sourceSR: { wkid: 4326 },
     decimalComma: t.decimalComma,
@@ -194,7 +253,7 @@ function analyzeTable(
   }
   const layerInfo = buildLayerDefinition({
     plan,
-    layerInfo: {},
+    layerInfo: t.layerInfo ?? {},
     service: SERVICE,
     serviceItemId: '',
     spatialReference: { wkid: 102100, latestWkid: 3857 },

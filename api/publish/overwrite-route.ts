@@ -19,7 +19,7 @@ import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { servicesUrl } from '../urls.js';
 import { parseFileType, parseJsonParameter, parsePublishParameters } from './publish-parameters.js';
-import { impliedFileType, resolveSource, storeSource } from './publish-source.js';
+import { checkSourceSize, impliedFileType, resolveSource, storeSource } from './publish-source.js';
 import { startWorkflow } from './publish-workflow-start.js';
 
 const refuse = (detail: string) => badRequest('Unable to overwrite the service.', [detail]);
@@ -69,6 +69,7 @@ export async function overwriteService(c: Context<AppEnv>) {
   const rawType = params.get('filetype');
   const source = await resolveSource(db, params, user, rawType ? parseFileType(rawType) : null);
   const fileType = parseFileType(rawType ?? impliedFileType(source));
+  checkSourceSize(fileType, source, deps.config.sqliteMaxBytes);
   // The service keeps its name whatever the parameters say.
   const checked = parsePublishParameters({
     fileType,

@@ -34,14 +34,41 @@ export const FILE_TYPES: Record<string, PublishFileType> = {
   xlsx: 'excel',
   geojson: 'geojson',
   shapefile: 'shapefile',
+  sqlite: 'sqlite',
+  sqlitegeodatabase: 'sqlite',
+  geopackage: 'sqlite',
+  gpkg: 'sqlite',
+  feature: 'featureCollection',
+  featurecollection: 'featureCollection',
+  file: 'fileGeodatabase',
+  filegeodatabase: 'fileGeodatabase',
+  servicedefinition: 'serviceDefinition',
+  sd: 'serviceDefinition',
 };
+
+/** File types whose files carry their own geometry, per table. */
+const WITH_GEOMETRY = new Set<PublishFileType>([
+  'geojson',
+  'shapefile',
+  'sqlite',
+  'featureCollection',
+  'fileGeodatabase',
+  'serviceDefinition',
+]);
+/** File types holding several tables, which `layers` may list by position. */
+const MULTI_TABLE = new Set<PublishFileType>([
+  'sqlite',
+  'featureCollection',
+  'fileGeodatabase',
+  'serviceDefinition',
+]);
 
 export function parseFileType(raw: string | undefined): PublishFileType {
   const type = FILE_TYPES[(raw ?? '').trim().toLowerCase()];
   if (!type) {
     throw badRequest('Invalid or missing input parameters.', [
       raw
-        ? `filetype '${raw}' cannot be published as a hosted feature service here: use csv, excel, shapefile or geojson.`
+        ? `filetype '${raw}' cannot be published as a hosted feature service here: use csv, excel, shapefile, geojson, sqlite (GeoPackage, SQLite, SpatiaLite), featureCollection, fileGeodatabase or serviceDefinition.`
         : "'filetype' is required.",
     ]);
   }
@@ -107,7 +134,7 @@ const DELIMITERS: Record<string, string> = {
 const ADDRESS_ROLES = ['Address', 'City', 'Region', 'Postal', 'PostalExt', 'CountryCode'] as const;
 
 function location(p: Json, fileType: PublishFileType): LocationRequest {
-  if (fileType === 'geojson' || fileType === 'shapefile') return { type: 'geometry' };
+  if (WITH_GEOMETRY.has(fileType)) return { type: 'geometry' };
   const type = (str(get(p, 'locationType')) ?? '').toLowerCase();
   const sourceCountry = str(get(p, 'sourceCountry'));
   if (type === 'coordinates') {
@@ -217,8 +244,10 @@ export function parsePublishParameters(o: PublishOptions): Omit<PublishRequest, 
   const locale = str(get(p, 'sourceLocale'));
   if (locale && !localeConventions(locale))
     throw invalid(`sourceLocale '${locale}' is not a locale tag such as 'de' or 'en-US'.`);
-  const layers: LayerRequestWithLocale[] =
-    o.fileType === 'excel' && Array.isArray(rawLayers) && rawLayers.length > 0
+  const listedLayers = MULTI_TABLE.has(o.fileType) && Array.isArray(rawLayers) && rawLayers.length > 0;
+  const layers: LayerRequestWithLocale[] = listedLayers
+    ? listedTables(rawLayers as unknown[], name, o.fileType)
+    : o.fileType === 'excel' && Array.isArray(rawLayers) && rawLayers.length > 0
       ? rawLayers.map((raw, i) => excelLayer(obj(raw), i, name, p, timeZone))
       : [
           {
@@ -253,9 +282,33 @@ export function parsePublishParameters(o: PublishOptions): Omit<PublishRequest, 
         }
       : {}),
     layers,
+    ...(listedLayers ? { listedLayers } : {}),
     service: serviceProperties(p, layerInfo, o.buildInitialCache, o.outputType),
     persistErrorRecordsForReview: bool(get(p, 'persistErrorRecordsForReview'), false),
   };
+}
+
+/** `layers` of a multi-table file: each entry names a table by its id (position in the file). */
+function listedTables(
+  raw: unknown[],
+  serviceName: string,
+  fileType: PublishFileType,
+): LayerRequestWithLocale[] {
+  const seen = new Set<number>();
+  return raw.map((value, i) => {
+    const entry = obj(value);
+    const id = entry.id === undefined ? i : entry.id;
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 0)
+      throw invalid(`layers[${i}].id must be the position of a table in the file (0, 1, …).`);
+    if (seen.has(id)) throw invalid(`layers lists table ${id} twice.`);
+    seen.add(id);
+    return {
+      id,
+      name: str(entry.name) ?? (raw.length === 1 ? serviceName : `${serviceName}_${id}`),
+      location: location(entry, fileType),
+      layerInfo: entry,
+    };
+  });
 }
 
 function excelLayer(

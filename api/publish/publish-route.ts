@@ -11,6 +11,7 @@ import { deleteService, findServiceByName, insertService } from '../../db/reposi
 import { deleteTileCache, findTileCacheByName } from '../../db/repositories/tile-caches.js';
 import type { PublishRequest } from '../../db/schema/publish-request.js';
 import { publishSourceKey } from '../../infra/object-keys.js';
+import { serviceDefinitionKind, sevenZipEntries } from '../../infra/service-definition.js';
 import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest, forbidden, GeoError, internalError } from '../../lib/errors.js';
 import { publishWorkflowId } from '../../workflows/messages.js';
@@ -27,8 +28,19 @@ import {
 import { servicesUrl } from '../urls.js';
 import { chooseItemId, derivedJobId } from './item-id-to-create.js';
 import { overwriteService } from './overwrite-route.js';
-import { parseFileType, parseJsonParameter, parsePublishParameters } from './publish-parameters.js';
-import { impliedFileType, resolveSource, storeSource } from './publish-source.js';
+import {
+  FILE_TYPES,
+  parseFileType,
+  parseJsonParameter,
+  parsePublishParameters,
+} from './publish-parameters.js';
+import {
+  checkSourceSize,
+  impliedFileType,
+  readSourceBytes,
+  resolveSource,
+  storeSource,
+} from './publish-source.js';
 import { startWorkflow } from './publish-workflow-start.js';
 
 export const serviceUrl = (c: Context<AppEnv>, name: string) =>
@@ -61,6 +73,17 @@ function servicesResponse(c: Context<AppEnv>, job: PublishJobRow, cacheJob?: Pub
 /** The Map Service job of a publish with buildInitialCache, derived from the publish job's id. */
 const cacheJobIdFor = (jobId: string) => derivedJobId(jobId, 'initial-cache');
 
+async function isTiledServiceDefinition(c: Context<AppEnv>): Promise<boolean> {
+  const params = c.get('params');
+  const deps = c.get('deps');
+  if (FILE_TYPES[(params.get('filetype') ?? '').trim().toLowerCase()] !== 'serviceDefinition') return false;
+  if (params.get('overwrite')?.toLowerCase() === 'true') return false;
+  const source = await resolveSource(deps.database.db, params, requireUser(c), 'serviceDefinition');
+  checkSourceSize('serviceDefinition', source, deps.config.sqliteMaxBytes);
+  const entries = await sevenZipEntries(await readSourceBytes(deps.store, source));
+  return serviceDefinitionKind(entries) === 'tiles';
+}
+
 export async function publish(c: Context<AppEnv>) {
   const user = requireUser(c);
   const deps = c.get('deps');
@@ -73,6 +96,8 @@ export async function publish(c: Context<AppEnv>) {
   requirePublisher(c, tileKind === 'vectorTilePackage' ? 'vectorTiles' : tileKind ? 'tiles' : 'features');
   if (params.get('buildInitialCache')?.toLowerCase() === 'true') requirePublisher(c, 'tiles');
   if (tileKind) return publishTiles(c, tileKind);
+  // A service definition carrying a tile cache publishes as a tile package does.
+  if (await isTiledServiceDefinition(c)) return publishTiles(c, 'tilePackage');
   if (params.get('overwrite')?.toLowerCase() === 'true') return overwriteService(c);
 
   const { itemIdToCreate, jobId, previous } = await chooseItemId(db, params, user.username);
@@ -81,6 +106,7 @@ export async function publish(c: Context<AppEnv>) {
   const rawType = params.get('filetype');
   const source = await resolveSource(db, params, user, rawType ? parseFileType(rawType) : null);
   const fileType = parseFileType(rawType ?? impliedFileType(source));
+  checkSourceSize(fileType, source, deps.config.sqliteMaxBytes);
   const checked = parsePublishParameters({
     fileType,
     parameters: parseJsonParameter('publishParameters', params.get('publishParameters'), true),

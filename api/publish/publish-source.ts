@@ -26,6 +26,10 @@ const ITEM_TYPES: Record<PublishFileType, string[]> = {
   excel: ['microsoft excel'],
   geojson: ['geojson'],
   shapefile: ['shapefile'],
+  sqlite: ['sqlite geodatabase', 'geopackage'],
+  featureCollection: ['feature collection'],
+  fileGeodatabase: ['file geodatabase'],
+  serviceDefinition: ['service definition'],
 };
 
 export async function resolveSource(
@@ -57,6 +61,15 @@ export async function resolveSource(
   throw badRequest('Invalid or missing input parameters.', [
     "One of 'itemid', 'file' or 'text' is required.",
   ]);
+}
+
+/** Files read whole in memory (GeoPackage, SQLite) are refused above SQLITE_MAX_BYTES. */
+export function checkSourceSize(fileType: PublishFileType, source: SourceRef, sqliteMaxBytes: number): void {
+  const inMemory = ['sqlite', 'fileGeodatabase', 'serviceDefinition'].includes(fileType);
+  if (inMemory && source.size > sqliteMaxBytes)
+    throw badRequest('Unable to publish the file.', [
+      `The file is ${source.size} bytes; GeoPackage, SQLite and file geodatabases are read in memory, up to SQLITE_MAX_BYTES (${sqliteMaxBytes}).`,
+    ]);
 }
 
 /** Stores the source under `key` (a server-side copy for items). */
@@ -110,7 +123,7 @@ export async function* sourceChunks(store: ObjectStore, source: SourceRef): Asyn
 export function impliedFileType(source: SourceRef): string | undefined {
   if (source.kind === 'item') {
     const t = source.item.type.toLowerCase();
-    return t === 'microsoft excel' ? 'excel' : t;
+    return t === 'microsoft excel' ? 'excel' : t.replaceAll(' ', '');
   }
   const ext = source.name.toLowerCase().split('.').pop() ?? '';
   return {
@@ -121,5 +134,10 @@ export function impliedFileType(source: SourceRef): string | undefined {
     geojson: 'geojson',
     json: 'geojson',
     zip: 'shapefile',
+    gpkg: 'sqlite',
+    sqlite: 'sqlite',
+    sqlite3: 'sqlite',
+    db: 'sqlite',
+    sd: 'serviceDefinition',
   }[ext];
 }

@@ -7,7 +7,15 @@ import type { BoundaryKind } from '../../lib/geocode/boundary-lookup.js';
 import type { EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
 import type { EsriFieldType } from '../../lib/query/field-types.js';
 
-export type PublishFileType = 'csv' | 'excel' | 'geojson' | 'shapefile';
+export type PublishFileType =
+  | 'csv'
+  | 'excel'
+  | 'geojson'
+  | 'shapefile'
+  | 'sqlite'
+  | 'featureCollection'
+  | 'fileGeodatabase'
+  | 'serviceDefinition';
 
 export type AddressRoleName = 'Address' | 'City' | 'Region' | 'Postal' | 'PostalExt' | 'CountryCode';
 
@@ -75,6 +83,11 @@ export interface PublishRequest {
   layers: LayerRequest[];
   service: ServiceProperties;
   persistErrorRecordsForReview: boolean;
+  /**
+   * Multi-table sources (GeoPackage, SQLite, feature collections): `layers` listed the tables to publish by their position
+   * in the file; without it every table is published.
+   */
+  listedLayers?: boolean;
   /** Re-publishing into an existing service: load beside its tables, swap in at the end. */
   overwrite?: boolean;
 }
@@ -107,6 +120,10 @@ export interface PlannedField {
   type: EsriFieldType;
   length?: number;
   dateFormat?: 'iso' | 'ymd' | 'mdy' | 'dmy';
+  /** False when the source declares the column NOT NULL (GeoPackage, SQLite); absent: nullable. */
+  nullable?: boolean;
+  /** An Esri coded-value or range domain the source declares (GeoPackage constraints, file geodatabases). */
+  domain?: Record<string, unknown>;
   /** Position of the value in a source row. */
   sourceIndex: number;
   /** Physical column `a_<n>`. */
@@ -154,7 +171,23 @@ export type SourcePlan =
    * GeoJSON and shapefiles. GeoJSON streams, so the plan keeps what the whole file showed: the
    * property names in row order and the layer's geometry type (absent in plans made before).
    */
-  | { kind: 'features'; headers?: string[]; geometryType?: EsriGeometryType | null };
+  | { kind: 'features'; headers?: string[]; geometryType?: EsriGeometryType | null }
+  /** One layer of an ArcGIS feature collection, by its position in the `layers` array. */
+  | { kind: 'featureCollection'; index: number }
+  /**
+   * A table of a GeoPackage or SQLite database: its columns in row order, the integer key rows are
+   * read in order of (the resume point), and the geometry column with its encoding.
+   */
+  | {
+      kind: 'sqlite';
+      /** The object holding the database when it is not the source itself (a converted file geodatabase). */
+      objectKey?: string;
+      table: string;
+      key: string;
+      columns: string[];
+      geometryColumn: string | null;
+      geometryFormat: 'gpkg' | 'spatialite' | 'wkb';
+    };
 
 export interface LayerPlan {
   id: number;

@@ -1,0 +1,119 @@
+/**
+ * File geodatabases (a zipped .gdb folder) are read by GDAL's OpenFileGDB driver compiled to
+ * WebAssembly (gdal3.js: no native build, no download) and converted to a GeoPackage, which the
+ * GeoPackage reader then publishes: feature classes become layers (feature datasets flattened, each
+ * class under its own name), tables become tables, and GDAL writes the domains as GeoPackage
+ * constraints and the aliases as column titles, which that reader turns back into Esri domains.
+ */
+import { mkdtempSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative } from 'node:path';
+import { unzipSync } from 'fflate';
+import initGdalJs, { type Gdal } from 'gdal3.js/node.js';
+import { badRequest } from '../../lib/errors.js';
+
+const unreadable = (detail: string) => badRequest('Unable to read the file.', [detail]);
+
+let engine: Promise<{ Gdal: Gdal; dest: string }> | undefined;
+/**
+ * The compiled GDAL module, one per process; its calls are serialized (one file system, one heap).
+ * Its output folder is a directory on disk (`dest`), so converted files do not stay in its heap.
+ */
+const gdal = () => {
+  engine ??= (async () => {
+    const dest = mkdtempSync(join(tmpdir(), 'geoportal-gdal-'));
+    const files = join(
+      dirname(createRequire(import.meta.url).resolve('gdal3.js/node.js')),
+      'dist',
+      'package',
+    );
+    const Gdal = await initGdalJs({
+      // gdal3.js reads its data file at "./" + path: a path relative to the working directory.
+      path: relative(process.cwd(), files),
+      useWorker: false,
+      dest,
+    });
+    return { Gdal, dest };
+  })();
+  return engine;
+};
+let queue: Promise<unknown> = Promise.resolve();
+let converted = 0;
+
+/**
+ * The zip's entries. One function, so that reading archives can be bounded in one place (the zip is
+ * already bounded by SQLITE_MAX_BYTES, and so is what GDAL is given).
+ */
+export function zipEntries(bytes: Uint8Array): Record<string, Uint8Array> {
+  try {
+    return unzipSync(bytes);
+  } catch (e) {
+    throw unreadable(`The file is not a readable zip: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** The .gdb folder of the zip and its files (paths inside the folder). */
+export function geodatabaseFiles(entries: Record<string, Uint8Array>): {
+  folder: string;
+  files: Map<string, Uint8Array>;
+} {
+  const names = Object.keys(entries).filter((n) => !n.endsWith('/'));
+  const table = names.find((n) => /(^|\/)[^/]+\.gdb\/a0000000[1-9]\.gdbtable$/i.test(n));
+  if (!table)
+    throw unreadable(
+      `The zip holds no file geodatabase (a .gdb folder with .gdbtable files); it holds: ${names.slice(0, 10).join(', ') || 'nothing'}.`,
+    );
+  const folder = table.slice(0, table.lastIndexOf('/'));
+  const files = new Map<string, Uint8Array>();
+  for (const n of names) if (n.startsWith(`${folder}/`)) files.set(n.slice(folder.length + 1), entries[n]);
+  return { folder: folder.split('/').pop() as string, files };
+}
+
+/** The zipped file geodatabase as GeoPackage bytes. */
+export const fileGeodatabaseToGeoPackage = (zip: Uint8Array): Promise<Uint8Array> =>
+  geodatabaseToGeoPackage(zipEntries(zip));
+
+/** The file geodatabase among an archive's entries (a zip's, a service definition's) as GeoPackage bytes. */
+export async function geodatabaseToGeoPackage(entries: Record<string, Uint8Array>): Promise<Uint8Array> {
+  const { folder, files } = geodatabaseFiles(entries);
+  const run = queue.then(() => convert(folder, files));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+async function convert(folder: string, files: Map<string, Uint8Array>): Promise<Uint8Array> {
+  const dir = await mkdtemp(join(tmpdir(), 'geoportal-gdb-'));
+  try {
+    const path = join(dir, folder.toLowerCase().endsWith('.gdb') ? folder : `${folder}.gdb`);
+    await mkdir(path);
+    for (const [name, data] of files) {
+      if (name.includes('/') || name.startsWith('.')) continue; // the geodatabase's own files are flat
+      await writeFile(join(path, name), data);
+    }
+    const { Gdal, dest } = await gdal();
+    const opened = await Gdal.open(path);
+    const dataset = opened.datasets[0];
+    if (!dataset)
+      throw unreadable(`GDAL cannot open the file geodatabase: ${opened.errors.join('; ') || 'no dataset'}.`);
+    try {
+      const out = await Gdal.ogr2ogr(dataset, ['-f', 'GPKG'], `converted-${++converted}`);
+      const written = join(dest, basename(out.local));
+      try {
+        return await readFile(written);
+      } finally {
+        await rm(written, { force: true });
+      }
+    } catch (e) {
+      throw unreadable(`GDAL cannot read the file geodatabase: ${errorText(e)}`);
+    } finally {
+      await Gdal.close(dataset);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const errorText = (e: unknown): string =>
+  e instanceof Error ? e.message : typeof e === 'object' && e ? JSON.stringify(e) : String(e);

@@ -1,0 +1,102 @@
+/**
+ * A GeoPackage or SQLite publish source as the planner and loader see it: one SourceTable per
+ * feature or attribute table (layers the request lists, or all of them), and the batches of one.
+ */
+import type { Database } from 'sql.js';
+import type { LayerPlan, PublishRequest } from '../../db/schema/publish-request.js';
+import { badRequest } from '../../lib/errors.js';
+import { geometryBounds, unionBounds } from '../../lib/geometry/index.js';
+import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
+import { proj4ForWkid } from '../../lib/projection/index.js';
+import type { SourceBatch, SourceTable } from './layer-sources.js';
+import { describeSqlite, openSqlite, type SqliteLayer } from './sqlite-catalog.js';
+import { layerGeometryType, sqliteBatches } from './sqlite-source.js';
+import { checkListedTables, tableRequest } from './table-requests.js';
+
+export interface SqliteTable extends SourceTable {
+  described: SqliteLayer;
+  count: number;
+}
+
+function spatialReferenceOf(layer: SqliteLayer, fallback: SpatialReference | null): SpatialReference {
+  if (layer.wkid === null) return fallback ?? { wkid: 4326 };
+  if (!proj4ForWkid(layer.wkid))
+    throw badRequest('Unable to publish the file.', [
+      `Layer ${layer.name} uses EPSG:${layer.wkid}, a spatial reference this server cannot project.`,
+    ]);
+  return { wkid: layer.wkid };
+}
+
+/** Every table of the database to publish, with up to `sampleRows` rows each. */
+export function sqliteSourceTables(
+  db: Database,
+  request: PublishRequest,
+  sampleRows: number,
+  objectKey?: string,
+): SqliteTable[] {
+  const described = describeSqlite(db);
+  checkListedTables(request, described.length);
+  const out: SqliteTable[] = [];
+  described.forEach((layer, index) => {
+    const layerRequest = tableRequest(request, index, layer.name, described.length);
+    if (!layerRequest) return;
+    const geometryType = layerGeometryType(db, layer);
+    const source = {
+      kind: 'sqlite' as const,
+      ...(objectKey ? { objectKey } : {}),
+      table: layer.table,
+      key: layer.key,
+      columns: layer.fields.map((f) => f.column),
+      geometryColumn: geometryType ? layer.geometryColumn : null,
+      geometryFormat: layer.geometryFormat,
+    };
+    const first = sqliteBatches(db, source, geometryType, { byteOffset: 0, rowNumber: 0 }, sampleRows).next();
+    out.push({
+      layer: layerRequest,
+      headers: source.columns,
+      sampleRows: first.done ? [] : first.value.rows,
+      geometryType,
+      declaredFields: layer.fields.map((f) => ({
+        ...(f.alias ? { alias: f.alias } : {}),
+        type: f.type,
+        ...(f.length ? { length: f.length } : {}),
+        nullable: f.nullable,
+        ...(f.domain ? { domain: f.domain } : {}),
+      })),
+      source,
+      decimalComma: false,
+      wgs84Geometry: false,
+      sourceSR: spatialReferenceOf(layer, request.sourceSR),
+      described: layer,
+      count: layer.count,
+    });
+  });
+  return out;
+}
+
+/** The extent of a table's geometries in its own spatial reference (analyze reads every row once). */
+export function sqliteExtent(db: Database, table: SqliteTable): Bounds | null {
+  if (table.source.kind !== 'sqlite' || !table.geometryType) return null;
+  let extent: Bounds | null = null;
+  for (const batch of sqliteBatches(db, table.source, table.geometryType, { byteOffset: 0, rowNumber: 0 })) {
+    for (const g of batch.geometries ?? []) {
+      if (g && !('reason' in g)) extent = unionBounds([extent, geometryBounds(g)]);
+    }
+  }
+  return extent;
+}
+
+/** Batches of a planned sqlite layer from its resume point. */
+export async function* sqliteLayerBatches(
+  bytes: Uint8Array,
+  plan: LayerPlan,
+  start: { byteOffset: number; rowNumber: number },
+): AsyncGenerator<SourceBatch> {
+  if (plan.source.kind !== 'sqlite') return;
+  const db = await openSqlite(bytes);
+  try {
+    yield* sqliteBatches(db, plan.source, plan.geometryType, start);
+  } finally {
+    db.close();
+  }
+}

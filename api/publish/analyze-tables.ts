@@ -1,0 +1,113 @@
+/**
+ * analyze of multi-table sources. A GeoPackage or SQLite database, or an ArcGIS feature collection:
+ * every feature and attribute table with its declared fields, geometry type, (z/m,) spatial
+ * reference, record count and extent (in the table's own spatial reference). The file is read whole
+ * in memory, as publish does (databases up to SQLITE_MAX_BYTES).
+ */
+import type { Database } from 'sql.js';
+import {
+  collectionSourceTables,
+  parseFeatureCollection,
+} from '../../activities/publish/feature-collection-source.js';
+import { envelope } from '../../activities/publish/layer-definition.js';
+import type { SourceTable } from '../../activities/publish/layer-sources.js';
+import { openSqlite } from '../../activities/publish/sqlite-catalog.js';
+import {
+  type SqliteTable,
+  sqliteExtent,
+  sqliteSourceTables,
+} from '../../activities/publish/sqlite-tables.js';
+import type { PublishFileType, PublishRequest } from '../../db/schema/publish-request.js';
+import { geometryBounds, unionBounds } from '../../lib/geometry/index.js';
+
+export interface AnalyzedTable {
+  table: SourceTable & { name: string };
+  summary: Record<string, unknown>;
+}
+
+const request = (fileType: PublishFileType, name: string): PublishRequest => ({
+  ...REQUEST,
+  fileType,
+  serviceName: name,
+  layers: [{ id: 0, name, location: { type: 'geometry' }, layerInfo: {} }],
+});
+
+const REQUEST: Omit<PublishRequest, 'layers' | 'serviceName' | 'fileType'> = {
+  sourceKey: '',
+  sourceSize: 0,
+  sourceSR: null,
+  targetSR: { wkid: 102100, latestWkid: 3857 },
+  service: {
+    description: '',
+    copyrightText: '',
+    maxRecordCount: -1,
+    hasStaticData: true,
+    capabilities: 'Query',
+    hasAttachments: false,
+    editorTrackingInfo: {},
+    buildInitialCache: false,
+    outputType: '',
+  },
+  persistErrorRecordsForReview: false,
+};
+
+export async function analyzeSqlite(
+  bytes: Uint8Array,
+  name: string,
+  sampleRows: number,
+): Promise<AnalyzedTable[]> {
+  const db: Database = await openSqlite(bytes);
+  try {
+    const tables = sqliteSourceTables(db, request('sqlite', name), sampleRows);
+    return tables.map((t: SqliteTable) => {
+      const d = t.described;
+      const sr = t.sourceSR ?? { wkid: 4326 };
+      return {
+        table: { ...t, name: d.name },
+        summary: {
+          id: t.layer.id,
+          name: d.name,
+          tableName: d.table,
+          type: t.geometryType ? 'Feature Layer' : 'Table',
+          ...(t.geometryType
+            ? {
+                geometryType: t.geometryType,
+                hasZ: d.hasZ,
+                hasM: d.hasM,
+                spatialReference: sr,
+                extent: envelope(sqliteExtent(db, t), sr),
+              }
+            : {}),
+          recordCount: t.count,
+        },
+      };
+    });
+  } finally {
+    db.close();
+  }
+}
+
+export function analyzeFeatureCollection(bytes: Buffer, name: string, sampleRows: number): AnalyzedTable[] {
+  const tables = collectionSourceTables(
+    parseFeatureCollection(bytes),
+    request('featureCollection', name),
+    sampleRows,
+  );
+  return tables.map((t) => {
+    const c = t.collection;
+    const sr = t.sourceSR ?? { wkid: 4326 };
+    const extent = unionBounds(c.geometries.map((g) => (g && !('reason' in g) ? geometryBounds(g) : null)));
+    return {
+      table: { ...t, name: c.name },
+      summary: {
+        id: t.layer.id,
+        name: c.name,
+        type: t.geometryType ? 'Feature Layer' : 'Table',
+        ...(t.geometryType
+          ? { geometryType: t.geometryType, spatialReference: sr, extent: envelope(extent, sr) }
+          : {}),
+        recordCount: c.rows.length,
+      },
+    };
+  });
+}

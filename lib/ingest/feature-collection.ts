@@ -1,0 +1,150 @@
+/**
+ * ArcGIS feature collections: the JSON a web map stores for features it holds itself, either as
+ * `{ layers: [{ layerDefinition, featureSet }] }` (a Feature Collection item's data), inside a web
+ * map's `{ featureCollection: { layers } }`, or one bare `{ layerDefinition, featureSet }`. Each layer
+ * comes out as declared fields, rows of attribute values and Esri geometries in the layer's
+ * spatial reference, with the drawing information kept.
+ */
+import { badRequest } from '../errors.js';
+import { geometryTypeOf } from '../geometry/kinds.js';
+import type { EsriGeometry, EsriGeometryType, SpatialReference } from '../geometry/types.js';
+import { type EsriFieldType, isEsriFieldType } from '../query/field-types.js';
+import type { CellValue } from './field-types.js';
+
+export interface CollectionField {
+  name: string;
+  alias: string;
+  type: EsriFieldType;
+  length?: number;
+  nullable: boolean;
+}
+
+export interface CollectionLayer {
+  name: string;
+  geometryType: EsriGeometryType | null;
+  /** Null when neither the feature set, the layer definition nor a geometry says. */
+  spatialReference: SpatialReference | null;
+  fields: CollectionField[];
+  rows: CellValue[][];
+  geometries: (EsriGeometry | { reason: string } | null)[];
+  /** Layer resource keys carried over: drawingInfo, displayField. */
+  layerInfo: Record<string, unknown>;
+}
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null;
+const unreadable = (detail: string) => badRequest('Unable to read the file.', [detail]);
+
+/** Field types a feature table stores; the object id is the table's own, others have no column. */
+const STORED = new Set<EsriFieldType>([
+  'esriFieldTypeString',
+  'esriFieldTypeInteger',
+  'esriFieldTypeSmallInteger',
+  'esriFieldTypeBigInteger',
+  'esriFieldTypeDouble',
+  'esriFieldTypeSingle',
+  'esriFieldTypeDate',
+  'esriFieldTypeGUID',
+]);
+
+const GEOMETRY_TYPES = new Set([
+  'esriGeometryPoint',
+  'esriGeometryMultipoint',
+  'esriGeometryPolyline',
+  'esriGeometryPolygon',
+]);
+
+/** The layers of a parsed feature collection document. */
+export function featureCollectionLayers(doc: unknown): CollectionLayer[] {
+  const root = obj(doc);
+  const inner = obj(root?.featureCollection) ?? root;
+  const layers = Array.isArray(inner?.layers) ? inner.layers : inner?.layerDefinition ? [inner] : null;
+  if (!layers)
+    throw unreadable(
+      'The JSON is not a feature collection: it has no layers array of layerDefinition and featureSet.',
+    );
+  if (layers.length === 0) throw unreadable('The feature collection has no layers.');
+  return layers.map((l, i) => collectionLayer(obj(l), i));
+}
+
+function collectionLayer(layer: Json | null, index: number): CollectionLayer {
+  const definition = obj(layer?.layerDefinition);
+  const featureSet = obj(layer?.featureSet);
+  if (!definition || !featureSet)
+    throw unreadable(`Layer ${index} of the feature collection lacks its layerDefinition or featureSet.`);
+  const features = Array.isArray(featureSet.features) ? featureSet.features : [];
+  const declared = String(definition.geometryType ?? featureSet.geometryType ?? '');
+  const geometryType = GEOMETRY_TYPES.has(declared) ? (declared as EsriGeometryType) : null;
+  const objectIdField = String(definition.objectIdField ?? '');
+  const fields: CollectionField[] = [];
+  for (const raw of Array.isArray(definition.fields) ? definition.fields : []) {
+    const f = obj(raw);
+    const type = String(f?.type ?? '');
+    if (!f || typeof f.name !== 'string' || !isEsriFieldType(type) || !STORED.has(type)) continue;
+    if (f.name === objectIdField) continue;
+    fields.push({
+      name: f.name,
+      alias: typeof f.alias === 'string' && f.alias ? f.alias : f.name,
+      type,
+      ...(type === 'esriFieldTypeString' && Number(f.length) > 0 ? { length: Number(f.length) } : {}),
+      nullable: f.nullable !== false,
+    });
+  }
+  const rows: CellValue[][] = [];
+  const geometries: CollectionLayer['geometries'] = [];
+  let spatialReference =
+    srOf(featureSet.spatialReference) ??
+    srOf(definition.spatialReference) ??
+    srOf(obj(definition.extent)?.spatialReference);
+  for (const raw of features) {
+    const feature = obj(raw);
+    const attributes = obj(feature?.attributes) ?? {};
+    rows.push(fields.map((f) => cell(attributes[f.name])));
+    const g = obj(feature?.geometry);
+    spatialReference ??= srOf(g?.spatialReference);
+    geometries.push(geometryType ? located(g, geometryType) : null);
+  }
+  const layerInfo: Record<string, unknown> = {};
+  if (definition.drawingInfo !== undefined) layerInfo.drawingInfo = definition.drawingInfo;
+  if (typeof definition.displayField === 'string' && fields.some((f) => f.name === definition.displayField))
+    layerInfo.displayField = definition.displayField;
+  return {
+    name: typeof definition.name === 'string' && definition.name ? definition.name : `layer${index}`,
+    geometryType,
+    spatialReference,
+    fields,
+    rows,
+    geometries,
+    layerInfo,
+  };
+}
+
+function srOf(v: unknown): SpatialReference | null {
+  const sr = obj(v);
+  if (!sr) return null;
+  if (typeof sr.wkid === 'number' || typeof sr.latestWkid === 'number' || typeof sr.wkt === 'string')
+    return sr as SpatialReference;
+  return null;
+}
+
+function cell(v: unknown): CellValue {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+  return JSON.stringify(v);
+}
+
+function located(g: Json | null, layerType: EsriGeometryType): EsriGeometry | { reason: string } | null {
+  if (!g || Object.keys(g).filter((k) => k !== 'spatialReference').length === 0) return null;
+  const { spatialReference: _, ...geometry } = g;
+  // An empty point is written with x null or "NaN".
+  if ('x' in geometry && !Number.isFinite(Number(geometry.x ?? Number.NaN))) return null;
+  let kind: EsriGeometryType;
+  try {
+    kind = geometryTypeOf(geometry as unknown as EsriGeometry);
+  } catch {
+    return { reason: 'The geometry has none of x/y, points, paths or rings.' };
+  }
+  if (kind !== layerType) return { reason: `A ${kind} cannot be stored in a ${layerType} layer.` };
+  return geometry as unknown as EsriGeometry;
+}

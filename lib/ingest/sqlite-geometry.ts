@@ -1,0 +1,101 @@
+/**
+ * The geometry blobs of SQLite-based formats: GeoPackage binary (a "GP" header with the srs id and
+ * an optional envelope, then WKB; OGC 12-128r18 §2.1.3) and SpatiaLite's own blob (a 39-byte
+ * header with srid and MBR, a class type, the body, 0xFE; compressed lines keep the first and last
+ * vertex whole and the others as float offsets from the previous one).
+ */
+import type { GeoJSONGeometry, Position } from '../geometry/geojson-types.js';
+import {
+  ByteReader,
+  type DecodedGeometry,
+  type Dimensions,
+  GeometryDecodeError,
+  readBody,
+  readPosition,
+  readWkbGeometry,
+} from './wkb-geometry.js';
+
+const ENVELOPE_BYTES = [0, 32, 48, 48, 64];
+
+export function decodeGeoPackageGeometry(bytes: Uint8Array): DecodedGeometry {
+  if (bytes.length < 8 || bytes[0] !== 0x47 || bytes[1] !== 0x50)
+    throw new GeometryDecodeError('The blob is not GeoPackage geometry (no GP magic).');
+  const flags = bytes[3];
+  const envelope = ENVELOPE_BYTES[(flags >> 1) & 0x07];
+  if (envelope === undefined) throw new GeometryDecodeError('The GeoPackage envelope indicator is invalid.');
+  if (flags & 0x20) throw new GeometryDecodeError('Extended GeoPackage geometry types are not readable.');
+  const r = new ByteReader(bytes, 8 + envelope);
+  const decoded = readWkbGeometry(r);
+  // The empty flag wins over whatever the WKB says (GDAL writes POINT EMPTY as NaN, others omit it).
+  return flags & 0x10 ? { ...decoded, geometry: null } : decoded;
+}
+
+/** SpatiaLite class types: 1–7 plus 1000 (z), 2000 (m), 3000 (zm); compressed lines add 1000000. */
+function spatialiteType(code: number): { base: number; compressed: boolean } & Dimensions {
+  const compressed = code >= 1000000;
+  const rest = compressed ? code - 1000000 : code;
+  const thousands = Math.floor(rest / 1000);
+  const base = rest % 1000;
+  if (thousands > 3 || base < 1 || base > 7)
+    throw new GeometryDecodeError(`SpatiaLite geometry class ${code} is unknown.`);
+  return {
+    base,
+    compressed,
+    hasZ: thousands === 1 || thousands === 3,
+    hasM: thousands === 2 || thousands === 3,
+  };
+}
+
+export function decodeSpatialiteGeometry(bytes: Uint8Array): DecodedGeometry {
+  if (bytes.length < 44 || bytes[0] !== 0x00 || bytes[38] !== 0x7c || bytes[bytes.length - 1] !== 0xfe)
+    throw new GeometryDecodeError('The blob is not a SpatiaLite geometry (bad start, MBR end or end marks).');
+  if (bytes[1] > 1) throw new GeometryDecodeError('The SpatiaLite byte order mark is invalid.');
+  const r = new ByteReader(bytes.subarray(0, bytes.length - 1), 39, bytes[1] === 1);
+  const type = spatialiteType(r.u32());
+  const dims = { hasZ: type.hasZ, hasM: type.hasM };
+  const geometry = entityBody(r, type.base, type.compressed, dims);
+  return { geometry, ...dims };
+}
+
+function entityBody(
+  r: ByteReader,
+  base: number,
+  compressed: boolean,
+  dims: Dimensions,
+): GeoJSONGeometry | null {
+  if (compressed && base === 2) {
+    const coordinates = compressedLine(r, dims);
+    return coordinates.length === 0 ? null : { type: 'LineString', coordinates };
+  }
+  if (compressed && base === 3) {
+    const n = r.count(4);
+    const coordinates: Position[][] = [];
+    for (let i = 0; i < n; i++) coordinates.push(compressedLine(r, dims));
+    return coordinates.length === 0 ? null : { type: 'Polygon', coordinates };
+  }
+  return readBody(r, base, dims, () => {
+    if (r.u8() !== 0x69) throw new GeometryDecodeError('A SpatiaLite collection entity lacks its 0x69 mark.');
+    const part = spatialiteType(r.u32());
+    return entityBody(r, part.base, part.compressed, { hasZ: part.hasZ, hasM: part.hasM });
+  });
+}
+
+/** First and last vertices as doubles; the others as float offsets for x, y (and z); m stays a double. */
+function compressedLine(r: ByteReader, dims: Dimensions): Position[] {
+  const n = r.count(8);
+  const out: Position[] = [];
+  let x = 0;
+  let y = 0;
+  for (let i = 0; i < n; i++) {
+    if (i === 0 || i === n - 1) {
+      [x, y] = readPosition(r, dims);
+    } else {
+      x += r.f32();
+      y += r.f32();
+      if (dims.hasZ) r.f32();
+      if (dims.hasM) r.f64();
+    }
+    out.push([x, y]);
+  }
+  return out;
+}

@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { featureCollectionLayers } from '../../../lib/ingest/feature-collection.js';
+
+const doc = JSON.parse(readFileSync('test/fixtures/publish/feature-collection/stops-and-zones.json', 'utf8'));
+
+describe('feature collections', () => {
+  it('reads each layer with its declared fields, object id field left out', () => {
+    const [stops, zones] = featureCollectionLayers(doc);
+    expect(stops.fields).toEqual([
+      { name: 'stop_name', alias: 'Stop name', type: 'esriFieldTypeString', length: 50, nullable: false },
+      { name: 'kind', alias: 'Kind', type: 'esriFieldTypeString', length: 10, nullable: true },
+      { name: 'boardings', alias: 'Daily boardings', type: 'esriFieldTypeInteger', nullable: true },
+      { name: 'opened', alias: 'Opened', type: 'esriFieldTypeDate', nullable: true },
+    ]);
+    expect(zones.fields.map((f) => f.name)).toEqual(['zone', 'price']);
+  });
+
+  it('keeps rows, geometries, geometry type, spatial reference and drawing information', () => {
+    const [stops, zones] = featureCollectionLayers(doc);
+    expect(stops.rows[1]).toEqual(['Harbour', 'tram', 830, null]);
+    expect(stops.geometries[1]).toEqual({ x: 1000500.5, y: 6000250.25 });
+    expect(stops.spatialReference).toEqual({ wkid: 102100, latestWkid: 3857 });
+    expect(stops.geometryType).toBe('esriGeometryPoint');
+    expect(stops.layerInfo.displayField).toBe('stop_name');
+    expect((stops.layerInfo.drawingInfo as any).renderer.field1).toBe('kind');
+    expect(zones.geometries).toEqual([
+      {
+        rings: [
+          [
+            [8, 53],
+            [8, 54],
+            [9, 54],
+            [9, 53],
+            [8, 53],
+          ],
+        ],
+      },
+      null,
+    ]);
+  });
+
+  it('reads a web map operational layer and a bare layer alike', () => {
+    expect(featureCollectionLayers({ featureCollection: doc })[1].name).toBe('Fare zones');
+    expect(featureCollectionLayers(doc.layers[0])[0].rows).toHaveLength(3);
+  });
+
+  it('gives a geometry of the wrong kind its reason', () => {
+    const layer = structuredClone(doc.layers[0]);
+    layer.featureSet.features[0].geometry = {
+      paths: [
+        [
+          [0, 0],
+          [1, 1],
+        ],
+      ],
+    };
+    expect(featureCollectionLayers(layer)[0].geometries[0]).toEqual({
+      reason: 'A esriGeometryPolyline cannot be stored in a esriGeometryPoint layer.',
+    });
+  });
+
+  it('refuses JSON that is not a feature collection', () => {
+    expect(() => featureCollectionLayers({ type: 'FeatureCollection', features: [] })).toThrow(
+      /Unable to read/,
+    );
+    expect(() => featureCollectionLayers({ layers: [{ layerDefinition: {} }] })).toThrow(/Unable to read/);
+  });
+});

@@ -1,0 +1,272 @@
+import { readFileSync } from 'node:fs';
+import initSqlJs from 'sql.js';
+import { describe, expect, it } from 'vitest';
+import { sqliteFieldType, sqliteGeometryBase } from '../../../lib/ingest/sqlite-fields.js';
+import { decodeGeoPackageGeometry, decodeSpatialiteGeometry } from '../../../lib/ingest/sqlite-geometry.js';
+import { decodeWkb, GeometryDecodeError } from '../../../lib/ingest/wkb-geometry.js';
+
+const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s+/g, ''), 'hex'));
+
+/** Little-endian bytes of a sequence of [kind, value] pairs. */
+function bytes(...parts: ['u8' | 'u32' | 'f64', number][]): Uint8Array {
+  const size = parts.reduce((n, [k]) => n + (k === 'u8' ? 1 : k === 'u32' ? 4 : 8), 0);
+  const view = new DataView(new ArrayBuffer(size));
+  let at = 0;
+  for (const [k, v] of parts) {
+    if (k === 'u8') view.setUint8(at++, v);
+    else if (k === 'u32') {
+      view.setUint32(at, v, true);
+      at += 4;
+    } else {
+      view.setFloat64(at, v, true);
+      at += 8;
+    }
+  }
+  return new Uint8Array(view.buffer);
+}
+
+describe('WKB', () => {
+  it('reads a little-endian point (the OGC example POINT(1 2))', () => {
+    expect(decodeWkb(hex('0101000000 000000000000F03F 0000000000000040'))).toEqual({
+      geometry: { type: 'Point', coordinates: [1, 2] },
+      hasZ: false,
+      hasM: false,
+    });
+  });
+
+  it('reads a big-endian line string', () => {
+    const wkb = hex(
+      '00 00000002 00000002 3FF0000000000000 4000000000000000 4008000000000000 4010000000000000',
+    );
+    expect(decodeWkb(wkb).geometry).toEqual({
+      type: 'LineString',
+      coordinates: [
+        [1, 2],
+        [3, 4],
+      ],
+    });
+  });
+
+  it('reads ISO z and m codes past their extra ordinates and reports them', () => {
+    const z = bytes(['u8', 1], ['u32', 1001], ['f64', 5], ['f64', 6], ['f64', 7]);
+    const zm = bytes(['u8', 1], ['u32', 3001], ['f64', 5], ['f64', 6], ['f64', 7], ['f64', 8]);
+    expect(decodeWkb(z)).toEqual({
+      geometry: { type: 'Point', coordinates: [5, 6] },
+      hasZ: true,
+      hasM: false,
+    });
+    expect(decodeWkb(zm)).toEqual({
+      geometry: { type: 'Point', coordinates: [5, 6] },
+      hasZ: true,
+      hasM: true,
+    });
+  });
+
+  it('reads an EWKB point with its SRID and z flag', () => {
+    const ewkb = bytes(
+      ['u8', 1],
+      ['u32', 0xa0000001],
+      ['u32', 4326],
+      ['f64', -1.5],
+      ['f64', 2.5],
+      ['f64', 9],
+    );
+    expect(decodeWkb(ewkb)).toEqual({
+      geometry: { type: 'Point', coordinates: [-1.5, 2.5] },
+      hasZ: true,
+      hasM: false,
+    });
+  });
+
+  it('reads a multipolygon of two parts', () => {
+    const ring = (x: number): ['u32' | 'f64', number][] => [
+      ['u32', 1],
+      ['u32', 4],
+      ['f64', x],
+      ['f64', 0],
+      ['f64', x + 1],
+      ['f64', 0],
+      ['f64', x + 1],
+      ['f64', 1],
+      ['f64', x],
+      ['f64', 0],
+    ];
+    const wkb = bytes(
+      ['u8', 1],
+      ['u32', 6],
+      ['u32', 2],
+      ['u8', 1],
+      ['u32', 3],
+      ...ring(0),
+      ['u8', 1],
+      ['u32', 3],
+      ...ring(10),
+    );
+    expect(decodeWkb(wkb).geometry).toEqual({
+      type: 'MultiPolygon',
+      coordinates: [
+        [
+          [
+            [0, 0],
+            [1, 0],
+            [1, 1],
+            [0, 0],
+          ],
+        ],
+        [
+          [
+            [10, 0],
+            [11, 0],
+            [11, 1],
+            [10, 0],
+          ],
+        ],
+      ],
+    });
+  });
+
+  it('reads POINT EMPTY (NaN coordinates) as no geometry', () => {
+    expect(
+      decodeWkb(bytes(['u8', 1], ['u32', 1], ['f64', Number.NaN], ['f64', Number.NaN])).geometry,
+    ).toBeNull();
+  });
+
+  it('refuses a truncated blob and a count longer than the blob', () => {
+    expect(() => decodeWkb(hex('0101000000 000000000000F03F 0000'))).toThrow(GeometryDecodeError);
+    expect(() => decodeWkb(bytes(['u8', 1], ['u32', 2], ['u32', 1000000], ['f64', 1]))).toThrow(/too short/);
+  });
+});
+
+describe('GeoPackage binary', () => {
+  const point = bytes(['u8', 1], ['u32', 1], ['f64', 13.4], ['f64', 52.5]);
+
+  it('skips the header and a 32-byte envelope before the WKB', () => {
+    const header = bytes(
+      ['u8', 0x47],
+      ['u8', 0x50],
+      ['u8', 0],
+      ['u8', 0b0000_0011],
+      ['u32', 4326],
+      ['f64', 13.4],
+      ['f64', 13.4],
+      ['f64', 52.5],
+      ['f64', 52.5],
+    );
+    const blob = new Uint8Array([...header, ...point]);
+    expect(decodeGeoPackageGeometry(blob).geometry).toEqual({ type: 'Point', coordinates: [13.4, 52.5] });
+  });
+
+  it('reads the empty flag as no geometry', () => {
+    const blob = new Uint8Array([0x47, 0x50, 0, 0b0001_0001, 0, 0, 0, 0, ...point]);
+    expect(decodeGeoPackageGeometry(blob).geometry).toBeNull();
+  });
+
+  it('refuses a blob without the GP magic', () => {
+    expect(() => decodeGeoPackageGeometry(point)).toThrow(/GP magic/);
+  });
+});
+
+describe('geometries written by ogr2ogr (fixtures made from the CSV files beside them)', async () => {
+  const SQL = await initSqlJs();
+  const open = (f: string) => new SQL.Database(readFileSync(`test/fixtures/publish/sqlite/${f}`));
+  const ringRoad = [
+    [
+      [1000, 2000],
+      [1100, 2100],
+      [1250, 2050],
+    ],
+    [
+      [1300, 2000],
+      [1400, 2000],
+    ],
+  ];
+
+  it('GeoPackage: a 3-D point and a multi-line string', () => {
+    const db = open('towns.gpkg');
+    const [berlin] = db.exec('SELECT geom FROM places WHERE name = ?', ['Berlin'])[0]
+      .values[0] as Uint8Array[];
+    expect(decodeGeoPackageGeometry(berlin)).toEqual({
+      geometry: { type: 'Point', coordinates: [13.405, 52.52] },
+      hasZ: true,
+      hasM: false,
+    });
+    const [road] = db.exec("SELECT geom FROM roads WHERE name = 'Ring road'")[0].values[0] as Uint8Array[];
+    expect(decodeGeoPackageGeometry(road).geometry).toEqual({
+      type: 'MultiLineString',
+      coordinates: ringRoad,
+    });
+  });
+
+  it('SpatiaLite: compressed lines and a polygon with a hole', () => {
+    const db = open('towns-spatialite.sqlite');
+    const [road] = db.exec("SELECT GEOMETRY FROM roads WHERE name = 'Ring road'")[0]
+      .values[0] as Uint8Array[];
+    expect(decodeSpatialiteGeometry(road).geometry).toEqual({
+      type: 'MultiLineString',
+      coordinates: ringRoad,
+    });
+    const [parcel] = db.exec("SELECT GEOMETRY FROM parcels WHERE owner = 'Meyer'")[0]
+      .values[0] as Uint8Array[];
+    expect(decodeSpatialiteGeometry(parcel).geometry).toEqual({
+      type: 'Polygon',
+      coordinates: [
+        [
+          [500000, 5800000],
+          [500100, 5800000],
+          [500100, 5800100],
+          [500000, 5800100],
+          [500000, 5800000],
+        ],
+        [
+          [500020, 5800020],
+          [500020, 5800040],
+          [500040, 5800040],
+          [500040, 5800020],
+          [500020, 5800020],
+        ],
+      ],
+    });
+    const [london] = db.exec("SELECT GEOMETRY FROM places WHERE name = 'London'")[0]
+      .values[0] as Uint8Array[];
+    expect(decodeSpatialiteGeometry(london)).toEqual({
+      geometry: { type: 'Point', coordinates: [-0.1276, 51.5072] },
+      hasZ: true,
+      hasM: false,
+    });
+  });
+
+  it('SpatiaLite: a blob cut short is refused', () => {
+    const db = open('towns-spatialite.sqlite');
+    const [road] = db.exec("SELECT GEOMETRY FROM roads WHERE name = 'Ring road'")[0]
+      .values[0] as Uint8Array[];
+    expect(() => decodeSpatialiteGeometry(road.subarray(0, 60))).toThrow(GeometryDecodeError);
+  });
+});
+
+describe('declared column types', () => {
+  it.each([
+    ['TEXT(30)', true, { type: 'esriFieldTypeString', length: 30 }],
+    ['VARCHAR(40)', false, { type: 'esriFieldTypeString', length: 40 }],
+    ['TEXT', true, { type: 'esriFieldTypeString' }],
+    ['INTEGER', true, { type: 'esriFieldTypeBigInteger' }],
+    ['INTEGER', false, { type: 'esriFieldTypeInteger' }],
+    ['BIGINT', false, { type: 'esriFieldTypeBigInteger' }],
+    ['MEDIUMINT', true, { type: 'esriFieldTypeInteger' }],
+    ['SMALLINT', true, { type: 'esriFieldTypeSmallInteger' }],
+    ['INTEGER_BOOLEAN', false, { type: 'esriFieldTypeSmallInteger' }],
+    ['FLOAT', true, { type: 'esriFieldTypeSingle' }],
+    ['FLOAT', false, { type: 'esriFieldTypeDouble' }],
+    ['REAL', true, { type: 'esriFieldTypeDouble' }],
+    ['DATETIME', true, { type: 'esriFieldTypeDate' }],
+    ['TIMESTAMP', false, { type: 'esriFieldTypeDate' }],
+    ['BLOB', true, null],
+  ] as const)('%s (GeoPackage: %s)', (declared, gpkg, expected) => {
+    expect(sqliteFieldType(declared, gpkg)).toEqual(expected);
+  });
+
+  it('geometry type names give base types, z/m suffixes aside', () => {
+    expect(
+      ['POINT', 'MULTILINESTRING', 'POLYGONZ', 'MULTIPOLYGON ZM', 'GEOMETRY'].map(sqliteGeometryBase),
+    ).toEqual([1, 5, 3, 6, 0]);
+  });
+});

@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { planLayer } from '../../../activities/publish/layer-plan.js';
+import { openSqlite } from '../../../activities/publish/sqlite-catalog.js';
+import { sqliteBatches } from '../../../activities/publish/sqlite-source.js';
+import { sqliteSourceTables } from '../../../activities/publish/sqlite-tables.js';
+import type { PublishRequest } from '../../../db/schema/publish-request.js';
+
+const bytes = (name: string) => readFileSync(`test/fixtures/publish/sqlite/${name}`);
+
+const request = (extra: Partial<PublishRequest> = {}): PublishRequest => ({
+  fileType: 'sqlite',
+  sourceKey: 'k',
+  sourceSize: 0,
+  serviceName: 'towns',
+  sourceSR: null,
+  targetSR: { wkid: 102100, latestWkid: 3857 },
+  layers: [{ id: 0, name: 'towns', location: { type: 'geometry' }, layerInfo: {} }],
+  service: {
+    description: '',
+    copyrightText: '',
+    maxRecordCount: -1,
+    hasStaticData: false,
+    capabilities: 'Query',
+    hasAttachments: false,
+    editorTrackingInfo: {},
+    buildInitialCache: false,
+    outputType: '',
+  },
+  persistErrorRecordsForReview: false,
+  ...extra,
+});
+
+describe('GeoPackage tables as publish sources', async () => {
+  const db = await openSqlite(bytes('towns.gpkg'));
+  const tables = sqliteSourceTables(db, request(), 1000);
+
+  it('lists feature tables then attribute tables with their own spatial references', () => {
+    expect(tables.map((t) => [t.layer.id, t.layer.name, t.geometryType, t.sourceSR])).toEqual([
+      [0, 'places', 'esriGeometryPoint', { wkid: 4326 }],
+      [1, 'roads', 'esriGeometryPolyline', { wkid: 3857 }],
+      [2, 'parcels', 'esriGeometryPolygon', { wkid: 32633 }],
+      [3, 'inspections', null, { wkid: 4326 }],
+    ]);
+  });
+
+  it('plans the declared fields, not inferred ones', () => {
+    const plan = planLayer({
+      serviceItemId: 'a'.repeat(32),
+      layer: tables[0].layer,
+      sample: {
+        headers: tables[0].headers,
+        rows: tables[0].sampleRows,
+        geometryType: tables[0].geometryType,
+        declaredFields: tables[0].declaredFields,
+      },
+      source: tables[0].source,
+      sourceSR: { wkid: 4326 },
+    });
+    expect(plan.fields.map((f) => [f.name, f.type, f.length ?? null, f.nullable ?? true])).toEqual([
+      ['name', 'esriFieldTypeString', 30, false],
+      ['population', 'esriFieldTypeBigInteger', null, true],
+      ['area', 'esriFieldTypeDouble', null, true],
+      ['founded', 'esriFieldTypeDate', null, true],
+      ['updated', 'esriFieldTypeDate', null, true],
+      ['rank', 'esriFieldTypeSmallInteger', null, false],
+      ['active', 'esriFieldTypeSmallInteger', null, true],
+    ]);
+    expect(plan.geometryType).toBe('esriGeometryPoint');
+  });
+
+  it('a load resumed after a key reads only the rows after it', () => {
+    const source = tables[0].source;
+    if (source.kind !== 'sqlite') throw new Error('not a sqlite source');
+    const all = [...sqliteBatches(db, source, 'esriGeometryPoint', { byteOffset: 0, rowNumber: 0 }, 2)];
+    expect(all.map((b) => [b.firstRowNumber, b.rows.map((r) => r[0]), b.next])).toEqual([
+      [0, ['Berlin', 'London'], { byteOffset: 2, rowNumber: 2 }],
+      [2, ['Paris'], { byteOffset: 3, rowNumber: 3 }],
+    ]);
+    const resumed = [...sqliteBatches(db, source, 'esriGeometryPoint', all[0].next, 2)];
+    expect(resumed.map((b) => [b.firstRowNumber, b.rows.map((r) => r[0])])).toEqual([[2, ['Paris']]]);
+    expect(resumed[0].geometries).toEqual([{ x: 2.3522, y: 48.8566 }]);
+  });
+
+  it('listed layers publish only those tables, and an id past the last table is refused', () => {
+    const listed = sqliteSourceTables(
+      db,
+      request({
+        listedLayers: true,
+        layers: [{ id: 2, name: 'lots', location: { type: 'geometry' }, layerInfo: {} }],
+      }),
+      10,
+    );
+    expect(listed.map((t) => [t.layer.id, t.layer.name, t.described.table])).toEqual([
+      [2, 'lots', 'parcels'],
+    ]);
+    expect(() =>
+      sqliteSourceTables(
+        db,
+        request({
+          listedLayers: true,
+          layers: [{ id: 7, name: 'x', location: { type: 'geometry' }, layerInfo: {} }],
+        }),
+        10,
+      ),
+    ).toThrow(/Invalid publishParameters/);
+  });
+});
+
+describe('SQLite files that cannot be published', () => {
+  it('a file cut short is refused before any row is read', async () => {
+    await expect(openSqlite(bytes('towns.gpkg').subarray(0, 40_000))).rejects.toThrow(
+      /Unable to read the file/,
+    );
+  });
+
+  it('a file that is not SQLite is refused', async () => {
+    await expect(openSqlite(Buffer.from('name,x,y\nA,1,2\n'.repeat(10)))).rejects.toMatchObject({
+      details: ['The file is not a SQLite database or GeoPackage (no SQLite header).'],
+    });
+  });
+});
