@@ -5,12 +5,14 @@
  */
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import type { DatabaseHandle } from '../../db/client.js';
+import { ownFeaturesWhere } from '../../db/repositories/access.js';
 import {
   findServiceByName,
   type HostedLayerRow,
   type HostedServiceRow,
   listLayers,
 } from '../../db/repositories/services.js';
+import { narrowedWhere } from '../../lib/access/ownership.js';
 import { badRequest, GeoError, notFound, toGeoError } from '../../lib/errors.js';
 import type { GeoJSONGeometry } from '../../lib/geometry/geojson-types.js';
 import {
@@ -27,7 +29,6 @@ import {
 import { storageSpatialReference } from '../../lib/query/hosted-layer-catalog.js';
 import type { AppEnv } from '../env.js';
 import { servicesUrl } from '../urls.js';
-import { narrowedWhere, ownFeaturesWhere } from './feature-edit-access.js';
 import { layerOfService, serviceNotFound } from './hosted-layer.js';
 import { queryFeatureLayer } from './layer-query.js';
 import {

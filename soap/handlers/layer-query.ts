@@ -5,8 +5,9 @@
  * spatial reference. Every SOAP operation that reads or draws features comes through here, so the
  * layer's ownership access control narrows them here, for the map's viewer, as the REST query does.
  */
-import { narrowedWhere, ownFeaturesWhere } from '../../api/services/feature-edit-access.js';
+import { ownFeaturesWhere } from '../../db/repositories/access.js';
 import { runPreparedQuery } from '../../db/repositories/feature-query.js';
+import { narrowedWhere } from '../../lib/access/ownership.js';
 import { isGeoError } from '../../lib/errors.js';
 import { geometryTypeOf } from '../../lib/geometry/kinds.js';
 import type { EsriGeometry, SpatialReference as EsriSpatialReference } from '../../lib/geometry/types.js';
