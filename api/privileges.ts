@@ -79,6 +79,17 @@ const selfOrAdmin = ['selfOrAdmin'] as const;
 export const ROUTE_RULES: readonly RouteRule[] = [
   // Portal basics and sign-in
   { operation: 'portal root', methods: GP, paths: [SR], caller: anyone },
+  // Pages for people: the home page (sign-in form, links), its scripts and styles, and the map viewer,
+  // which holds no data itself (what it draws comes through the services, under their rules).
+  { operation: 'home page', methods: GET, paths: ['/'], caller: anyone },
+  { operation: 'static files', methods: GET, paths: ['/static/*'], caller: anyone },
+  {
+    operation: 'map viewer',
+    methods: GET,
+    paths: ['/apps/viewer/:folder/:name/:type{FeatureServer|MapServer}'],
+    caller: anyone,
+  },
+
   { operation: 'info', methods: GP, paths: [`${SR}/info`], caller: anyone },
   { operation: 'generateToken', methods: GP, paths: [`${SR}/generateToken`], caller: anyone },
   // Signing out revokes the token the request names or carries; a token nobody holds is no secret.
@@ -357,6 +368,21 @@ export const ROUTE_RULES: readonly RouteRule[] = [
       `${MS}/find`,
       `${MS}/:layer{[0-9]+}`,
       `${MS}/:layer{[0-9]+}/query`,
+    ],
+    caller: anyone,
+    resource: 'service:read',
+  },
+  {
+    operation: 'OGC API Features',
+    methods: GET,
+    paths: [
+      '/rest/services/Hosted/:name/OGCFeatureServer',
+      '/rest/services/Hosted/:name/OGCFeatureServer/conformance',
+      '/rest/services/Hosted/:name/OGCFeatureServer/api',
+      '/rest/services/Hosted/:name/OGCFeatureServer/collections',
+      '/rest/services/Hosted/:name/OGCFeatureServer/collections/:collectionId',
+      '/rest/services/Hosted/:name/OGCFeatureServer/collections/:collectionId/items',
+      '/rest/services/Hosted/:name/OGCFeatureServer/collections/:collectionId/items/:featureId',
     ],
     caller: anyone,
     resource: 'service:read',

@@ -33,7 +33,9 @@ const handlerRoutes = (app: Hono<AppEnv>, basePath = '') => [
   ...new Set(
     app.routes
       .filter((r) => r.method !== 'ALL')
-      .map((r) => `${r.method} ${r.path.startsWith(basePath) ? r.path.slice(basePath.length) : r.path}`),
+      .map(
+        (r) => `${r.method} ${r.path.startsWith(basePath) ? r.path.slice(basePath.length) || '/' : r.path}`,
+      ),
   ),
 ];
 
