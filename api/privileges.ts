@@ -92,9 +92,9 @@ export const ROUTE_RULES: readonly RouteRule[] = [
 
   { operation: 'info', methods: GP, paths: [`${SR}/info`], caller: anyone },
   { operation: 'generateToken', methods: GP, paths: [`${SR}/generateToken`], caller: anyone },
-  // Signing out revokes the token the request names or carries; a token nobody holds is no secret.
+  // revokeToken revokes the token it is given (holding it is the entitlement); signout the one the request signs in with.
   { operation: 'revokeToken', methods: ['POST'], paths: [`${SR}/oauth2/revokeToken`], caller: anyone },
-  { operation: 'signout', methods: GP, paths: [`${SR}/oauth2/signout`], caller: anyone },
+  { operation: 'signout', methods: GP, paths: [`${SR}/oauth2/signout`], caller: signedIn },
   { operation: 'portal', methods: GP, paths: [`${SR}/portals/:id{[A-Za-z0-9]+}`], caller: anyone },
   { operation: 'community/self', methods: GP, paths: [`${SR}/community/self`], caller: signedIn },
   // Users
