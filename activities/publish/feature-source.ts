@@ -19,7 +19,8 @@ export interface FeatureTable {
   textColumns: number[];
 }
 
-const KIND: Record<string, EsriGeometryType> = {
+/** The Esri geometry type a GeoJSON (or WKB, GeoPackage, SpatiaLite) geometry type is stored as. */
+export const GEOMETRY_KIND: Record<string, EsriGeometryType> = {
   Point: 'esriGeometryPoint',
   MultiPoint: 'esriGeometryMultipoint',
   LineString: 'esriGeometryPolyline',
@@ -56,7 +57,7 @@ export class FeatureTableBuilder {
       if (typeof value === 'string') this.strings.add(key);
       else if (typeof value === 'number') this.numbers.add(key);
     }
-    const kind = feature.geometry ? KIND[feature.geometry.type] : undefined;
+    const kind = feature.geometry ? GEOMETRY_KIND[feature.geometry.type] : undefined;
     if (kind) this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
     if (this.kept.length < this.keep) this.kept.push(feature);
     this.count++;
@@ -96,7 +97,7 @@ export const featureGeometry = (f: GeoJSONFeature, layerType: EsriGeometryType |
 
 function toGeometry(g: GeoJSONGeometry | null | undefined, layerType: EsriGeometryType | null) {
   if (!g) return null;
-  const kind = KIND[g.type];
+  const kind = GEOMETRY_KIND[g.type];
   if (!kind) return { reason: `Geometry type ${g.type} is not supported in a feature layer.` };
   if (kind !== layerType) return { reason: `A ${g.type} cannot be stored in a ${layerType} layer.` };
   try {
@@ -132,7 +133,7 @@ export function documentFeatures(value: unknown): GeoJSONFeature[] {
     return doc.features.map((f) => checkedFeature(f));
   }
   if (doc?.type === 'Feature') return [checkedFeature(doc)];
-  if (doc && typeof doc.type === 'string' && KIND[doc.type]) {
+  if (doc && typeof doc.type === 'string' && GEOMETRY_KIND[doc.type]) {
     return [{ type: 'Feature', properties: {}, geometry: doc as unknown as GeoJSONGeometry }];
   }
   throw badRequest('Unable to read the file.', [

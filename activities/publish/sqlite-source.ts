@@ -4,6 +4,7 @@
  * read through one statement in key order, so a batch is the only part turned into JavaScript
  * values. The resume point is the last key read: a retried load continues after it.
  */
+
 import type { Database, SqlValue } from 'sql.js';
 import { badRequest } from '../../lib/errors.js';
 import type { GeoJSONGeometry } from '../../lib/geometry/geojson-types.js';
@@ -12,6 +13,7 @@ import type { EsriGeometryType } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
 import { decodeGeoPackageGeometry, decodeSpatialiteGeometry } from '../../lib/ingest/sqlite-geometry.js';
 import { type DecodedGeometry, decodeWkb } from '../../lib/ingest/wkb-geometry.js';
+import { GEOMETRY_KIND } from './feature-source.js';
 import type { Located, ResumePoint, SourceBatch } from './layer-sources.js';
 import { esriTypeOfBase, type GeometryFormat, quoted, rows, type SqliteLayer } from './sqlite-catalog.js';
 
@@ -21,15 +23,6 @@ const DECODERS: Record<GeometryFormat, (b: Uint8Array) => DecodedGeometry> = {
   gpkg: decodeGeoPackageGeometry,
   spatialite: decodeSpatialiteGeometry,
   wkb: decodeWkb,
-};
-
-const KIND: Record<string, EsriGeometryType> = {
-  Point: 'esriGeometryPoint',
-  MultiPoint: 'esriGeometryMultipoint',
-  LineString: 'esriGeometryPolyline',
-  MultiLineString: 'esriGeometryPolyline',
-  Polygon: 'esriGeometryPolygon',
-  MultiPolygon: 'esriGeometryPolygon',
 };
 
 /** The source geometry of a cell, or why it cannot be read. */
@@ -53,7 +46,7 @@ export function locate(
 ): Located {
   if (g === null) return null;
   if ('reason' in g) return g;
-  const kind = KIND[g.type];
+  const kind = GEOMETRY_KIND[g.type];
   if (!kind) return { reason: `Geometry type ${g.type} is not supported in a feature layer.` };
   if (kind !== layerType) return { reason: `A ${g.type} cannot be stored in a ${layerType} layer.` };
   return geoJSONToEsri(g);
@@ -68,7 +61,7 @@ export function layerGeometryType(db: Database, layer: SqliteLayer, sample = 100
   const sql = `SELECT ${quoted(layer.geometryColumn)} FROM ${quoted(layer.table)} WHERE ${quoted(layer.geometryColumn)} IS NOT NULL LIMIT ${sample}`;
   for (const [value] of rows(db, sql)) {
     const g = decodeCell(value, layer.geometryFormat);
-    const kind = g && !('reason' in g) ? KIND[g.type] : undefined;
+    const kind = g && !('reason' in g) ? GEOMETRY_KIND[g.type] : undefined;
     if (kind) counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;

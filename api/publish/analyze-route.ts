@@ -13,17 +13,17 @@ import { type DeclaredField, planLayer } from '../../activities/publish/layer-pl
 import { serviceDefinitionGeoPackage } from '../../activities/publish/layer-sources.js';
 import { detectLocation } from '../../activities/publish/location-detection.js';
 import { parseShapefileZip } from '../../activities/publish/parse-thread.js';
-import type {
-  LayerPlan,
-  LayerRequestWithLocale,
-  PublishFileType,
-  ServiceProperties,
-} from '../../db/schema/publish-request.js';
+import type { LayerPlan, LayerRequestWithLocale, PublishFileType } from '../../db/schema/publish-request.js';
 import { badRequest } from '../../lib/errors.js';
 import { type CellValue, localeConventions, parseCellValue } from '../../lib/ingest/index.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
-import { type AnalyzedTable, analyzeFeatureCollection, analyzeSqlite } from './analyze-tables.js';
+import {
+  ANALYZED_SERVICE,
+  type AnalyzedTable,
+  analyzeFeatureCollection,
+  analyzeSqlite,
+} from './analyze-tables.js';
 import { parseFileType, parseJsonParameter } from './publish-parameters.js';
 import {
   checkSourceSize,
@@ -48,18 +48,6 @@ interface Table {
   /** Layer resource keys the source carries (a feature collection's drawingInfo). */
   layerInfo?: Record<string, unknown>;
 }
-
-const SERVICE: ServiceProperties = {
-  description: '',
-  copyrightText: '',
-  maxRecordCount: -1,
-  hasStaticData: true,
-  capabilities: 'Query',
-  hasAttachments: false,
-  editorTrackingInfo: {},
-  buildInitialCache: false,
-  outputType: '',
-};
 
 const EDITOR_TRACKING = {
   enableEditorTracking: false,
@@ -254,7 +242,7 @@ function analyzeTable(
   const layerInfo = buildLayerDefinition({
     plan,
     layerInfo: t.layerInfo ?? {},
-    service: SERVICE,
+    service: ANALYZED_SERVICE,
     serviceItemId: '',
     spatialReference: { wkid: 102100, latestWkid: 3857 },
     extent: null,

@@ -17,7 +17,7 @@ import {
   sqliteExtent,
   sqliteSourceTables,
 } from '../../activities/publish/sqlite-tables.js';
-import type { PublishFileType, PublishRequest } from '../../db/schema/publish-request.js';
+import type { PublishFileType, PublishRequest, ServiceProperties } from '../../db/schema/publish-request.js';
 import { geometryBounds, unionBounds } from '../../lib/geometry/index.js';
 
 export interface AnalyzedTable {
@@ -32,22 +32,25 @@ const request = (fileType: PublishFileType, name: string): PublishRequest => ({
   layers: [{ id: 0, name, location: { type: 'geometry' }, layerInfo: {} }],
 });
 
+/** The service properties analyze proposes for every input type (publishParameters leave them to the user). */
+export const ANALYZED_SERVICE: ServiceProperties = {
+  description: '',
+  copyrightText: '',
+  maxRecordCount: -1,
+  hasStaticData: true,
+  capabilities: 'Query',
+  hasAttachments: false,
+  editorTrackingInfo: {},
+  buildInitialCache: false,
+  outputType: '',
+};
+
 const REQUEST: Omit<PublishRequest, 'layers' | 'serviceName' | 'fileType'> = {
   sourceKey: '',
   sourceSize: 0,
   sourceSR: null,
   targetSR: { wkid: 102100, latestWkid: 3857 },
-  service: {
-    description: '',
-    copyrightText: '',
-    maxRecordCount: -1,
-    hasStaticData: true,
-    capabilities: 'Query',
-    hasAttachments: false,
-    editorTrackingInfo: {},
-    buildInitialCache: false,
-    outputType: '',
-  },
+  service: ANALYZED_SERVICE,
   persistErrorRecordsForReview: false,
 };
 
