@@ -23,6 +23,8 @@ describe('a GeoPackage item published with itemIdToCreate, then overwritten', ()
     Date.now().toString(16).slice(-6),
   );
   const name = uniqueName('towns_overwrite');
+  // Other tests add towns.gpkg for the same owner: a folder holds one item per file name.
+  const fileName = `${name}.gpkg`;
   let token: string;
   let sourceId: string;
   const count = async () =>
@@ -46,8 +48,9 @@ describe('a GeoPackage item published with itemIdToCreate, then overwritten', ()
     const added = await upload(
       `/sharing/rest/content/users/${owner()}/addItem`,
       { token, type: 'GeoPackage', title: 'Towns to overwrite' },
-      { name: 'towns.gpkg', path: fixture('sqlite/towns.gpkg') },
+      { name: fileName, path: fixture('sqlite/towns.gpkg') },
     );
+    if (!added.id) throw new Error(`addItem refused: ${JSON.stringify(added)}`);
     sourceId = added.id;
   });
 
@@ -62,9 +65,9 @@ describe('a GeoPackage item published with itemIdToCreate, then overwritten', ()
     const updated = await upload(
       `/sharing/rest/content/users/${owner()}/items/${sourceId}/update`,
       { token },
-      { name: 'towns.gpkg', path: await editedGeoPackage() },
+      { name: fileName, path: await editedGeoPackage() },
     );
-    expect(updated.success).toBe(true);
+    expect(updated).toMatchObject({ success: true });
     const { service, status } = await publish({ overwrite: 'true' });
     expect(status.status).toBe('completed');
     expect(service.serviceItemId).toBe(itemIdToCreate);
