@@ -133,6 +133,13 @@ describe('the ArcGIS Maps SDK for JavaScript in Chromium', () => {
     expect(result.features).toBe(libraries.length);
     expect([...result.names].sort()).toEqual(libraries.map((l) => l.name).sort());
     expect(watched.failed.filter((f) => f.url.startsWith(stack().baseUrl))).toEqual([]);
+    // The layer advertises PBF: the SDK fetched the features it drew as f=pbf.
+    const featureQueries = watched.succeeded
+      .filter((u) => u.includes('/FeatureServer/0/query'))
+      .map((u) => new URL(u).searchParams);
+    expect(featureQueries.some((q) => q.get('f') === 'pbf' && q.get('returnGeometry') !== 'false')).toBe(
+      true,
+    );
     await page.close();
   });
 
