@@ -5,10 +5,10 @@
  *   npx tsx bench/pbf.ts [--features 100000] [--runs 5]
  *
  * The rows are generated (seeded) in the shape the database hands to the layer query (object id,
- * attributes, Esri JSON shape in Web Mercator), then rendered the way api/services/layer-query.ts
- * renders them: f=json is renderFeatureSet + JSON.stringify; f=pbf is quantizeAnswer (the finest grid,
- * as when the client sends no quantizationParameters) + renderFeatureSet + the FeatureCollection
- * encoder; "pbf view" adds the quantizationParameters the Maps SDK sends when drawing (view mode, a
+ * attributes, Esri JSON shape in Web Mercator), then rendered by renderFeatureAnswer, as
+ * api/services/layer-query.ts renders them: f=json is the Esri JSON feature set + JSON.stringify; f=pbf
+ * quantizes to the finest grid (as when the client sends no quantizationParameters) and encodes the
+ * FeatureCollection; "pbf view" adds the quantizationParameters the Maps SDK sends when drawing (view mode, a
  * tolerance of one 1,024-pixel-wide screen pixel over the data). Reading the rows from PostgreSQL is
  * the same for every format and is left out. Each timing is the median of `--runs` runs after a warm-up.
  */
@@ -16,13 +16,10 @@ import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { EsriGeometry, EsriGeometryType } from '../lib/geometry/types.js';
-import { renderFeatureSet } from '../lib/query/feature-response.js';
+import { type FeatureAnswerInput, renderFeatureAnswer } from '../lib/query/feature-answer.js';
 import type { CatalogField } from '../lib/query/field-catalog.js';
-import type { NormalizedQuery } from '../lib/query/normalized-query.js';
-import { quantizeAnswer } from '../lib/query/quantize-answer.js';
 import { normalizeQuantizationParameters } from '../lib/query/quantize-parameters.js';
 import type { FeatureRow } from '../lib/query/row-mapping.js';
-import { encodeFeatureResult } from '../lib/render/pbf-feature-collection.js';
 
 const { values } = parseArgs({
   options: { features: { type: 'string', default: '100000' }, runs: { type: 'string', default: '5' } },
@@ -86,30 +83,21 @@ function rows(kind: 'point' | 'polygon'): FeatureRow[] {
   return out;
 }
 
-type Query = Pick<NormalizedQuery, 'quantization' | 'format' | 'maxAllowableOffset' | 'geometry'>;
+type Query = FeatureAnswerInput['query'];
 
 function render(source: FeatureRow[], geometryType: EsriGeometryType, query: Query): Uint8Array | string {
-  // The layer query maps fresh rows per request; copy the shapes so quantizing does not touch the source.
-  const features = source.map((row) => ({ ...row, shape: row.shape }));
-  const transform = quantizeAnswer(query, features, mercator, mercator);
-  const body = renderFeatureSet({
+  // The layer query maps fresh rows per request; copy them so quantizing does not touch the source.
+  const answer = renderFeatureAnswer({
+    query,
     layer: { objectIdField: 'OBJECTID', globalIdField: '', geometryType, spatialReference: mercator },
+    storage: mercator,
+    outSR: mercator,
     fields,
-    rows: features,
+    rows: source.map((row) => ({ ...row })),
     exceededTransferLimit: false,
     returnGeometry: true,
   });
-  if (query.format !== 'pbf') return JSON.stringify(body);
-  return encodeFeatureResult({
-    objectIdFieldName: 'OBJECTID',
-    globalIdFieldName: '',
-    geometryType,
-    spatialReference: mercator,
-    exceededTransferLimit: false,
-    transform,
-    fields,
-    features: body.features as never,
-  });
+  return answer instanceof Uint8Array ? answer : JSON.stringify(answer);
 }
 
 function measure(source: FeatureRow[], geometryType: EsriGeometryType, query: Query) {
@@ -126,7 +114,13 @@ function measure(source: FeatureRow[], geometryType: EsriGeometryType, query: Qu
   return { ms: times[Math.floor(times.length / 2)], bytes: bytes.length, gzip: gzipSync(bytes).length };
 }
 
-const base: Query = { quantization: null, format: 'json', maxAllowableOffset: null, geometry: null };
+const base: Query = {
+  quantization: null,
+  format: 'json',
+  maxAllowableOffset: null,
+  geometry: null,
+  geometryPrecision: null,
+};
 // One pixel of a 1,024-pixel-wide view over the whole box.
 const sdkView = normalizeQuantizationParameters(
   JSON.stringify({ mode: 'view', originPosition: 'upperLeft', tolerance: (box[2] - box[0]) / 1024 }),

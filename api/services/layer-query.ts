@@ -11,13 +11,13 @@ import { GeoError } from '../../lib/errors.js';
 import { simplifyGeometry } from '../../lib/geometry/simplify.js';
 import { WGS84 } from '../../lib/geometry/types.js';
 import { spatialReferenceForWkid, wkidOf } from '../../lib/projection/index.js';
+import { renderFeatureAnswer } from '../../lib/query/feature-answer.js';
 import {
   boundsOfRow,
   type EsriFeature,
   renderCount,
   renderDistinctValues,
   renderExtent,
-  renderFeatureSet,
   renderIds,
   renderStatistics,
 } from '../../lib/query/feature-response.js';
@@ -25,8 +25,6 @@ import { renderGeoJson } from '../../lib/query/geojson-response.js';
 import { layerCatalog, storageSpatialReference } from '../../lib/query/hosted-layer-catalog.js';
 import type { NormalizedQuery } from '../../lib/query/normalized-query.js';
 import { outputProjection, prepareFeatureQuery } from '../../lib/query/prepare-feature-query.js';
-import { quantizeAnswer } from '../../lib/query/quantize-answer.js';
-import { transformJson } from '../../lib/query/quantize-transform.js';
 import { attributesOf, featureRowOf, takePage } from '../../lib/query/row-mapping.js';
 import {
   encodeCount,
@@ -115,37 +113,22 @@ export async function queryFeatureLayer(
           body: renderGeoJson(plan.columns, features, page.exceededTransferLimit, catalog.objectIdField),
         };
       }
-      const transform = plan.selectShape ? quantizeAnswer(q, features, storage, outSR) : null;
-      const layerInfo = {
-        objectIdField: catalog.objectIdField,
-        globalIdField: '',
-        geometryType: catalog.geometryType ?? null,
-        spatialReference: outRef,
-      };
-      const body = renderFeatureSet({
-        layer: layerInfo,
+      const answer = renderFeatureAnswer({
+        query: q,
+        layer: {
+          objectIdField: catalog.objectIdField,
+          globalIdField: '',
+          geometryType: catalog.geometryType ?? null,
+          spatialReference: outRef,
+        },
+        storage,
+        outSR,
         fields: plan.columns,
         rows: features,
         exceededTransferLimit: page.exceededTransferLimit,
         returnGeometry: plan.selectShape,
-        geometryPrecision: transform ? null : q.geometryPrecision,
       });
-      if (pbf) {
-        return binary(
-          encodeFeatureResult({
-            objectIdFieldName: layerInfo.objectIdField,
-            globalIdFieldName: layerInfo.globalIdField,
-            geometryType: layerInfo.geometryType,
-            spatialReference: outRef,
-            exceededTransferLimit: page.exceededTransferLimit,
-            transform,
-            fields: plan.columns,
-            features: body.features as EsriFeature[],
-          }),
-        );
-      }
-      if (transform) body.transform = transformJson(transform);
-      return json(body);
+      return answer instanceof Uint8Array ? binary(answer) : json(answer);
     }
   }
 }

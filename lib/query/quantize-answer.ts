@@ -1,45 +1,51 @@
-import { geometryBounds, unionBounds } from '../geometry/bounds.js';
+import { geometryBounds } from '../geometry/bounds.js';
 import type { Bounds, EsriEnvelope, EsriGeometry, SpatialReference } from '../geometry/types.js';
 import { sameSpatialReference } from '../projection/spatial-reference.js';
 import { createTransformer } from '../projection/transformer.js';
 import type { NormalizedQuery } from './normalized-query.js';
-import { quantizeGeometry } from './quantize-geometry.js';
+import type { QuantizeMode } from './quantize-geometry.js';
 import { finestTransform, type QuantizeTransform, requestedTransform } from './quantize-transform.js';
 
 /**
- * Quantizes a feature answer's shapes (already in the output spatial reference) in place, and
- * returns the grid used; null when the answer keeps real coordinates (no quantizationParameters, and
- * a format other than PBF, whose coordinates are always integers).
+ * The grid of a feature answer whose shapes are already in the output spatial reference; null when
+ * the answer keeps real coordinates (no quantizationParameters, and a format other than PBF, whose
+ * coordinates are always integers).
  */
-export function quantizeAnswer(
+export function answerTransform(
   query: Pick<NormalizedQuery, 'quantization' | 'format' | 'maxAllowableOffset' | 'geometry'>,
-  rows: { shape?: EsriGeometry | null }[],
+  rows: readonly { shape?: EsriGeometry | null }[],
   storage: SpatialReference,
   outSR: SpatialReference,
 ): QuantizeTransform | null {
   const q = query.quantization;
-  if (!q && query.format !== 'pbf') return null;
-  let transform: QuantizeTransform;
-  if (q) {
-    // Where the extent's own reference is not given, ArcGIS takes the query geometry's, else the layer's.
-    const extent = q.extent
-      ? projectBounds(q.extent.bounds, q.extent.spatialReference ?? query.geometry?.inSR ?? storage, outSR)
-      : null;
-    transform = requestedTransform(q, extent, extent ? null : shapesBounds(rows), query.maxAllowableOffset);
-  } else {
-    transform = finestTransform(shapesBounds(rows));
-  }
-  const mode = q?.mode ?? 'edit';
-  for (const row of rows) {
-    if (row.shape) row.shape = quantizeGeometry(row.shape, transform, mode);
-  }
-  return transform;
+  if (!q) return query.format === 'pbf' ? finestTransform(shapesBounds(rows)) : null;
+  // Where the extent's own reference is not given, ArcGIS takes the query geometry's, else the layer's.
+  const extent = q.extent
+    ? projectBounds(q.extent.bounds, q.extent.spatialReference ?? query.geometry?.inSR ?? storage, outSR)
+    : null;
+  return requestedTransform(q, extent, extent ? null : shapesBounds(rows), query.maxAllowableOffset);
 }
 
+/** Without quantizationParameters (f=pbf) nothing is generalized: every vertex keeps its cell. */
+export const answerMode = (query: Pick<NormalizedQuery, 'quantization'>): QuantizeMode =>
+  query.quantization?.mode ?? 'edit';
+
 function shapesBounds(rows: readonly { shape?: EsriGeometry | null }[]): Bounds | null {
-  let out: Bounds | null = null;
-  for (const row of rows) if (row.shape) out = unionBounds([out, geometryBounds(row.shape)]);
-  return out;
+  const out: Bounds = [
+    Number.POSITIVE_INFINITY,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+  ];
+  for (const row of rows) {
+    const b = row.shape ? geometryBounds(row.shape) : null;
+    if (!b) continue;
+    if (b[0] < out[0]) out[0] = b[0];
+    if (b[1] < out[1]) out[1] = b[1];
+    if (b[2] > out[2]) out[2] = b[2];
+    if (b[3] > out[3]) out[3] = b[3];
+  }
+  return out[0] <= out[2] ? out : null;
 }
 
 function projectBounds(b: Bounds, from: SpatialReference, to: SpatialReference): Bounds {

@@ -1,15 +1,7 @@
 import Pbf from 'pbf';
-import type {
-  Bounds,
-  EsriGeometry,
-  EsriGeometryType,
-  EsriMultipoint,
-  EsriPoint,
-  EsriPolygon,
-  EsriPolyline,
-  SpatialReference,
-} from '../geometry/types.js';
+import type { Bounds, EsriGeometryType, SpatialReference } from '../geometry/types.js';
 import type { EsriFieldType } from '../query/field-types.js';
+import type { QuantizedParts } from '../query/quantize-geometry.js';
 import type { QuantizeTransform } from '../query/quantize-transform.js';
 import { PBF_FIELD_TYPE, SQL_TYPE_OTHER, writeValue } from './pbf-values.js';
 
@@ -17,8 +9,8 @@ import { PBF_FIELD_TYPE, SQL_TYPE_OTHER, writeValue } from './pbf-values.js';
  * Query answers as the ArcGIS FeatureCollection protocol buffer (f=pbf): FeatureCollectionPBuffer
  * { version = 1, queryResult = 2 { featureResult = 1 | countResult = 2 | idsResult = 3 |
  * extentCountResult = 4 } }, field numbers from Esri's published schema. Feature geometries arrive
- * already quantized (quantize-geometry.ts): each part starts with absolute cells, then differences,
- * which is the delta encoding of the format's `coords`.
+ * already quantized and flat (quantize-geometry.ts): each part starts with absolute cells, then
+ * differences, which is the delta encoding of the format's `coords`.
  */
 export const PBF_VERSION = '1.0';
 
@@ -48,8 +40,10 @@ export interface PbfFeatureResult {
   /** Required whenever a feature has a geometry: PBF coordinates are grid cells. */
   transform?: QuantizeTransform | null;
   fields: readonly PbfField[];
-  /** The JSON answer's features: attributes by field name, quantized geometry or null. */
-  features: readonly { attributes: Record<string, unknown>; geometry?: EsriGeometry | null }[];
+  /** The JSON answer's features: attributes by field name. */
+  features: readonly { attributes: Record<string, unknown> }[];
+  /** Each feature's quantized geometry (quantize-geometry.ts), by index; absent or null: none. */
+  geometries?: readonly (QuantizedParts | null)[] | null;
 }
 
 export function encodeFeatureResult(result: PbfFeatureResult): Uint8Array<ArrayBuffer> {
@@ -129,18 +123,18 @@ function writeFeatureResult(r: PbfFeatureResult, pbf: Pbf): void {
   if (r.exceededTransferLimit) pbf.writeBooleanField(9, true);
   if (r.transform) pbf.writeMessage(12, writeTransform, r.transform);
   for (const f of r.fields) pbf.writeMessage(13, writeField, f);
-  const point = r.geometryType === 'esriGeometryPoint';
-  for (const feature of r.features) {
+  r.features.forEach((feature, i) => {
+    const geometry = r.geometries?.[i] ?? null;
     pbf.writeMessage(
       15,
       (ft: (typeof r.features)[number], p) => {
         for (const f of r.fields)
           p.writeMessage(1, (v: unknown, q) => writeValue(f.type, v, q), ft.attributes[f.name]);
-        if (ft.geometry) p.writeMessage(2, point ? writePoint : writeParts, ft.geometry);
+        if (geometry) p.writeMessage(2, writeGeometry, geometry);
       },
       feature,
     );
-  }
+  });
 }
 
 function writeSpatialReference(sr: SpatialReference, pbf: Pbf): void {
@@ -176,24 +170,8 @@ function writeField(f: PbfField, pbf: Pbf): void {
   pbf.writeVarintField(4, SQL_TYPE_OTHER);
 }
 
-function writePoint(g: EsriGeometry, pbf: Pbf): void {
-  const p = g as EsriPoint;
-  pbf.writePackedSVarint(3, [p.x, p.y]);
-}
-
-/** lengths = vertices per part; coords = every part's cells, flattened. */
-function writeParts(g: EsriGeometry, pbf: Pbf): void {
-  const list =
-    'points' in g
-      ? [(g as EsriMultipoint).points]
-      : 'paths' in g
-        ? (g as EsriPolyline).paths
-        : (g as EsriPolygon).rings;
-  const coords: number[] = [];
-  for (const part of list) for (const c of part) coords.push(c[0], c[1]);
-  pbf.writePackedVarint(
-    2,
-    list.map((part) => part.length),
-  );
-  pbf.writePackedSVarint(3, coords);
+/** lengths (vertices per part; none for a point) and coords (every part's cells in a row). */
+function writeGeometry(g: QuantizedParts, pbf: Pbf): void {
+  if (g.lengths.length > 0) pbf.writePackedVarint(2, g.lengths);
+  pbf.writePackedSVarint(3, g.coords);
 }

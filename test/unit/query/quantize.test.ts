@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GeoError } from '../../../lib/errors.js';
-import { quantizeAnswer } from '../../../lib/query/quantize-answer.js';
-import { quantizeGeometry } from '../../../lib/query/quantize-geometry.js';
+import { answerTransform } from '../../../lib/query/quantize-answer.js';
+import { quantizeGeometry, quantizeParts } from '../../../lib/query/quantize-geometry.js';
 import { normalizeQuantizationParameters } from '../../../lib/query/quantize-parameters.js';
 import {
   finestTransform,
@@ -138,6 +138,23 @@ describe('quantizeGeometry', () => {
     });
   });
 
+  it('gives PBF the same cells flat: vertices per part, then every part in a row', () => {
+    const twoPaths = {
+      paths: [
+        ...line.paths,
+        [
+          [50, 50],
+          [52, 50],
+        ],
+      ],
+    };
+    expect(quantizeParts(twoPaths, upperLeft, 'view')).toEqual({
+      lengths: [2, 2],
+      coords: [10, 10, 5, 10, 50, 50, 2, 0],
+    });
+    expect(quantizeParts({ x: 12.6, y: 40.4 }, upperLeft, 'view')).toEqual({ lengths: [], coords: [13, 60] });
+  });
+
   it('refuses a grid too fine for 32-bit cells, naming quantizationParameters', () => {
     const fine: QuantizeTransform = { originPosition: 'upperLeft', scale: [1e-9, 1e-9], translate: [0, 0] };
     expect(problem(() => quantizeGeometry({ x: 1e6, y: 0 }, fine, 'view'))).toMatch(
@@ -197,8 +214,7 @@ describe('transforms', () => {
   });
 
   it('projects an extent given in another spatial reference into the output one', () => {
-    const rows = [{ shape: { x: 0, y: 0 } as { x: number; y: number } | null }];
-    const t = quantizeAnswer(
+    const t = answerTransform(
       {
         format: 'json',
         maxAllowableOffset: null,
@@ -207,7 +223,7 @@ describe('transforms', () => {
           '{"tolerance":1,"extent":{"xmin":0,"ymin":0,"xmax":1,"ymax":1,"spatialReference":{"wkid":4326}}}',
         ),
       },
-      rows,
+      [{ shape: { x: 0, y: 0 } }],
       { wkid: 102100, latestWkid: 3857 },
       { wkid: 102100, latestWkid: 3857 },
     );
@@ -215,7 +231,7 @@ describe('transforms', () => {
     const ymax = 6378137 * Math.log(Math.tan(Math.PI / 4 + Math.PI / 360));
     expect(t?.translate[0]).toBeCloseTo(0, 6);
     expect(t?.translate[1]).toBeCloseTo(ymax, 3);
-    expect(rows[0].shape).toEqual({ x: 0, y: Math.round(ymax) });
+    expect(quantizeGeometry({ x: 0, y: 0 }, t!, 'view')).toEqual({ x: 0, y: Math.round(ymax) });
   });
 });
 

@@ -55,25 +55,11 @@ describe('encodeFeatureResult', () => {
           Day: '2024-02-29',
           Key: '{6F1A7E3C-0000-4000-8000-00000000000A}',
         },
-        // Outer ring of three steps, then a hole starting again from absolute cells.
-        geometry: {
-          rings: [
-            [
-              [0, 0],
-              [4, 0],
-              [0, 4],
-              [-4, -4],
-            ],
-            [
-              [1, 1],
-              [1, 0],
-              [-1, 1],
-            ],
-          ],
-        },
       },
-      { attributes: { OBJECTID: 8, Name: null }, geometry: null },
+      { attributes: { OBJECTID: 8, Name: null } },
     ],
+    // An outer ring of three steps, then a hole starting again from absolute cells; no geometry for 8.
+    geometries: [{ lengths: [4, 3], coords: [0, 0, 4, 0, 0, 4, -4, -4, 1, 1, 1, 0, -1, 1] }, null],
   });
   const decoded = decodeFeatureCollection(bytes);
   const result = decoded.queryResult.featureResult!;
@@ -162,7 +148,8 @@ describe('encodeFeatureResult', () => {
         exceededTransferLimit: false,
         transform: upperLeft,
         fields: [fields[0]],
-        features: [{ attributes: { OBJECTID: 1 }, geometry: { x: -3, y: 8 } }],
+        features: [{ attributes: { OBJECTID: 1 } }],
+        geometries: [{ lengths: [], coords: [-3, 8] }],
       }),
     ).queryResult.featureResult!;
     expect(point.geometryType).toBe('esriGeometryTypePoint');
