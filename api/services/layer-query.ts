@@ -137,11 +137,13 @@ const binary = (body: Uint8Array<ArrayBuffer>): QueryOutput => ({ body, format: 
 
 /** Statistics and distinct values in PBF: a feature result of attributes only. */
 function attributesOnly(objectIdFieldName: string, body: Record<string, unknown>): Uint8Array<ArrayBuffer> {
+  const features = body.features as EsriFeature[];
   return encodeFeatureResult({
     objectIdFieldName,
     globalIdFieldName: '',
     exceededTransferLimit: body.exceededTransferLimit === true,
     fields: body.fields as PbfField[],
-    features: body.features as EsriFeature[],
+    featureCount: features.length,
+    attribute: (i, f) => features[i].attributes[f.name],
   });
 }

@@ -1,6 +1,6 @@
 import type { SpatialReference } from '../geometry/types.js';
 import { encodeFeatureResult } from '../render/pbf-feature-collection.js';
-import { type EsriFeature, type ResponseLayer, renderFeatureSet } from './feature-response.js';
+import { featureAttribute, type ResponseLayer, renderFeatureSet } from './feature-response.js';
 import type { CatalogField } from './field-catalog.js';
 import type { NormalizedQuery } from './normalized-query.js';
 import { answerMode, answerTransform } from './quantize-answer.js';
@@ -42,15 +42,15 @@ export function renderFeatureAnswer(
     : null;
   if (transform && !pbf)
     for (const r of rows) if (r.shape) r.shape = quantizeGeometry(r.shape, transform, mode);
-  const body = renderFeatureSet({
-    layer,
-    fields: input.fields,
-    rows,
-    exceededTransferLimit: input.exceededTransferLimit,
-    returnGeometry: input.returnGeometry && !pbf,
-    geometryPrecision: transform ? null : query.geometryPrecision,
-  });
   if (!pbf) {
+    const body = renderFeatureSet({
+      layer,
+      fields: input.fields,
+      rows,
+      exceededTransferLimit: input.exceededTransferLimit,
+      returnGeometry: input.returnGeometry,
+      geometryPrecision: transform ? null : query.geometryPrecision,
+    });
     if (transform) body.transform = transformJson(transform);
     return body;
   }
@@ -62,7 +62,8 @@ export function renderFeatureAnswer(
     exceededTransferLimit: input.exceededTransferLimit,
     transform,
     fields: input.fields,
-    features: body.features as EsriFeature[],
+    featureCount: rows.length,
+    attribute: (i, f) => featureAttribute(rows[i], f as CatalogField, layer.objectIdField),
     geometries: cells,
   });
 }

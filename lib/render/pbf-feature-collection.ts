@@ -40,8 +40,10 @@ export interface PbfFeatureResult {
   /** Required whenever a feature has a geometry: PBF coordinates are grid cells. */
   transform?: QuantizeTransform | null;
   fields: readonly PbfField[];
-  /** The JSON answer's features: attributes by field name. */
-  features: readonly { attributes: Record<string, unknown> }[];
+  /** How many features the answer holds. */
+  featureCount: number;
+  /** A feature's attribute, as the JSON answer has it (toWireValue), by feature index and field. */
+  attribute(index: number, field: PbfField): unknown;
   /** Each feature's quantized geometry (quantize-geometry.ts), by index; absent or null: none. */
   geometries?: readonly (QuantizedParts | null)[] | null;
 }
@@ -123,18 +125,21 @@ function writeFeatureResult(r: PbfFeatureResult, pbf: Pbf): void {
   if (r.exceededTransferLimit) pbf.writeBooleanField(9, true);
   if (r.transform) pbf.writeMessage(12, writeTransform, r.transform);
   for (const f of r.fields) pbf.writeMessage(13, writeField, f);
-  r.features.forEach((feature, i) => {
-    const geometry = r.geometries?.[i] ?? null;
+  // One Value writer per field, made once rather than per feature.
+  const writers = r.fields.map((f) => (v: unknown, p: Pbf) => writeValue(f.type, v, p));
+  for (let i = 0; i < r.featureCount; i++) {
     pbf.writeMessage(
       15,
-      (ft: (typeof r.features)[number], p) => {
-        for (const f of r.fields)
-          p.writeMessage(1, (v: unknown, q) => writeValue(f.type, v, q), ft.attributes[f.name]);
+      (index: number, p) => {
+        r.fields.forEach((f, k) => {
+          p.writeMessage(1, writers[k], r.attribute(index, f));
+        });
+        const geometry = r.geometries?.[index];
         if (geometry) p.writeMessage(2, writeGeometry, geometry);
       },
-      feature,
+      i,
     );
-  });
+  }
 }
 
 function writeSpatialReference(sr: SpatialReference, pbf: Pbf): void {

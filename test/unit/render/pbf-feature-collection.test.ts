@@ -26,6 +26,11 @@ const fields = [
   field('Day', 'esriFieldTypeDateOnly'),
   field('Key', 'esriFieldTypeGUID'),
 ];
+/** The encoder's attribute source over JSON-answer features. */
+const byName = (features: { attributes: Record<string, unknown> }[]) => ({
+  featureCount: features.length,
+  attribute: (i: number, f: { name: string }) => features[i].attributes[f.name],
+});
 const upperLeft = {
   originPosition: 'upperLeft' as const,
   scale: [0.5, 0.25] as [number, number],
@@ -41,7 +46,7 @@ describe('encodeFeatureResult', () => {
     exceededTransferLimit: true,
     transform: upperLeft,
     fields,
-    features: [
+    ...byName([
       {
         attributes: {
           OBJECTID: 7,
@@ -57,7 +62,7 @@ describe('encodeFeatureResult', () => {
         },
       },
       { attributes: { OBJECTID: 8, Name: null } },
-    ],
+    ]),
     // An outer ring of three steps, then a hole starting again from absolute cells; no geometry for 8.
     geometries: [{ lengths: [4, 3], coords: [0, 0, 4, 0, 0, 4, -4, -4, 1, 1, 1, 0, -1, 1] }, null],
   });
@@ -148,7 +153,7 @@ describe('encodeFeatureResult', () => {
         exceededTransferLimit: false,
         transform: upperLeft,
         fields: [fields[0]],
-        features: [{ attributes: { OBJECTID: 1 } }],
+        ...byName([{ attributes: { OBJECTID: 1 } }]),
         geometries: [{ lengths: [], coords: [-3, 8] }],
       }),
     ).queryResult.featureResult!;
@@ -168,7 +173,7 @@ describe('encodeFeatureResult', () => {
         globalIdFieldName: '',
         exceededTransferLimit: false,
         fields: [field('total', 'esriFieldTypeDouble')],
-        features: [{ attributes: { total: 2.5 } }],
+        ...byName([{ attributes: { total: 2.5 } }]),
       }),
     ).queryResult.featureResult!;
     expect(stats.geometryType).toBe('esriGeometryTypeNone');
