@@ -50,5 +50,8 @@ export function errorEnvelope(e: GeoError): { error: Omit<ErrorBody, 'extra'> & 
 }
 
 export function sendError(c: Context<AppEnv>, e: GeoError) {
+  // A binary format (f=pbf) has no error message of its own: ArcGIS answers its errors in JSON.
+  const raw = (c.get('params')?.get('f') ?? 'json').toLowerCase();
+  if (!JSON_FORMATS.has(raw)) return c.json(errorEnvelope(e), 200);
   return sendJson(c, errorEnvelope(e), 200);
 }

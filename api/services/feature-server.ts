@@ -87,7 +87,10 @@ export async function sendLayerQuery(c: Context<AppEnv>, service: HostedServiceR
     return c.body(null, 304, { ETag: etag, 'Cache-Control': STATIC_CACHE_CONTROL });
   }
   const out = await queryFeatureLayer(c.get('deps').database, service, layer, params);
-  const res = sendJson(c, out.body);
+  const res =
+    out.format === 'pbf'
+      ? c.body(out.body, 200, { 'Content-Type': 'application/x-protobuf' })
+      : sendJson(c, out.body);
   if (etag && res.status === 200) {
     res.headers.set('ETag', etag);
     res.headers.set('Cache-Control', STATIC_CACHE_CONTROL);

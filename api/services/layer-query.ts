@@ -11,12 +11,13 @@ import { GeoError } from '../../lib/errors.js';
 import { simplifyGeometry } from '../../lib/geometry/simplify.js';
 import { WGS84 } from '../../lib/geometry/types.js';
 import { spatialReferenceForWkid, wkidOf } from '../../lib/projection/index.js';
+import { renderFeatureAnswer } from '../../lib/query/feature-answer.js';
 import {
   boundsOfRow,
+  type EsriFeature,
   renderCount,
   renderDistinctValues,
   renderExtent,
-  renderFeatureSet,
   renderIds,
   renderStatistics,
 } from '../../lib/query/feature-response.js';
@@ -25,11 +26,18 @@ import { layerCatalog, storageSpatialReference } from '../../lib/query/hosted-la
 import type { NormalizedQuery } from '../../lib/query/normalized-query.js';
 import { outputProjection, prepareFeatureQuery } from '../../lib/query/prepare-feature-query.js';
 import { attributesOf, featureRowOf, takePage } from '../../lib/query/row-mapping.js';
+import {
+  encodeCount,
+  encodeExtent,
+  encodeFeatureResult,
+  encodeIds,
+  type PbfField,
+} from '../../lib/render/pbf-feature-collection.js';
 
-export interface QueryOutput {
-  body: unknown;
-  format: NormalizedQuery['format'];
-}
+/** The answer: a JSON value to serialize, or the bytes of an f=pbf FeatureCollection. */
+export type QueryOutput =
+  | { body: unknown; format: Exclude<NormalizedQuery['format'], 'pbf'> }
+  | { body: Uint8Array<ArrayBuffer>; format: 'pbf' };
 
 /** The answer to a FeatureServer layer query, for a service and layer the caller has looked up. */
 export async function queryFeatureLayer(
@@ -56,39 +64,38 @@ export async function queryFeatureLayer(
   const toOut = outputProjection(storage, outSR);
   const outRef = spatialReferenceForWkid(wkidOf(outSR) ?? 3857);
 
+  const pbf = q.format === 'pbf';
+  const json = (body: unknown): QueryOutput => ({ body, format: q.format === 'pbf' ? 'json' : q.format });
   switch (plan.mode) {
     case 'count':
-    case 'countDistinct':
-      return { body: renderCount(rows[0]?.count), format: q.format };
-    case 'ids':
-      return {
-        body: renderIds(
-          catalog.objectIdField,
-          rows.map((r) => r.objectid),
-        ),
-        format: q.format,
-      };
+    case 'countDistinct': {
+      const { count } = renderCount(rows[0]?.count);
+      return pbf ? binary(encodeCount(count)) : json({ count });
+    }
+    case 'ids': {
+      const body = renderIds(
+        catalog.objectIdField,
+        rows.map((r) => r.objectid),
+      );
+      return pbf ? binary(encodeIds(body.objectIdFieldName, body.objectIds)) : json(body);
+    }
     case 'extent':
-      return { body: renderExtent(toOut.bounds(boundsOfRow(rows[0])), outRef), format: q.format };
-    case 'countAndExtent':
-      return {
-        body: renderExtent(toOut.bounds(boundsOfRow(rows[0])), outRef, rows[0]?.count),
-        format: q.format,
-      };
+    case 'countAndExtent': {
+      const bounds = toOut.bounds(boundsOfRow(rows[0]));
+      const count = plan.mode === 'countAndExtent' ? renderCount(rows[0]?.count).count : undefined;
+      if (pbf) return binary(encodeExtent(bounds, outRef, count));
+      return json(renderExtent(bounds, outRef, count));
+    }
     case 'distinct': {
       const page = takePage(rows, plan.pageSize);
       const attrs = page.rows.map((r) => attributesOf(plan.columns, r));
-      return {
-        body: renderDistinctValues(plan.columns, attrs, page.exceededTransferLimit),
-        format: q.format,
-      };
+      const body = renderDistinctValues(plan.columns, attrs, page.exceededTransferLimit);
+      return pbf ? binary(attributesOnly(catalog.objectIdField, body)) : json(body);
     }
     case 'statistics': {
       const page = takePage(rows, plan.pageSize);
-      return {
-        body: renderStatistics(plan.groupBy, plan.statistics, page.rows, page.exceededTransferLimit),
-        format: q.format,
-      };
+      const body = renderStatistics(plan.groupBy, plan.statistics, page.rows, page.exceededTransferLimit);
+      return pbf ? binary(attributesOnly(catalog.objectIdField, body)) : json(body);
     }
     case 'features': {
       const page = takePage(rows, plan.pageSize);
@@ -106,20 +113,37 @@ export async function queryFeatureLayer(
           body: renderGeoJson(plan.columns, features, page.exceededTransferLimit, catalog.objectIdField),
         };
       }
-      const body = renderFeatureSet({
+      const answer = renderFeatureAnswer({
+        query: q,
         layer: {
           objectIdField: catalog.objectIdField,
           globalIdField: '',
           geometryType: catalog.geometryType ?? null,
           spatialReference: outRef,
         },
+        storage,
+        outSR,
         fields: plan.columns,
         rows: features,
         exceededTransferLimit: page.exceededTransferLimit,
         returnGeometry: plan.selectShape,
-        geometryPrecision: q.geometryPrecision,
       });
-      return { body, format: q.format };
+      return answer instanceof Uint8Array ? binary(answer) : json(answer);
     }
   }
+}
+
+const binary = (body: Uint8Array<ArrayBuffer>): QueryOutput => ({ body, format: 'pbf' });
+
+/** Statistics and distinct values in PBF: a feature result of attributes only. */
+function attributesOnly(objectIdFieldName: string, body: Record<string, unknown>): Uint8Array<ArrayBuffer> {
+  const features = body.features as EsriFeature[];
+  return encodeFeatureResult({
+    objectIdFieldName,
+    globalIdFieldName: '',
+    exceededTransferLimit: body.exceededTransferLimit === true,
+    fields: body.fields as PbfField[],
+    featureCount: features.length,
+    attribute: (i, f) => features[i].attributes[f.name],
+  });
 }

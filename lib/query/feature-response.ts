@@ -52,12 +52,13 @@ export function renderFeatureSet(input: FeatureSetInput): Record<string, unknown
   return out;
 }
 
+/** One attribute of a feature as it leaves the server (the object id from its own column). */
+export const featureAttribute = (row: FeatureRow, f: CatalogField, objectIdField: string): unknown =>
+  f.name === objectIdField ? row.objectid : toWireValue(row.attrs[f.name], f.type);
+
 function feature(row: FeatureRow, input: FeatureSetInput): EsriFeature {
   const attributes: Record<string, unknown> = {};
-  for (const f of input.fields) {
-    attributes[f.name] =
-      f.name === input.layer.objectIdField ? row.objectid : toWireValue(row.attrs[f.name], f.type);
-  }
+  for (const f of input.fields) attributes[f.name] = featureAttribute(row, f, input.layer.objectIdField);
   const out: EsriFeature = { attributes };
   if (input.returnGeometry && input.layer.geometryType) {
     const shape = row.shape ?? null;

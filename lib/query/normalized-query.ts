@@ -1,5 +1,6 @@
 import type { SpatialRel } from '../geometry/spatial-relation.js';
 import type { Bounds, EsriGeometry, EsriGeometryType, SpatialReference } from '../geometry/types.js';
+import type { QuantizationParameters } from './quantize-parameters.js';
 import type { Condition } from './where-ast.js';
 
 /** A FeatureServer query request after normalization: every value typed, checked and defaulted. */
@@ -28,9 +29,11 @@ export interface NormalizedQuery {
   format: QueryFormat;
   maxAllowableOffset: number | null;
   geometryPrecision: number | null;
+  /** Null: coordinates as stored (f=pbf then picks the finest grid that fits, see quantize-transform.ts). */
+  quantization: QuantizationParameters | null;
 }
 
-export type QueryFormat = 'json' | 'pjson' | 'geojson';
+export type QueryFormat = 'json' | 'pjson' | 'geojson' | 'pbf';
 
 export interface OutFields {
   all: boolean;

@@ -1,5 +1,6 @@
 import type { LayerCatalog } from '../layer-catalog.js';
 import type { NormalizedQuery } from '../normalized-query.js';
+import { normalizeQuantizationParameters } from '../quantize-parameters.js';
 import { normalizeFlags } from './flags.js';
 import { normalizeFormat } from './format.js';
 import { normalizeGeometryPrecision, normalizeMaxAllowableOffset } from './generalization.js';
@@ -43,7 +44,10 @@ export function normalizeQuery(params: QueryParams, layer: LayerCatalog): Normal
     format: normalizeFormat(params.f),
     maxAllowableOffset: normalizeMaxAllowableOffset(params.maxallowableoffset),
     geometryPrecision: normalizeGeometryPrecision(params.geometryprecision),
+    quantization: normalizeQuantizationParameters(params.quantizationparameters),
   };
+  if (query.quantization && query.format === 'geojson')
+    throw fail('quantizationParameters', 'GeoJSON has no integer coordinates; use f=json or f=pbf');
   if (query.returnDistinctValues && !outStatistics && (outFields.all || outFields.names.length === 0)) {
     throw fail('outFields', 'returnDistinctValues needs a list of fields, not * or nothing');
   }

@@ -70,6 +70,20 @@ try {
     const { features } = await layerView.queryFeatures({ where: '1=1', outFields: ['*'] });
     window.result.features = features.length;
     window.result.names = features.map((f) => f.attributes.Name);
+    // A server query on a grid of 0.0001° in view mode, decoded by the SDK itself.
+    const grid = layer.createQuery();
+    grid.where = '1=1';
+    grid.outFields = ['Name'];
+    grid.returnGeometry = true;
+    grid.outSpatialReference = { wkid: 4326 };
+    grid.quantizationParameters = {
+      mode: 'view',
+      originPosition: 'upperLeft',
+      tolerance: 0.0001,
+      extent: { xmin: -88, ymin: 41, xmax: -87, ymax: 43, spatialReference: { wkid: 4326 } },
+    };
+    const quantized = await layer.queryFeatures(grid);
+    window.result.quantized = quantized.features.map((f) => [f.attributes.Name, f.geometry.x, f.geometry.y]);
   }
   if (q.get('tiles')) {
     const layer = new TileLayer({ url: q.get('tiles') });
@@ -133,6 +147,31 @@ describe('the ArcGIS Maps SDK for JavaScript in Chromium', () => {
     expect(result.features).toBe(libraries.length);
     expect([...result.names].sort()).toEqual(libraries.map((l) => l.name).sort());
     expect(watched.failed.filter((f) => f.url.startsWith(stack().baseUrl))).toEqual([]);
+    // The layer advertises PBF: the SDK fetched the features it drew as f=pbf (a layer this small is read
+    // whole, in snapshot mode, without quantizationParameters: our finest grid then).
+    const drawn = watched.succeeded
+      .filter((u) => u.includes('/FeatureServer/0/query'))
+      .map((u) => new URL(u).searchParams)
+      .filter((q) => q.get('f') === 'pbf' && q.get('outFields') === '*');
+    expect(drawn.length).toBeGreaterThan(0);
+    // The quantized query went out as f=pbf with its grid; the SDK's reader hands a query that asked for a
+    // grid its cells (x from the extent's left, y down from its top, in 0.0001° cells).
+    expect(
+      watched.succeeded.some((u) => {
+        const q = new URL(u).searchParams;
+        return (
+          q.get('f') === 'pbf' && JSON.parse(q.get('quantizationParameters') ?? '{}').tolerance === 0.0001
+        );
+      }),
+    ).toBe(true);
+    expect(result.quantized).toHaveLength(libraries.length);
+    for (const [name, x, y] of result.quantized) {
+      const library = libraries.find((l) => l.name === name)!;
+      expect([x, y]).toEqual([
+        Math.round((library.lon + 88) / 0.0001),
+        Math.round((43 - library.lat) / 0.0001),
+      ]);
+    }
     await page.close();
   });
 

@@ -130,15 +130,16 @@ describe('spatial references', () => {
 });
 
 describe('format', () => {
-  it('defaults to json and accepts pjson and geojson in any case', () => {
+  it('defaults to json and accepts pjson, geojson and pbf in any case', () => {
     expect(normalizeFormat(undefined)).toBe('json');
     expect(normalizeFormat('PJSON')).toBe('pjson');
     expect(normalizeFormat('geoJSON')).toBe('geojson');
+    expect(normalizeFormat('PBF')).toBe('pbf');
   });
 
-  it('refuses pbf and html with a clear reason', () => {
-    expect(problemOf('f', () => normalizeFormat('pbf'))).toMatch(/use json, pjson or geojson/);
+  it('refuses html and unknown formats with a clear reason', () => {
     expect(problemOf('f', () => normalizeFormat('html'))).toMatch(/not a supported format/);
+    expect(problemOf('f', () => normalizeFormat('kmz'))).toMatch(/use json, pjson, geojson or pbf/);
   });
 });
 

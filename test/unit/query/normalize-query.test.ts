@@ -30,6 +30,7 @@ describe('normalizeQuery', () => {
       format: 'json',
       maxAllowableOffset: null,
       geometryPrecision: null,
+      quantization: null,
     });
   });
 

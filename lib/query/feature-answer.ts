@@ -1,0 +1,69 @@
+import type { SpatialReference } from '../geometry/types.js';
+import { encodeFeatureResult } from '../render/pbf-feature-collection.js';
+import { featureAttribute, type ResponseLayer, renderFeatureSet } from './feature-response.js';
+import type { CatalogField } from './field-catalog.js';
+import type { NormalizedQuery } from './normalized-query.js';
+import { answerMode, answerTransform } from './quantize-answer.js';
+import { quantizeGeometry, quantizeParts } from './quantize-geometry.js';
+import { transformJson } from './quantize-transform.js';
+import type { FeatureRow } from './row-mapping.js';
+
+export interface FeatureAnswerInput {
+  query: Pick<
+    NormalizedQuery,
+    'quantization' | 'format' | 'maxAllowableOffset' | 'geometry' | 'geometryPrecision'
+  >;
+  layer: ResponseLayer;
+  /** The layer's storage spatial reference (the default of a quantization extent's). */
+  storage: SpatialReference;
+  /** The spatial reference the rows' shapes are in, as asked (outSR, or the storage one). */
+  outSR: SpatialReference;
+  fields: readonly CatalogField[];
+  /** Shapes already in the output spatial reference (layer.spatialReference); quantizing replaces them. */
+  rows: FeatureRow[];
+  exceededTransferLimit: boolean;
+  returnGeometry: boolean;
+}
+
+/**
+ * A page of features in Esri JSON (f=json, pjson) or as the FeatureCollection protocol buffer (f=pbf),
+ * on the quantization grid when the query asks for one (PBF always has one).
+ */
+export function renderFeatureAnswer(
+  input: FeatureAnswerInput,
+): Record<string, unknown> | Uint8Array<ArrayBuffer> {
+  const { query, layer, rows } = input;
+  const pbf = query.format === 'pbf';
+  const transform = input.returnGeometry ? answerTransform(query, rows, input.storage, input.outSR) : null;
+  const mode = answerMode(query);
+  // PBF takes the cells flat; JSON takes them as Esri JSON geometries in place of the shapes.
+  const cells = pbf
+    ? rows.map((r) => (r.shape && transform ? quantizeParts(r.shape, transform, mode) : null))
+    : null;
+  if (transform && !pbf)
+    for (const r of rows) if (r.shape) r.shape = quantizeGeometry(r.shape, transform, mode);
+  if (!pbf) {
+    const body = renderFeatureSet({
+      layer,
+      fields: input.fields,
+      rows,
+      exceededTransferLimit: input.exceededTransferLimit,
+      returnGeometry: input.returnGeometry,
+      geometryPrecision: transform ? null : query.geometryPrecision,
+    });
+    if (transform) body.transform = transformJson(transform);
+    return body;
+  }
+  return encodeFeatureResult({
+    objectIdFieldName: layer.objectIdField,
+    globalIdFieldName: layer.globalIdField,
+    geometryType: layer.geometryType,
+    spatialReference: layer.spatialReference,
+    exceededTransferLimit: input.exceededTransferLimit,
+    transform,
+    fields: input.fields,
+    featureCount: rows.length,
+    attribute: (i, f) => featureAttribute(rows[i], f as CatalogField, layer.objectIdField),
+    geometries: cells,
+  });
+}

@@ -1,0 +1,112 @@
+import { isMultipoint, isPoint, isPolygon, isPolyline } from '../geometry/kinds.js';
+import type { EsriGeometry } from '../geometry/types.js';
+import type { QuantizeTransform } from './quantize-transform.js';
+import { invalidParameter } from './query-errors.js';
+
+/**
+ * Esri JSON geometries on a quantization grid, in the layout ArcGIS answers and the Maps SDK for
+ * JavaScript reads: a point's x/y are grid cells from the origin; a multipoint's points and each path
+ * or ring start with absolute cells, every later vertex is the difference from the one before.
+ *
+ * `view` mode generalizes for drawing: a vertex in the same cell as the one before is dropped, then
+ * paths with fewer than 2 vertices and rings with fewer than 3 (the Maps SDK's own thresholds) are
+ * dropped; a line or polygon left with no part has no geometry (null) in the answer. `edit` mode keeps
+ * every vertex and every part, only snapped.
+ */
+export type QuantizeMode = 'view' | 'edit';
+
+/** A quantized geometry flat, as PBF carries it: vertices per part, then every part's cells in a row. */
+export interface QuantizedParts {
+  /** Empty for a point. */
+  lengths: number[];
+  coords: number[];
+}
+
+const INT32 = 2 ** 31 - 1;
+
+/** The geometry on the grid as Esri JSON (the f=json answer), or null when view mode leaves no part. */
+export function quantizeGeometry(
+  g: EsriGeometry,
+  t: QuantizeTransform,
+  mode: QuantizeMode,
+): EsriGeometry | null {
+  const q = quantizeParts(g, t, mode);
+  if (!q) return null;
+  if (isPoint(g)) return { x: q.coords[0], y: q.coords[1] };
+  const parts: number[][][] = [];
+  let at = 0;
+  for (const n of q.lengths) {
+    const part: number[][] = [];
+    for (let i = 0; i < n; i++, at += 2) part.push([q.coords[at], q.coords[at + 1]]);
+    parts.push(part);
+  }
+  if (isMultipoint(g)) return { points: parts[0] ?? [] };
+  return isPolyline(g) ? { paths: parts } : { rings: parts };
+}
+
+/** The geometry on the grid, flat (the f=pbf answer), or null when view mode leaves no part. */
+export function quantizeParts(
+  g: EsriGeometry,
+  t: QuantizeTransform,
+  mode: QuantizeMode,
+): QuantizedParts | null {
+  const qx = gridX(t);
+  const qy = gridY(t);
+  if (isPoint(g)) return { lengths: [], coords: [checked(qx(g.x)), checked(qy(g.y))] };
+  const out: QuantizedParts = { lengths: [], coords: [] };
+  if (isMultipoint(g)) {
+    part(g.points, qx, qy, mode, 1, out);
+    return out;
+  }
+  if (isPolyline(g)) for (const p of g.paths) part(p, qx, qy, mode, 2, out);
+  else if (isPolygon(g)) for (const r of g.rings) part(r, qx, qy, mode, 3, out);
+  // Layers hold points, multipoints, lines and polygons only; an envelope never reaches an answer.
+  else throw new TypeError('quantizeParts: envelopes are not feature geometries');
+  return out.lengths.length > 0 ? out : null;
+}
+
+type Grid = (v: number) => number;
+
+const gridX =
+  ({ scale, translate }: QuantizeTransform): Grid =>
+  (x) =>
+    Math.round((x - translate[0]) / scale[0]);
+
+const gridY = ({ scale, translate, originPosition }: QuantizeTransform): Grid =>
+  originPosition === 'upperLeft'
+    ? (y) => Math.round((translate[1] - y) / scale[1])
+    : (y) => Math.round((y - translate[1]) / scale[1]);
+
+/**
+ * Appends one part: absolute cells first, then differences; view mode drops repeats of the same cell
+ * and then the whole part when fewer than `min` vertices are left.
+ */
+function part(coords: number[][], qx: Grid, qy: Grid, mode: QuantizeMode, min: number, out: QuantizedParts) {
+  const start = out.coords.length;
+  let n = 0;
+  let px = 0;
+  let py = 0;
+  for (const c of coords) {
+    const x = qx(c[0]);
+    const y = qy(c[1]);
+    if (n === 0) out.coords.push(checked(x), checked(y));
+    else if (mode === 'edit' || x !== px || y !== py) out.coords.push(checked(x - px), checked(y - py));
+    else continue;
+    n++;
+    px = x;
+    py = y;
+  }
+  if (mode === 'view' && n < min) out.coords.length = start;
+  else out.lengths.push(n);
+}
+
+/** PBF carries 32-bit integers; a grid too fine for the data is the request's fault, said plainly. */
+function checked(v: number): number {
+  if (Math.abs(v) > INT32 || Number.isNaN(v)) {
+    throw invalidParameter(
+      'quantizationParameters',
+      'the grid is too fine for these coordinates (more than 2^31 cells from the origin); use a larger tolerance or an extent near the data',
+    );
+  }
+  return v === 0 ? 0 : v;
+}
