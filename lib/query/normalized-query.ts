@@ -28,6 +28,15 @@ export interface NormalizedQuery {
   format: QueryFormat;
   maxAllowableOffset: number | null;
   geometryPrecision: number | null;
+  /** `time` against the layer's timeInfo fields; null for none. */
+  time: TimeFilter | null;
+  /** A condition on the groups of a statistics query. */
+  having: Condition | null;
+  sqlFormat: SqlDialect;
+  /** Polygon layers: each feature carries its centroid. */
+  returnCentroid: boolean;
+  /** False: a page that exceeds the limit answers no features, only exceededTransferLimit. */
+  returnExceededLimitFeatures: boolean;
 }
 
 export type QueryFormat = 'json' | 'pjson' | 'geojson';
@@ -48,6 +57,29 @@ export interface GeometryFilter {
   spatialRel: SpatialRel;
   /** Envelope of `geometry`, in `inSR`. */
   bounds: Bounds;
+  /** A buffered filter (`distance` with `units`); null for none. */
+  distance: FilterDistance | null;
+}
+
+export type LinearUnit =
+  | 'esriSRUnit_Meter'
+  | 'esriSRUnit_Kilometer'
+  | 'esriSRUnit_Foot'
+  | 'esriSRUnit_SurveyFoot'
+  | 'esriSRUnit_StatuteMile'
+  | 'esriSRUnit_NauticalMile'
+  | 'esriSRUnit_USNauticalMile';
+
+export interface FilterDistance {
+  value: number;
+  /** Null: the unit of the filter geometry's spatial reference. */
+  units: LinearUnit | null;
+}
+
+/** A time extent in epoch milliseconds; a null end is open. */
+export interface TimeFilter {
+  start: number | null;
+  end: number | null;
 }
 
 export interface OrderBy {
@@ -56,11 +88,25 @@ export interface OrderBy {
   direction: 'ASC' | 'DESC';
 }
 
-export type StatisticType = 'count' | 'sum' | 'min' | 'max' | 'avg' | 'stddev' | 'var';
+export type StatisticType =
+  | 'count'
+  | 'sum'
+  | 'min'
+  | 'max'
+  | 'avg'
+  | 'stddev'
+  | 'var'
+  | 'percentile_cont'
+  | 'percentile_disc';
 
 export interface OutStatistic {
   statisticType: StatisticType;
   /** Canonical Esri field name, or `*` for a count of rows. */
   onStatisticField: string;
   outStatisticFieldName: string;
+  /** Percentiles only: the fraction (0..1) and the order the values are ranked in. */
+  statisticParameters?: { value: number; orderBy: 'ASC' | 'DESC' };
 }
+
+/** Which SQL function names `where` and `having` are read with (sqlFormat; none is standard here). */
+export type SqlDialect = 'standard' | 'native';

@@ -30,6 +30,11 @@ describe('normalizeQuery', () => {
       format: 'json',
       maxAllowableOffset: null,
       geometryPrecision: null,
+      time: null,
+      having: null,
+      sqlFormat: 'standard',
+      returnCentroid: false,
+      returnExceededLimitFeatures: true,
     });
   });
 
