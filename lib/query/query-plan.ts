@@ -168,9 +168,10 @@ function bboxIsExact(q: NormalizedQuery, layer: LayerCatalog, options: PlanOptio
 
 /**
  * `time` against the layer's timeInfo, as ArcGIS's default relation (overlaps): a feature's span runs
- * from its start field to its end field (its start alone when the layer has no end field or the end
- * is null) and matches when it overlaps the asked extent, ends included; an open end of the extent
- * bounds nothing. Features without a start time never match.
+ * from its start field to its end field and matches when it overlaps the asked extent, ends
+ * included; an open end of the extent bounds nothing. A layer without an end field has instants. A
+ * null end time means the feature has not ended (a station still open), which is what a client
+ * reading a start and an end expects; ArcGIS does not document it. Features without a start never match.
  */
 function timeFilter(t: TimeFilter, layer: LayerCatalog): SqlFragment {
   const info = layer.timeInfo;
@@ -178,11 +179,17 @@ function timeFilter(t: TimeFilter, layer: LayerCatalog): SqlFragment {
   if (!info || !start) throw invalidParameter('time', 'this layer is not time-aware (it has no timeInfo)');
   const end = info.endField ? layer.fields.lookup(info.endField) : undefined;
   const startColumn = quoteIdentifier(start.column);
-  const endColumn = end ? `coalesce(${quoteIdentifier(end.column)}, ${startColumn})` : startColumn;
   const instant = (ms: number) => typedParam(new Date(ms).toISOString(), 'timestamptz');
   const tests: SqlFragment[] = [fragment(`${startColumn} IS NOT NULL`)];
   if (t.end !== null) tests.push(fragment(`${startColumn} <= `, instant(t.end)));
-  if (t.start !== null) tests.push(fragment(`${endColumn} >= `, instant(t.start)));
+  if (t.start !== null) {
+    const endColumn = end ? quoteIdentifier(end.column) : null;
+    tests.push(
+      endColumn
+        ? fragment(`(${endColumn} IS NULL OR ${endColumn} >= `, instant(t.start), ')')
+        : fragment(`${startColumn} >= `, instant(t.start)),
+    );
+  }
   return fragment('(', join(tests, ' AND '), ')');
 }
 
