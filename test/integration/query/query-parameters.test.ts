@@ -215,6 +215,17 @@ describe('time', () => {
     expect(namesOf(res)).toEqual(overlapping(t[0], t[1]));
   });
 
+  it('answers OGC API Features datetime on the same layer', async () => {
+    const ogc = timed.replace('/FeatureServer/0', '/OGCFeatureServer/collections/0/items');
+    const items = async (datetime: string) =>
+      (await call(ogc, { token, datetime, limit: '100' }, { method: 'GET' })).json;
+    const body = await items('1939-01-01T00:00:00Z/1945-12-31T00:00:00Z');
+    const expected = overlapping(Date.UTC(1939, 0, 1), Date.UTC(1945, 11, 31));
+    expect(body.numberMatched).toBe(expected.length);
+    expect(body.features.map((f: any) => f.properties.Name).sort()).toEqual(expected);
+    expect((await items('../1901-01-01')).numberMatched).toBe(overlapping(null, Date.UTC(1901, 0, 1)).length);
+  });
+
   it('is refused on a layer that is not time-aware', async () => {
     const body = await query(small, token, { time: '0' });
     expect(body.error.details).toEqual([
