@@ -226,6 +226,28 @@ describe('time', () => {
     expect((await items('../1901-01-01')).numberMatched).toBe(overlapping(null, Date.UTC(1901, 0, 1)).length);
   });
 
+  it('is refused by identify on a time-aware layer rather than ignored; other layers identify as before', async () => {
+    const identify = async (layer: string) =>
+      (
+        await call(
+          `${layer.replace('/FeatureServer/0', '/MapServer')}/identify`,
+          {
+            token,
+            geometry: '2.347,48.8584',
+            geometryType: 'esriGeometryPoint',
+            sr: '4326',
+            tolerance: '5',
+            mapExtent: '2.1,48.7,2.5,48.95',
+            imageDisplay: '400,400,96',
+            time: '0',
+          },
+          { method: 'GET' },
+        )
+      ).json;
+    expect((await identify(timed)).error.details[0]).toBe("'time' parameter is invalid");
+    expect((await identify(small)).results.map((r: any) => r.attributes.Name)).toContain('Chatelet');
+  });
+
   it('is refused on a layer that is not time-aware', async () => {
     const body = await query(small, token, { time: '0' });
     expect(body.error.details).toEqual([
