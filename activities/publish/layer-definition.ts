@@ -1,7 +1,9 @@
 /**
  * The layer and service resources of a hosted feature service, built once when a layer is loaded
- * and stored as JSON: the FeatureServer endpoints serve them as they are. The publisher's layerInfo
- * keys win over the defaults, except what the data decides (fields, geometry, extent, ids).
+ * and stored as JSON: the FeatureServer endpoints serve them as they are. Of the publisher's
+ * layerInfo only the keys this server honours are taken (LAYER_INFO_KEYS); everything a layer claims
+ * to support (supports* flags, advancedQueryCapabilities, supportedQueryFormats) is decided here, by
+ * what the query engine does, never copied from a request.
  */
 
 import type { LayerPlan, ServiceProperties } from '../../db/schema/publish-request.js';
@@ -20,20 +22,27 @@ export const CURRENT_VERSION = 11.2;
 /** What maxRecordCount -1 ("use the standard") means for a hosted layer. */
 export const DEFAULT_MAX_RECORD_COUNT = 2000;
 
-/** Keys the data decides; a publisher's layerInfo cannot set them. */
-const COMPUTED = new Set([
-  'id',
-  'type',
-  'fields',
-  'geometryType',
-  'extent',
-  'objectIdField',
-  'uniqueIdField',
-  'globalIdField',
-  'serviceItemId',
-  'spatialReference',
-  'currentVersion',
-  'editFieldsInfo',
+/**
+ * The layerInfo keys a publisher may set, each honoured where it is read: descriptions, drawing and
+ * visibility, paging size, capabilities, attachments and editor tracking (the edit routes and
+ * ownership rules read them from the layer), templates. timeInfo is checked and rebuilt separately
+ * (layer-time-info.ts). Any other key (a capability flag, relationships, types, an HTML popup type)
+ * is dropped: analyze hands back a whole layer resource, which clients send back as layerInfo.
+ */
+const LAYER_INFO_KEYS = new Set([
+  'name',
+  'description',
+  'copyrightText',
+  'displayField',
+  'drawingInfo',
+  'defaultVisibility',
+  'minScale',
+  'maxScale',
+  'maxRecordCount',
+  'capabilities',
+  'hasAttachments',
+  'editorTrackingInfo',
+  'templates',
 ]);
 
 const BLUE = [0, 122, 194, 255];
@@ -82,6 +91,8 @@ export interface LayerDefinitionInput {
   serviceItemId: string;
   spatialReference: SpatialReference;
   extent: Bounds | null;
+  /** A time-aware layer's timeInfo resource (layer-time-info.ts). */
+  timeInfo?: Record<string, unknown>;
 }
 
 /** The editor tracking fields a layer gets when its service enables editor tracking; none otherwise. */
@@ -152,17 +163,20 @@ export function buildLayerDefinition(input: LayerDefinitionInput): Record<string
     supportsApplyEditsWithGlobalIds: false,
     advancedQueryCapabilities: {
       supportsPagination: true,
-      supportsPaginationOnAggregatedQueries: false,
+      supportsPaginationOnAggregatedQueries: true,
       supportsQueryRelatedPagination: false,
-      supportsQueryWithDistance: false,
+      supportsQueryWithDistance: true,
       supportsReturningQueryExtent: true,
       supportsStatistics: true,
+      supportsPercentileStatistics: true,
+      supportsHavingClause: true,
+      supportsCountDistinct: true,
       supportsOrderBy: true,
       supportsDistinct: true,
       supportsQueryWithResultType: false,
       supportsSqlExpression: false,
       supportsAdvancedQueryRelated: false,
-      supportsReturningGeometryCentroid: false,
+      supportsReturningGeometryCentroid: g === 'esriGeometryPolygon',
       supportsQueryWithDatumTransformation: false,
       supportsQuantizationEditMode: true,
     },
@@ -210,8 +224,10 @@ export function buildLayerDefinition(input: LayerDefinitionInput): Record<string
     ...(tracking.length > 0 ? { editFieldsInfo: editFieldsInfoOf(tracking) } : {}),
   };
   for (const [key, value] of Object.entries(input.layerInfo)) {
-    if (!COMPUTED.has(key) && value !== undefined && value !== null && value !== '') base[key] = value;
+    if (LAYER_INFO_KEYS.has(key) && value !== undefined && value !== null && value !== '') base[key] = value;
   }
+  if (!fields.some((f) => f.name === base.displayField)) base.displayField = displayField;
+  if (input.timeInfo) base.timeInfo = input.timeInfo;
   if (typeof base.maxRecordCount !== 'number' || base.maxRecordCount <= 0)
     base.maxRecordCount = maxRecordCount;
   base.maxRecordCount = effectiveMaxRecordCount(base.maxRecordCount as number);

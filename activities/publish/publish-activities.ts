@@ -16,6 +16,7 @@ import {
   dropFeatureTable,
   featureTableExists,
   featureTableStats,
+  featureTableTimeExtent,
   indexFeatureTable,
 } from '../../db/repositories/feature-tables.js';
 import { deleteItemRow, findItem, updateItem } from '../../db/repositories/items.js';
@@ -46,6 +47,7 @@ import { withFailureMapping } from './activity-errors.js';
 import { buildLayerDefinition, buildServiceDefinition, editorTrackingFieldsOf } from './layer-definition.js';
 import { planLayer } from './layer-plan.js';
 import { sourceTables } from './layer-sources.js';
+import { timeFieldsOf, timeInfoResource } from './layer-time-info.js';
 import { type LoadResult, loadLayer } from './load-layer.js';
 import type { PublishDeps } from './publish-deps.js';
 
@@ -103,9 +105,24 @@ export function createPublishActivities(deps: PublishDeps) {
     const stats = await featureTableStats(database, table);
     const spatialReference = spatialReferenceForWkid(wkidOf(row.request.targetSR) ?? 3857);
     const layerRequest = row.request.layers.find((l) => l.id === plan.id) ?? row.request.layers[0];
+    const layerInfo = { ...(layerRequest?.layerInfo ?? {}), name: plan.name };
+    const timeFields = timeFieldsOf(plan, layerInfo);
     const definition = buildLayerDefinition({
       plan,
-      layerInfo: { ...(layerRequest?.layerInfo ?? {}), name: plan.name },
+      layerInfo,
+      ...(timeFields
+        ? {
+            timeInfo: timeInfoResource(
+              timeFields,
+              await featureTableTimeExtent(
+                database,
+                table,
+                timeFields.start.column,
+                timeFields.end?.column ?? null,
+              ),
+            ),
+          }
+        : {}),
       service: row.request.service,
       serviceItemId: row.serviceItemId,
       spatialReference,

@@ -8,8 +8,9 @@ import type { DatabaseHandle } from '../../db/client.js';
 import { runPreparedQuery } from '../../db/repositories/feature-query.js';
 import type { HostedLayerRow, HostedServiceRow } from '../../db/repositories/services.js';
 import { GeoError } from '../../lib/errors.js';
+import { polygonCentroid } from '../../lib/geometry/centroid.js';
 import { simplifyGeometry } from '../../lib/geometry/simplify.js';
-import { WGS84 } from '../../lib/geometry/types.js';
+import { type EsriGeometry, WGS84 } from '../../lib/geometry/types.js';
 import { spatialReferenceForWkid, wkidOf } from '../../lib/projection/index.js';
 import { renderFeatureAnswer } from '../../lib/query/feature-answer.js';
 import {
@@ -24,7 +25,11 @@ import {
 import { renderGeoJson } from '../../lib/query/geojson-response.js';
 import { layerCatalog, storageSpatialReference } from '../../lib/query/hosted-layer-catalog.js';
 import type { NormalizedQuery } from '../../lib/query/normalized-query.js';
-import { outputProjection, prepareFeatureQuery } from '../../lib/query/prepare-feature-query.js';
+import {
+  type OutputProjection,
+  outputProjection,
+  prepareFeatureQuery,
+} from '../../lib/query/prepare-feature-query.js';
 import { attributesOf, featureRowOf, takePage } from '../../lib/query/row-mapping.js';
 import {
   encodeCount,
@@ -99,8 +104,12 @@ export async function queryFeatureLayer(
     }
     case 'features': {
       const page = takePage(rows, plan.pageSize);
+      // returnExceededLimitFeatures=false: a page past the limit answers no features, only the flag.
+      if (page.exceededTransferLimit && !q.returnExceededLimitFeatures) page.rows = [];
       const features = page.rows.map((r) => {
         const row = featureRowOf(plan, r);
+        if (q.returnCentroid) row.centroid = centroidOf(row.shape, toOut);
+        if (!q.returnGeometry) delete row.shape;
         if (row.shape) {
           const shape = toOut.shape(row.shape);
           row.shape = q.maxAllowableOffset ? simplifyGeometry(shape, q.maxAllowableOffset) : shape;
@@ -126,7 +135,7 @@ export async function queryFeatureLayer(
         fields: plan.columns,
         rows: features,
         exceededTransferLimit: page.exceededTransferLimit,
-        returnGeometry: plan.selectShape,
+        returnGeometry: q.returnGeometry,
       });
       return answer instanceof Uint8Array ? binary(answer) : json(answer);
     }
@@ -146,4 +155,15 @@ function attributesOnly(objectIdFieldName: string, body: Record<string, unknown>
     featureCount: features.length,
     attribute: (i, f) => features[i].attributes[f.name],
   });
+}
+
+/** The polygon's centroid in the storage reference, then projected as the shapes are. */
+function centroidOf(
+  shape: EsriGeometry | null | undefined,
+  toOut: OutputProjection,
+): { x: number; y: number } | null {
+  const c = shape && 'rings' in shape ? polygonCentroid(shape) : null;
+  if (!c) return null;
+  const p = toOut.shape({ x: c.x, y: c.y }) as { x: number; y: number };
+  return { x: p.x, y: p.y };
 }

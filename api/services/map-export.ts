@@ -7,6 +7,8 @@ import sharp from 'sharp';
 import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
 import { createTransformer } from '../../lib/projection/index.js';
 import { fail } from '../../lib/query/normalize/parameter-values.js';
+import { readTimeExtent } from '../../lib/query/normalize/time.js';
+import type { TimeFilter } from '../../lib/query/normalized-query.js';
 import type { HostedMap, MapServiceDeps } from '../../soap/handlers/map-context.js';
 import {
   fitExtent,
@@ -26,7 +28,6 @@ import {
   readImageSize,
   readLayerDefs,
   readSpatialReference,
-  readTime,
 } from './map-request-params.js';
 
 export interface ExportRequest {
@@ -82,11 +83,17 @@ export function layersToDraw(
   ids: readonly number[],
   defs: Map<number, string>,
   scale: number,
+  time: TimeFilter | null = null,
 ): LayerToDraw[] {
   return map.layers
     .filter((l) => !l.isTable && ids.includes(l.id))
     .filter((l) => visibleAtScale(scale, l.definition.minScale, l.definition.maxScale))
-    .map((l) => ({ id: l.id, definitionExpression: defs.get(l.id) }));
+    .map((l) => ({
+      id: l.id,
+      definitionExpression: defs.get(l.id),
+      // Time-aware layers draw the features of the asked time; others draw everything, as in ArcGIS.
+      ...(time && l.definition.timeInfo ? { time } : {}),
+    }));
 }
 
 export function readExportRequest(map: HostedMap, params: RequestParams): ExportRequest {
@@ -97,14 +104,14 @@ export function readExportRequest(map: HostedMap, params: RequestParams): Export
   const dpi = readDpi('dpi', params.get('dpi'));
   const format = readExportFormat(params.get('format'));
   const transparent = readTransparent(params.get('transparent'));
-  readTime(params.get('time'));
+  const time = readTimeExtent(params.get('time'));
   const featureLayers = map.layers.filter((l) => !l.isTable);
   const all = featureLayers.map((l) => l.id);
   const byDefault = featureLayers.filter((l) => l.definition.defaultVisibility !== false).map((l) => l.id);
   const ids = readExportLayers(params.get('layers'), all, byDefault);
   const defs = readLayerDefs(params.get('layerdefs'), all);
   const view = exportView(projectBounds(bbox.bounds, bboxSR, imageSR), imageSR, width, height, dpi);
-  return { view, layers: layersToDraw(map, ids, defs, view.scale), format, transparent };
+  return { view, layers: layersToDraw(map, ids, defs, view.scale, time), format, transparent };
 }
 
 function readTransparent(value: string | undefined): boolean {

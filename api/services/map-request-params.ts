@@ -171,20 +171,3 @@ export function readLayerDefs(value: string | undefined, all: readonly number[])
   }
   return defs;
 }
-
-/**
- * `time`: an instant or `start,end` in epoch milliseconds (`null` for open ends). Hosted layers here
- * are not time-aware (their JSON has no timeInfo), so a valid time draws every feature, as ArcGIS
- * draws layers without time; a malformed one is an error.
- */
-export function readTime(value: string | undefined): [number | null, number | null] | null {
-  const text = present(value);
-  if (text === undefined) return null;
-  const parts = text.split(',').map((s) => s.trim());
-  if (parts.length > 2) throw fail('time', 'expected an instant or start,end in epoch milliseconds');
-  const read = (s: string) => (s.toLowerCase() === 'null' ? null : readNumber('time', s));
-  const start = read(parts[0]);
-  const end = parts.length === 2 ? read(parts[1]) : start;
-  if (start !== null && end !== null && end < start) throw fail('time', 'the end is before the start');
-  return [start, end];
-}

@@ -6,6 +6,7 @@
 import type { EsriGeometry, SpatialReference } from '../../lib/geometry/types.js';
 import { normalizeGeometryFilter } from '../../lib/query/normalize/geometry.js';
 import { fail, present, readBoolean, readInteger } from '../../lib/query/normalize/parameter-values.js';
+import { readTimeExtent } from '../../lib/query/normalize/time.js';
 import type {
   HostedMap,
   MapLayer,
@@ -113,6 +114,12 @@ export async function identify(
   const returnGeometry = readBoolean('returnGeometry', params.get('returngeometry'), true);
   const byName = readBoolean('returnFieldName', params.get('returnfieldname'), false);
   const defs = readLayerDefs(params.get('layerdefs'), all);
+  // Identify answers without a time filter: on a time-aware layer `time` would be silently ignored.
+  if (
+    readTimeExtent(params.get('time')) &&
+    map.layers.some((l) => (ids ?? all).includes(l.id) && l.definition.timeInfo)
+  )
+    throw fail('time', 'identify does not filter by time; query the time-aware layer with time instead');
   const results = await restErrors(() =>
     createSearchHandlers(deps).Identify(
       {

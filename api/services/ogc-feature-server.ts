@@ -18,7 +18,7 @@ import type { GeoJSONGeometry } from '../../lib/geometry/geojson-types.js';
 import {
   bboxInXY,
   CRS84,
-  checkDatetime,
+  datetimeAsTime,
   type OgcCrs,
   parseBbox,
   parseCount,
@@ -181,13 +181,13 @@ export function createOgcFeatureServerRouter(): Hono<AppEnv> {
     const bbox = parseBbox(params.bbox);
     if (params['bbox-crs'] && !bbox)
       throw badRequest('Invalid bbox-crs.', ['bbox-crs is given without bbox.']);
-    checkDatetime(params.datetime, Boolean(layer.definition.timeInfo));
+    const time = datetimeAsTime(params.datetime, Boolean(layer.definition.timeInfo));
     const fields = (layer.definition.fields ?? []) as { name: string; type: string }[];
     let where = propertiesWhere(params, fields);
     const own = await ownFeaturesWhere(db(c).db, service, layer, c.get('user'));
     if (own) where = narrowedWhere(where, own);
 
-    const filter: Record<string, string> = { where };
+    const filter: Record<string, string> = { where, ...(time ? { time } : {}) };
     if (bbox) {
       let b = bboxInXY(bbox, bboxCrs);
       const storageWkid =

@@ -173,6 +173,29 @@ export async function featureTableStats(db: DatabaseHandle, table: string): Prom
   return { count: Number(r.n ?? 0), extent };
 }
 
+/**
+ * The instants a time-aware layer spans, in epoch milliseconds: the earliest start and the latest
+ * end (a missing end counts as its start); null when no row has a start time.
+ */
+export async function featureTableTimeExtent(
+  db: DatabaseHandle,
+  table: string,
+  startColumn: string,
+  endColumn: string | null,
+): Promise<[number, number] | null> {
+  const start = checked(startColumn);
+  const end = endColumn ? `coalesce(${checked(endColumn)}, ${start})` : start;
+  const rows = await db.rows<{ lo: string | number | null; hi: string | number | null }>(
+    sql.raw(
+      `select (extract(epoch from min(${start})) * 1000)::double precision as lo, ` +
+        `(extract(epoch from max(${end})) * 1000)::double precision as hi from ${checked(table)} where ${start} is not null`,
+    ),
+  );
+  const r = rows[0];
+  if (!r || r.lo === null || r.hi === null) return null;
+  return [Math.round(Number(r.lo)), Math.round(Number(r.hi))];
+}
+
 /** One value in COPY text format. */
 export function copyValue(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '\\N';

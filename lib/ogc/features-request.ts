@@ -132,10 +132,36 @@ export function propertiesWhere(params: Record<string, string>, fields: readonly
   return terms.length ? terms.join(' AND ') : '1=1';
 }
 
-/** `datetime` needs a temporal property; collections without one say so rather than ignore it. */
-export function checkDatetime(value: string | undefined, hasTime: boolean): void {
-  if (value === undefined || value === '' || hasTime) return;
-  throw badRequest('Invalid datetime.', ['This collection has no temporal property to filter on.']);
+/** A full date, or a date-time with its offset: RFC 3339 (a time without offset would be local). */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}))?$/i;
+
+/**
+ * `datetime` (Part 1): an RFC 3339 instant, or `start/end` with `..` (or nothing) for an open end, as
+ * the FeatureServer `time` value (epoch ms, `null` for open ends) it is answered with. Collections
+ * without a temporal property (no timeInfo) refuse it rather than ignore it.
+ */
+export function datetimeAsTime(value: string | undefined, hasTime: boolean): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!hasTime)
+    throw badRequest('Invalid datetime.', ['This collection has no temporal property to filter on.']);
+  const parts = value.split('/');
+  if (parts.length > 2)
+    throw badRequest('Invalid datetime.', [`'${value}' is not an instant or an interval.`]);
+  const instant = (text: string): string => {
+    if (text === '..' || text === '') {
+      if (parts.length === 1) throw badRequest('Invalid datetime.', ['An instant cannot be open.']);
+      return 'null';
+    }
+    const ms = RFC3339.test(text) ? Date.parse(text) : Number.NaN;
+    if (!Number.isFinite(ms))
+      throw badRequest('Invalid datetime.', [`'${text}' is not an RFC 3339 date-time.`]);
+    return String(ms);
+  };
+  const [start, end] = parts.map(instant);
+  if (parts.length === 1) return start;
+  if (start !== 'null' && end !== 'null' && Number(end) < Number(start))
+    throw badRequest('Invalid datetime.', ['The interval ends before it starts.']);
+  return `${start},${end}`;
 }
 
 /** Axes swapped, for EPSG:4326 whose axis order is latitude first. */

@@ -40,8 +40,16 @@ export function renderFeatureAnswer(
   const cells = pbf
     ? rows.map((r) => (r.shape && transform ? quantizeParts(r.shape, transform, mode) : null))
     : null;
+  // Centroids (returnCentroid) go on the same grid as the shapes, as clients de-quantize both.
+  const centroids = pbf
+    ? rows.map((r) => (r.centroid && transform ? quantizeParts(r.centroid, transform, 'edit') : null))
+    : null;
   if (transform && !pbf)
-    for (const r of rows) if (r.shape) r.shape = quantizeGeometry(r.shape, transform, mode);
+    for (const r of rows) {
+      if (r.shape) r.shape = quantizeGeometry(r.shape, transform, mode);
+      if (r.centroid)
+        r.centroid = quantizeGeometry(r.centroid, transform, 'edit') as { x: number; y: number };
+    }
   if (!pbf) {
     const body = renderFeatureSet({
       layer,
@@ -65,5 +73,6 @@ export function renderFeatureAnswer(
     featureCount: rows.length,
     attribute: (i, f) => featureAttribute(rows[i], f as CatalogField, layer.objectIdField),
     geometries: cells,
+    centroids,
   });
 }

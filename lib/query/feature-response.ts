@@ -33,6 +33,7 @@ export interface FeatureSetInput {
 export interface EsriFeature {
   attributes: Record<string, unknown>;
   geometry?: EsriGeometry | null;
+  centroid?: { x: number; y: number } | null;
 }
 
 export function renderFeatureSet(input: FeatureSetInput): Record<string, unknown> {
@@ -64,6 +65,11 @@ function feature(row: FeatureRow, input: FeatureSetInput): EsriFeature {
     const shape = row.shape ?? null;
     out.geometry =
       shape && input.geometryPrecision != null ? roundGeometry(shape, input.geometryPrecision) : shape;
+  }
+  if (row.centroid !== undefined) {
+    const c = row.centroid;
+    out.centroid =
+      c && input.geometryPrecision != null ? (roundGeometry(c, input.geometryPrecision) as typeof c) : c;
   }
   return out;
 }
@@ -147,7 +153,8 @@ export function renderStatistics(
 /** Counts are integers, sums and moments doubles, min and max keep the field's type. */
 function statisticType(s: PlanStatistic): CatalogField['type'] {
   if (s.statisticType === 'count') return 'esriFieldTypeInteger';
-  if (s.statisticType === 'min' || s.statisticType === 'max') return s.field?.type ?? 'esriFieldTypeDouble';
+  if (s.statisticType === 'min' || s.statisticType === 'max' || s.statisticType === 'percentile_disc')
+    return s.field?.type ?? 'esriFieldTypeDouble';
   return 'esriFieldTypeDouble';
 }
 

@@ -28,6 +28,7 @@ export function layerCatalog(layer: StoredLayer): LayerCatalog {
     fields?: { name: string; type: string; alias?: string; length?: number }[];
     geometryType?: string;
     maxRecordCount?: number;
+    timeInfo?: { startTimeField?: unknown; endTimeField?: unknown };
   };
   const columnOf = new Map(layer.columns.map((c) => [c.name, c.column]));
   const fields: CatalogField[] = (def.fields ?? [])
@@ -48,5 +49,13 @@ export function layerCatalog(layer: StoredLayer): LayerCatalog {
     ),
     hasGeometry: Boolean(def.geometryType),
     ...(def.geometryType ? { geometryType: def.geometryType as EsriGeometryType } : {}),
+    ...(typeof def.timeInfo?.startTimeField === 'string'
+      ? {
+          timeInfo: {
+            startField: def.timeInfo.startTimeField,
+            endField: typeof def.timeInfo.endTimeField === 'string' ? def.timeInfo.endTimeField : null,
+          },
+        }
+      : {}),
   };
 }

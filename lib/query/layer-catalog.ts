@@ -18,4 +18,6 @@ export interface LayerCatalog {
   hasGeometry: boolean;
   /** Lets the planner skip the exact spatial test where the bbox test is already exact (points). */
   geometryType?: EsriGeometryType;
+  /** Time-aware layers: the Date fields (Esri names) `time` filters on; the end is optional. */
+  timeInfo?: { startField: string; endField: string | null };
 }

@@ -22,6 +22,8 @@ export interface NormalizedQuery {
   resultOffset: number;
   /** Null when the client did not ask: the layer's maxRecordCount applies. */
   resultRecordCount: number | null;
+  /** `maxRecordCountFactor` (1 to 5): a page may hold maxRecordCount × this many rows; absent: 1. */
+  maxRecordCountFactor?: number;
   /** Null means the layer's own spatial reference. */
   outSR: SpatialReference | null;
   outStatistics: OutStatistic[] | null;
@@ -31,6 +33,15 @@ export interface NormalizedQuery {
   geometryPrecision: number | null;
   /** Null: coordinates as stored (f=pbf then picks the finest grid that fits, see quantize-transform.ts). */
   quantization: QuantizationParameters | null;
+  /** `time` against the layer's timeInfo fields; null for none. */
+  time: TimeFilter | null;
+  /** A condition on the groups of a statistics query. */
+  having: Condition | null;
+  sqlFormat: SqlDialect;
+  /** Polygon layers: each feature carries its centroid. */
+  returnCentroid: boolean;
+  /** False: a page that exceeds the limit answers no features, only exceededTransferLimit. */
+  returnExceededLimitFeatures: boolean;
 }
 
 export type QueryFormat = 'json' | 'pjson' | 'geojson' | 'pbf';
@@ -51,6 +62,29 @@ export interface GeometryFilter {
   spatialRel: SpatialRel;
   /** Envelope of `geometry`, in `inSR`. */
   bounds: Bounds;
+  /** A buffered filter (`distance` with `units`); null for none. */
+  distance: FilterDistance | null;
+}
+
+export type LinearUnit =
+  | 'esriSRUnit_Meter'
+  | 'esriSRUnit_Kilometer'
+  | 'esriSRUnit_Foot'
+  | 'esriSRUnit_SurveyFoot'
+  | 'esriSRUnit_StatuteMile'
+  | 'esriSRUnit_NauticalMile'
+  | 'esriSRUnit_USNauticalMile';
+
+export interface FilterDistance {
+  value: number;
+  /** Null: the unit of the filter geometry's spatial reference. */
+  units: LinearUnit | null;
+}
+
+/** A time extent in epoch milliseconds; a null end is open. */
+export interface TimeFilter {
+  start: number | null;
+  end: number | null;
 }
 
 export interface OrderBy {
@@ -59,11 +93,25 @@ export interface OrderBy {
   direction: 'ASC' | 'DESC';
 }
 
-export type StatisticType = 'count' | 'sum' | 'min' | 'max' | 'avg' | 'stddev' | 'var';
+export type StatisticType =
+  | 'count'
+  | 'sum'
+  | 'min'
+  | 'max'
+  | 'avg'
+  | 'stddev'
+  | 'var'
+  | 'percentile_cont'
+  | 'percentile_disc';
 
 export interface OutStatistic {
   statisticType: StatisticType;
   /** Canonical Esri field name, or `*` for a count of rows. */
   onStatisticField: string;
   outStatisticFieldName: string;
+  /** Percentiles only: the fraction (0..1) and the order the values are ranked in. */
+  statisticParameters?: { value: number; orderBy: 'ASC' | 'DESC' };
 }
+
+/** Which SQL function names `where` and `having` are read with (sqlFormat; none is standard here). */
+export type SqlDialect = 'standard' | 'native';

@@ -17,6 +17,8 @@ export interface StatementParts {
   orderBy: SqlFragment | null;
   limit: number | null;
   offset: number;
+  /** Statistics only: the compiled `having` condition. */
+  having?: SqlFragment | null;
 }
 
 const EXTENT =
@@ -51,9 +53,10 @@ export function buildStatement(table: string, p: StatementParts, where: SqlFragm
     }
     case 'statistics': {
       const groups = p.groupBy.map((c) => quoteIdentifier(c.column));
-      const select = [...groups, ...p.statistics.map(aggregate)];
+      const select = join([...groups.map((g) => fragment(g)), ...p.statistics.map(aggregate)], ', ');
       const grouping = groups.length ? ` GROUP BY ${groups.join(', ')}` : '';
-      return fragment(`SELECT ${select.join(', ')}`, from, filter, grouping, ordered(p), page(p));
+      const having = p.having ? fragment(' HAVING ', p.having) : fragment();
+      return fragment('SELECT ', select, from, filter, grouping, having, ordered(p), page(p));
     }
   }
 }
@@ -101,24 +104,38 @@ function page(p: StatementParts): SqlFragment {
   return join(parts, '');
 }
 
-/** Sample statistics, as the databases ArcGIS fronts compute STDEV and VAR; counts fit integer ids. */
-function aggregate(s: PlanStatistic): string {
+/**
+ * Sample statistics, as the databases ArcGIS fronts compute STDEV and VAR; counts fit integer ids.
+ * Percentiles are PostgreSQL's ordered-set aggregates: PERCENTILE_CONT interpolates between the two
+ * nearest values, PERCENTILE_DISC is the first value whose cumulative share reaches the fraction.
+ */
+function aggregate(s: PlanStatistic): SqlFragment {
   const on = s.field ? quoteIdentifier(s.field.column) : '*';
   const alias = quoteIdentifier(s.alias);
   switch (s.statisticType) {
     case 'count':
-      return `count(${on})::integer AS ${alias}`;
+      return fragment(`count(${on})::integer AS ${alias}`);
     case 'sum':
-      return `sum(${on})::double precision AS ${alias}`;
+      return fragment(`sum(${on})::double precision AS ${alias}`);
     case 'avg':
-      return `avg(${on})::double precision AS ${alias}`;
+      return fragment(`avg(${on})::double precision AS ${alias}`);
     case 'stddev':
-      return `stddev_samp(${on})::double precision AS ${alias}`;
+      return fragment(`stddev_samp(${on})::double precision AS ${alias}`);
     case 'var':
-      return `var_samp(${on})::double precision AS ${alias}`;
+      return fragment(`var_samp(${on})::double precision AS ${alias}`);
     case 'min':
-      return `min(${on}) AS ${alias}`;
+      return fragment(`min(${on}) AS ${alias}`);
     case 'max':
-      return `max(${on}) AS ${alias}`;
+      return fragment(`max(${on}) AS ${alias}`);
+    case 'percentile_cont':
+    case 'percentile_disc': {
+      const { value, orderBy } = s.statisticParameters ?? { value: 0.5, orderBy: 'ASC' };
+      const cast = s.statisticType === 'percentile_cont' ? '::double precision' : '';
+      return fragment(
+        `${s.statisticType}(`,
+        param(value),
+        `::double precision) WITHIN GROUP (ORDER BY ${on} ${orderBy === 'DESC' ? 'DESC' : 'ASC'})${cast} AS ${alias}`,
+      );
+    }
   }
 }

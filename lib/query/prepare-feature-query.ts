@@ -7,12 +7,20 @@
 import { geometryBounds } from '../geometry/bounds.js';
 import { spatialRelationHolds } from '../geometry/spatial-relation.js';
 import type { Bounds, EsriEnvelope, EsriGeometry, SpatialReference } from '../geometry/types.js';
+import {
+  type DistanceMetric,
+  EARTH_MEAN_RADIUS,
+  expandBounds,
+  withinDistance,
+} from '../geometry/within-distance.js';
+import { metresPerUnit } from '../projection/linear-unit.js';
 import { sameSpatialReference } from '../projection/spatial-reference.js';
 import { createTransformer } from '../projection/transformer.js';
 import type { LayerCatalog } from './layer-catalog.js';
+import { LINEAR_UNITS } from './normalize/geometry.js';
 import { normalizeQuery } from './normalize/normalize-query.js';
 import type { QueryParams } from './normalize/parameter-values.js';
-import type { NormalizedQuery } from './normalized-query.js';
+import type { FilterDistance, NormalizedQuery } from './normalized-query.js';
 import { type PlanOptions, planFeatureQuery, type QueryPlan } from './query-plan.js';
 
 export interface PreparedFeatureQuery {
@@ -44,11 +52,41 @@ export function prepareFeatureQuery(
     if (bounds) options.filterBounds = bounds;
   }
   const relation = filter.spatialRel;
+  if (filter.distance) {
+    const buffer = bufferDistance(filter.distance, filter.inSR ?? storage, storage);
+    const bounds = geometryBounds(geometry);
+    if (bounds) options.filterBounds = expandBounds(bounds, buffer.distance, buffer.metric);
+    return {
+      query,
+      plan: planFeatureQuery(query, catalog, options),
+      exact: (shape) => withinDistance(geometry, shape, buffer.distance, buffer.metric),
+    };
+  }
   return {
     query,
     plan: planFeatureQuery(query, catalog, options),
     exact: (shape) => spatialRelationHolds(relation, geometry, shape),
   };
+}
+
+/**
+ * A buffer distance in the terms of the storage reference: metres on the sphere for geographic
+ * storage (geodesic), storage units for projected storage (planar, as ArcGIS buffers projected
+ * data). Without `units` the distance is in the unit of the reference the geometry was given in
+ * (degrees of a geographic one count as arcs of the mean sphere: 1° = 111,195 m).
+ */
+function bufferDistance(
+  d: FilterDistance,
+  givenIn: SpatialReference,
+  storage: SpatialReference,
+): { distance: number; metric: DistanceMetric } {
+  const metres = d.units
+    ? d.value * LINEAR_UNITS[d.units]
+    : d.value * (metresPerUnit(givenIn) ?? (EARTH_MEAN_RADIUS * Math.PI) / 180);
+  const storageUnit = metresPerUnit(storage);
+  return storageUnit === null
+    ? { distance: metres, metric: 'geodesic' }
+    : { distance: metres / storageUnit, metric: 'planar' };
 }
 
 /** Projects result shapes and extents out of the storage spatial reference into the one asked for. */

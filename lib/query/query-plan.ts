@@ -1,10 +1,12 @@
 import type { Bounds } from '../geometry/types.js';
 import type { CatalogField } from './field-catalog.js';
 import type { LayerCatalog } from './layer-catalog.js';
-import type { GeometryFilter, NormalizedQuery, OutStatistic } from './normalized-query.js';
+import { asHavingError } from './normalize/having.js';
+import type { GeometryFilter, NormalizedQuery, OutStatistic, TimeFilter } from './normalized-query.js';
 import { buildStatement, candidatesPageStatement, candidatesStatement } from './plan-statements.js';
 import { invalidParameter } from './query-errors.js';
-import { fragment, join, param, type SqlFragment } from './sql-chunks.js';
+import { MAX_RECORD_COUNT } from './query-limits.js';
+import { fragment, join, param, quoteIdentifier, type SqlFragment, typedParam } from './sql-chunks.js';
 import { compileWhere } from './where-compiler.js';
 
 export type { LayerCatalog } from './layer-catalog.js';
@@ -40,8 +42,10 @@ export interface QueryPlan {
   /** Group-by columns of a statistics query, in order. */
   groupBy: PlanColumn[];
   statistics: PlanStatistic[];
-  /** Whether rows carry the `shape` column (features with returnGeometry). */
+  /** Whether rows carry the `shape` column (features with returnGeometry or returnCentroid). */
   selectShape: boolean;
+  /** Statistics: the compiled `having` condition on the groups; null for none. */
+  having: SqlFragment | null;
   /** The whole filter: where AND objectIds AND the bbox prefilter; null when there is none. */
   where: SqlFragment | null;
   orderBy: SqlFragment | null;
@@ -84,12 +88,18 @@ export function planFeatureQuery(
 ): QueryPlan {
   const mode = modeOf(q);
   const oidField = layer.fields.lookup(layer.objectIdField);
-  const maxRecordCount = layer.maxRecordCount > 0 ? layer.maxRecordCount : DEFAULT_MAX_RECORD_COUNT;
+  const declared = layer.maxRecordCount > 0 ? layer.maxRecordCount : DEFAULT_MAX_RECORD_COUNT;
+  // maxRecordCountFactor raises the page, still within the fixed bound on one page's rows.
+  const maxRecordCount = Math.min(
+    declared * (q.maxRecordCountFactor ?? 1),
+    Math.max(declared, MAX_RECORD_COUNT),
+  );
   const paged = mode === 'features' || mode === 'distinct' || mode === 'statistics';
   const pageSize = paged ? Math.min(q.resultRecordCount ?? maxRecordCount, maxRecordCount) : null;
   const filters: SqlFragment[] = [];
   if (q.where) filters.push(compileWhere(q.where, layer.fields));
   if (q.objectIds) filters.push(objectIdsFilter(q.objectIds));
+  if (q.time) filters.push(timeFilter(q.time, layer));
   let spatialFilter: QueryPlan['spatialFilter'] = null;
   if (q.geometry) {
     const [xmin, ymin, xmax, ymax] = options.filterBounds ?? q.geometry.bounds;
@@ -111,12 +121,15 @@ export function planFeatureQuery(
     field: s.onStatisticField === '*' ? null : layer.fields.lookup(s.onStatisticField)!,
   }));
   const orderBy = orderByOf(q, layer, mode, columns, groupBy, statistics);
+  const having = q.having ? asHavingError(() => compileWhere(q.having!, layer.fields)) : null;
   const plan = {
     mode,
     columns,
     groupBy,
     statistics,
-    selectShape: mode === 'features' && q.returnGeometry,
+    // A centroid is computed from the shape, so it is read even when the geometry is not returned.
+    selectShape: mode === 'features' && (q.returnGeometry || q.returnCentroid),
+    having,
     where,
     orderBy,
     pageSize,
@@ -148,6 +161,7 @@ function modeOf(q: NormalizedQuery): QueryMode {
  */
 function bboxIsExact(q: NormalizedQuery, layer: LayerCatalog, options: PlanOptions): boolean {
   const g = q.geometry!;
+  if (g.distance) return false;
   if (g.spatialRel === 'esriSpatialRelEnvelopeIntersects' || g.spatialRel === 'esriSpatialRelIndexIntersects')
     return true;
   return (
@@ -156,6 +170,33 @@ function bboxIsExact(q: NormalizedQuery, layer: LayerCatalog, options: PlanOptio
     g.spatialRel === 'esriSpatialRelIntersects' &&
     options.filterBounds === undefined
   );
+}
+
+/**
+ * `time` against the layer's timeInfo, as ArcGIS's default relation (overlaps): a feature's span runs
+ * from its start field to its end field and matches when it overlaps the asked extent, ends
+ * included; an open end of the extent bounds nothing. A layer without an end field has instants. A
+ * null end time means the feature has not ended (a station still open), which is what a client
+ * reading a start and an end expects; ArcGIS does not document it. Features without a start never match.
+ */
+function timeFilter(t: TimeFilter, layer: LayerCatalog): SqlFragment {
+  const info = layer.timeInfo;
+  const start = info && layer.fields.lookup(info.startField);
+  if (!info || !start) throw invalidParameter('time', 'this layer is not time-aware (it has no timeInfo)');
+  const end = info.endField ? layer.fields.lookup(info.endField) : undefined;
+  const startColumn = quoteIdentifier(start.column);
+  const instant = (ms: number) => typedParam(new Date(ms).toISOString(), 'timestamptz');
+  const tests: SqlFragment[] = [fragment(`${startColumn} IS NOT NULL`)];
+  if (t.end !== null) tests.push(fragment(`${startColumn} <= `, instant(t.end)));
+  if (t.start !== null) {
+    const endColumn = end ? quoteIdentifier(end.column) : null;
+    tests.push(
+      endColumn
+        ? fragment(`(${endColumn} IS NULL OR ${endColumn} >= `, instant(t.start), ')')
+        : fragment(`${startColumn} >= `, instant(t.start)),
+    );
+  }
+  return fragment('(', join(tests, ' AND '), ')');
 }
 
 /** Ids travel as one array parameter: a long list cannot exhaust the statement's parameter slots. */

@@ -13,6 +13,8 @@ export interface FeatureRow {
   /** By Esri field name. */
   attrs: Record<string, unknown>;
   shape?: EsriGeometry | null;
+  /** returnCentroid: the polygon's centroid in the output reference (null when it has no area). */
+  centroid?: { x: number; y: number } | null;
 }
 
 export type DbRecord = Readonly<Record<string, unknown>>;

@@ -30,7 +30,12 @@ export type ValueExpr =
   | { type: 'call'; name: FunctionName; args: ValueExpr[] }
   | { type: 'extract'; part: DatePart; operand: ValueExpr }
   | { type: 'trim'; side: TrimSide; characters: ValueExpr | null; operand: ValueExpr }
-  | { type: 'cast'; operand: ValueExpr; to: CastType };
+  | { type: 'cast'; operand: ValueExpr; to: CastType }
+  /** Only in a `having` clause: an aggregate over the group's rows; a null operand is COUNT(*). */
+  | { type: 'aggregate'; fn: AggregateName; operand: ValueExpr | null };
+
+/** The aggregate functions ArcGIS documents for `having`. */
+export type AggregateName = 'AVG' | 'COUNT' | 'MAX' | 'MIN' | 'STDDEV' | 'SUM' | 'VAR';
 
 export type Condition =
   | { type: 'and'; operands: Condition[] }

@@ -97,3 +97,38 @@ export const isFunctionName = (name: string): name is FunctionName => Object.has
 
 export const argKindAt = (spec: FunctionSpec, index: number): ArgKind =>
   spec.args[Math.min(index, spec.args.length - 1)];
+
+/**
+ * sqlFormat=native: the function names of the underlying database, PostgreSQL, with its meanings.
+ * They differ from the standardized names where PostgreSQL differs: LOG is base 10 and LN natural,
+ * LENGTH, CEIL and TRUNC are PostgreSQL's spellings, and TRUNCATE (not a PostgreSQL function) is
+ * unknown. The other names are the same function in both.
+ */
+const NATIVE_NAMES: Readonly<Record<string, FunctionName>> = {
+  UPPER: 'UPPER',
+  LOWER: 'LOWER',
+  CHAR_LENGTH: 'CHAR_LENGTH',
+  LENGTH: 'CHAR_LENGTH',
+  CONCAT: 'CONCAT',
+  SUBSTRING: 'SUBSTRING',
+  POSITION: 'POSITION',
+  ABS: 'ABS',
+  CEILING: 'CEILING',
+  CEIL: 'CEILING',
+  FLOOR: 'FLOOR',
+  ROUND: 'ROUND',
+  TRUNC: 'TRUNCATE',
+  MOD: 'MOD',
+  POWER: 'POWER',
+  LN: 'LOG',
+  LOG: 'LOG10',
+  LOG10: 'LOG10',
+  SIN: 'SIN',
+  COS: 'COS',
+  TAN: 'TAN',
+  COALESCE: 'COALESCE',
+  NULLIF: 'NULLIF',
+};
+
+export const nativeFunctionName = (name: string): FunctionName | null =>
+  Object.hasOwn(NATIVE_NAMES, name) ? NATIVE_NAMES[name] : null;

@@ -1,6 +1,13 @@
 import { invalidWhere } from './query-errors.js';
-import type { ArithmeticOperator, ComparisonOperator, Condition, ValueExpr } from './where-ast.js';
-import { FUNCTIONS, isFunctionName } from './where-functions.js';
+import type {
+  AggregateName,
+  ArithmeticOperator,
+  ComparisonOperator,
+  Condition,
+  FunctionName,
+  ValueExpr,
+} from './where-ast.js';
+import { FUNCTIONS, isFunctionName, nativeFunctionName } from './where-functions.js';
 import { parseBetween, parseInList, parseLike } from './where-predicates.js';
 import { parseSpecialForm } from './where-special-forms.js';
 import { type Token, tokenize } from './where-tokenizer.js';
@@ -28,8 +35,19 @@ const STATEMENT_WORDS = new Set(
 /** Keywords that cannot begin a value. */
 const RESERVED = new Set('AND OR NOT LIKE IN BETWEEN IS ESCAPE FROM FOR AS TO'.split(' '));
 
-export function parseWhere(input: string): Condition {
-  const parser = new WhereParser(tokenize(input));
+/**
+ * How a clause is read. `dialect` native takes PostgreSQL's function names (see where-functions);
+ * `aggregates` admits AVG, COUNT, MAX, MIN, STDDEV, SUM and VAR calls, as a `having` clause does.
+ */
+export interface ParseOptions {
+  dialect?: 'standard' | 'native';
+  aggregates?: boolean;
+}
+
+const AGGREGATES = new Set<string>(['AVG', 'COUNT', 'MAX', 'MIN', 'STDDEV', 'SUM', 'VAR']);
+
+export function parseWhere(input: string, options: ParseOptions = {}): Condition {
+  const parser = new WhereParser(tokenize(input), options);
   if (parser.peek().kind === 'end') throw invalidWhere('the where clause is empty');
   const root = parser.condition();
   const rest = parser.peek();
@@ -41,7 +59,12 @@ export class WhereParser {
   private pos = 0;
   /** Open recursion levels: checked on the way in, so a wall of '(' fails before the stack does. */
   private nesting = 0;
-  constructor(private readonly tokens: Token[]) {}
+  /** Set while the arguments of an aggregate are read: aggregates do not nest. */
+  private inAggregate = false;
+  constructor(
+    private readonly tokens: Token[],
+    private readonly options: ParseOptions = {},
+  ) {}
 
   peek(offset = 0): Token {
     return this.tokens[Math.min(this.pos + offset, this.tokens.length - 1)];
@@ -238,8 +261,16 @@ export class WhereParser {
     const special = parseSpecialForm(this, t);
     if (special) return this.checked(special);
     if (!this.isSymbol('(')) return value({ type: 'field', name: t.text });
-    if (!isFunctionName(t.upper)) throw invalidWhere(`unknown function ${t.text} at position ${t.at + 1}`);
-    const spec = FUNCTIONS[t.upper];
+    if (this.options.aggregates && AGGREGATES.has(t.upper))
+      return this.aggregate(t, t.upper as AggregateName);
+    const name: FunctionName | null =
+      this.options.dialect === 'native'
+        ? nativeFunctionName(t.upper)
+        : isFunctionName(t.upper)
+          ? t.upper
+          : null;
+    if (!name) throw invalidWhere(`unknown function ${t.text} at position ${t.at + 1}`);
+    const spec = FUNCTIONS[name];
     this.next();
     const args: ValueExpr[] = [];
     let depth = 0;
@@ -255,7 +286,29 @@ export class WhereParser {
       const want = spec.min === spec.max ? `${spec.min}` : `${spec.min} to ${spec.max}`;
       throw invalidWhere(`${t.upper} takes ${want} argument(s), not ${args.length} (position ${t.at + 1})`);
     }
-    return this.checked({ sort: 'value', node: { type: 'call', name: t.upper, args }, depth: depth + 1 });
+    return this.checked({ sort: 'value', node: { type: 'call', name, args }, depth: depth + 1 });
+  }
+
+  private aggregate(t: Token, fn: AggregateName): Parsed {
+    if (this.inAggregate) throw invalidWhere(`aggregates do not nest (${fn} at position ${t.at + 1})`);
+    this.next();
+    if (fn === 'COUNT' && this.isSymbol('*')) {
+      this.next();
+      this.expectSymbol(')');
+      return value({ type: 'aggregate', fn, operand: null });
+    }
+    this.inAggregate = true;
+    try {
+      const operand = this.asValue(this.additive(), this.peek());
+      this.expectSymbol(')');
+      return this.checked({
+        sort: 'value',
+        node: { type: 'aggregate', fn, operand: operand.node },
+        depth: operand.depth + 1,
+      });
+    } finally {
+      this.inAggregate = false;
+    }
   }
 
   private nested<T>(parse: () => T): T {

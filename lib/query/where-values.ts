@@ -85,7 +85,30 @@ export class ValueCompiler {
       }
       case 'cast':
         return castTo(this.value(e.operand, literalCastTarget(e.operand, e.to)), e.to);
+      case 'aggregate':
+        return this.aggregate(e);
     }
+  }
+
+  /** Sample STDDEV and VAR, as outStatistics computes them; COUNT counts non-null values. */
+  private aggregate(e: ValueExpr & { type: 'aggregate' }): Compiled {
+    if (!e.operand) return { sql: raw('count(*)'), kind: 'number' };
+    const numeric = e.fn === 'AVG' || e.fn === 'SUM' || e.fn === 'STDDEV' || e.fn === 'VAR';
+    const operand = numeric ? this.expect(this.value(e.operand), ['number'], e.fn) : this.value(e.operand);
+    const pg = {
+      AVG: 'avg',
+      COUNT: 'count',
+      MAX: 'max',
+      MIN: 'min',
+      STDDEV: 'stddev_samp',
+      SUM: 'sum',
+      VAR: 'var_samp',
+    }[e.fn];
+    const cast = numeric ? '::double precision' : '';
+    return {
+      sql: fragment(`${pg}(`, operand.sql, `)${cast}`),
+      kind: e.fn === 'COUNT' ? 'number' : operand.kind,
+    };
   }
 
   private number(value: number, text: string): SqlFragment {

@@ -46,6 +46,8 @@ export interface PbfFeatureResult {
   attribute(index: number, field: PbfField): unknown;
   /** Each feature's quantized geometry (quantize-geometry.ts), by index; absent or null: none. */
   geometries?: readonly (QuantizedParts | null)[] | null;
+  /** Each feature's quantized centroid (returnCentroid), by index; absent or null: none. */
+  centroids?: readonly (QuantizedParts | null)[] | null;
 }
 
 export function encodeFeatureResult(result: PbfFeatureResult): Uint8Array<ArrayBuffer> {
@@ -136,6 +138,8 @@ function writeFeatureResult(r: PbfFeatureResult, pbf: Pbf): void {
         });
         const geometry = r.geometries?.[index];
         if (geometry) p.writeMessage(2, writeGeometry, geometry);
+        const centroid = r.centroids?.[index];
+        if (centroid) p.writeMessage(4, writeGeometry, centroid);
       },
       i,
     );

@@ -48,6 +48,8 @@ export interface LayerQuery {
   recordCount?: number;
   /** Replaces the layer's maxRecordCount (drawing a map needs every feature in view). */
   maxRecords?: number;
+  /** A time extent in epoch ms (null ends open), for time-aware layers: the REST export's `time`. */
+  time?: { start: number | null; end: number | null };
 }
 
 export interface LayerQueryResult {
@@ -120,6 +122,7 @@ export async function queryMapLayer(
     groupbyfieldsforstatistics: q.groupBy,
     orderbyfields: q.orderBy,
     resultrecordcount: q.recordCount !== undefined ? String(q.recordCount) : undefined,
+    time: q.time ? `${q.time.start ?? 'null'},${q.time.end ?? 'null'}` : undefined,
   };
   if (geometry) {
     // Projected into the storage reference by prepareFeatureQuery, as a REST inSR is.

@@ -58,6 +58,8 @@ export async function encodeRgba(
 export interface LayerToDraw {
   id: number;
   definitionExpression?: string;
+  /** Only features of this time extent are drawn (time-aware layers; the REST export's `time`). */
+  time?: { start: number | null; end: number | null };
   /** The request's DrawingDescription renderer, drawn instead of the layer's own. */
   renderer?: Esri.FeatureRenderer;
   /** Selected feature ids, drawn on top of every layer in the selection color. */
@@ -115,7 +117,9 @@ export async function renderMap(
   }
   const selected: { layer: MapLayer; rows: RenderFeature[]; color: number[] }[] = [];
   // The first layer of the list is on top, so draw from the last one up.
-  for (const { id, definitionExpression, renderer, selection, selectionColor } of [...layers].reverse()) {
+  for (const { id, definitionExpression, time, renderer, selection, selectionColor } of [
+    ...layers,
+  ].reverse()) {
     const layer = map.layers.find((l) => l.id === id);
     if (!layer) continue;
     // Symbols reach a few pixels beyond their geometry; widen the query so edge features still draw.
@@ -131,6 +135,7 @@ export async function renderMap(
       },
       outSR: view.sr,
       maxRecords: MAX_DRAWN_FEATURES,
+      ...(time ? { time } : {}),
     });
     const features = result.rows.map((r) => ({ geometry: r.shape, attributes: r.attrs }));
     renderTile({

@@ -1,5 +1,5 @@
 import type { EsriGeometryType } from '../../geometry/types.js';
-import type { GeometryFilter, SpatialRel } from '../normalized-query.js';
+import type { FilterDistance, GeometryFilter, LinearUnit, SpatialRel } from '../normalized-query.js';
 import { checkFilterVertices } from '../query-limits.js';
 import { asRecord, checkGeometry, envelopeBounds, inferGeometryType } from './geometry-json.js';
 import { fail, present, type QueryParams, readJson, readNumber } from './parameter-values.js';
@@ -15,11 +15,10 @@ export function normalizeGeometryFilter(params: QueryParams): GeometryFilter | n
   if (text === undefined) return null;
   const declared = normalizeGeometryType(params.geometrytype);
   const spatialRel = normalizeSpatialRel(params.spatialrel);
-  const distance = present(params.distance);
-  if (distance !== undefined && readNumber('distance', distance) !== 0) {
-    throw fail('distance', 'buffered queries (distance with units) are not supported by this server');
-  }
-  let inSR = spatialReferenceParameter('inSR', params.insr);
+  const distance = normalizeDistance(params, spatialRel);
+  let inSR =
+    spatialReferenceParameter('inSR', params.insr) ??
+    spatialReferenceParameter('defaultSR', params.defaultsr);
   if (!text.startsWith('{')) {
     const numbers = text.split(',').map((s) => readNumber('geometry', s.trim()));
     const type = declared ?? (numbers.length === 2 ? 'esriGeometryPoint' : 'esriGeometryEnvelope');
@@ -31,11 +30,12 @@ export function normalizeGeometryFilter(params: QueryParams): GeometryFilter | n
         inSR,
         spatialRel,
         bounds: envelopeBounds(xmin, ymin, xmax, ymax),
+        distance,
       };
     }
     if (type === 'esriGeometryPoint' && numbers.length === 2) {
       const [x, y] = numbers;
-      return { geometry: { x, y }, geometryType: type, inSR, spatialRel, bounds: [x, y, x, y] };
+      return { geometry: { x, y }, geometryType: type, inSR, spatialRel, bounds: [x, y, x, y], distance };
     }
     throw fail('geometry', 'expected xmin,ymin,xmax,ymax for an envelope, x,y for a point, or Esri JSON');
   }
@@ -49,7 +49,7 @@ export function normalizeGeometryFilter(params: QueryParams): GeometryFilter | n
   checkFilterVertices(geometry);
   if (!inSR && json.spatialReference !== undefined)
     inSR = spatialReferenceObject('geometry', json.spatialReference);
-  return { geometry, geometryType: type, inSR, spatialRel, bounds };
+  return { geometry, geometryType: type, inSR, spatialRel, bounds, distance };
 }
 
 const GEOMETRY_TYPES: EsriGeometryType[] = [
@@ -87,5 +87,43 @@ export function normalizeSpatialRel(value: string | undefined): SpatialRel {
     (r) => r.toLowerCase() === text || r.slice('esriSpatialRel'.length).toLowerCase() === text,
   );
   if (!found) throw fail('spatialRel', `'${value}' is not supported; use one of ${SPATIAL_RELS.join(', ')}`);
+  return found;
+}
+
+/** Metres per unit of the `units` ArcGIS documents for buffered queries. */
+export const LINEAR_UNITS: Readonly<Record<LinearUnit, number>> = {
+  esriSRUnit_Meter: 1,
+  esriSRUnit_Kilometer: 1000,
+  esriSRUnit_Foot: 0.3048,
+  esriSRUnit_SurveyFoot: 1200 / 3937,
+  esriSRUnit_StatuteMile: 1609.344,
+  esriSRUnit_NauticalMile: 1852,
+  esriSRUnit_USNauticalMile: 1853.248,
+};
+
+/**
+ * `distance` with `units`: the filter becomes "within that distance of the geometry". Without
+ * `units` the distance is in the unit of the filter geometry's spatial reference. A distance of 0 is
+ * no buffer. Only the intersects relation is defined for a buffer here; others are refused.
+ */
+function normalizeDistance(params: QueryParams, spatialRel: SpatialRel): FilterDistance | null {
+  const text = present(params.distance);
+  const unitText = present(params.units);
+  const units = unitText === undefined ? null : readUnit(unitText);
+  if (text === undefined) return null;
+  const value = readNumber('distance', text);
+  if (value < 0) throw fail('distance', 'the distance must not be negative');
+  if (value === 0) return null;
+  if (spatialRel !== 'esriSpatialRelIntersects') {
+    throw fail('distance', `a buffered filter needs spatialRel esriSpatialRelIntersects, not ${spatialRel}`);
+  }
+  return { value, units };
+}
+
+function readUnit(text: string): LinearUnit {
+  const found = (Object.keys(LINEAR_UNITS) as LinearUnit[]).find(
+    (u) => u.toLowerCase() === text.toLowerCase(),
+  );
+  if (!found) throw fail('units', `'${text}' is not one of ${Object.keys(LINEAR_UNITS).join(', ')}`);
   return found;
 }

@@ -4,9 +4,22 @@ import type { OutStatistic, StatisticType } from '../normalized-query.js';
 import { attributeField } from './field-list.js';
 import { fail, isRecord, present, readJson } from './parameter-values.js';
 
-const STATISTIC_TYPES: StatisticType[] = ['count', 'sum', 'min', 'max', 'avg', 'stddev', 'var'];
-/** Statistics that only make sense on numbers; min, max and count also take text and dates. */
-const NUMERIC_ONLY = new Set<StatisticType>(['sum', 'avg', 'stddev', 'var']);
+const STATISTIC_TYPES: StatisticType[] = [
+  'count',
+  'sum',
+  'min',
+  'max',
+  'avg',
+  'stddev',
+  'var',
+  'percentile_cont',
+  'percentile_disc',
+];
+/**
+ * Statistics that only make sense on numbers (a continuous percentile interpolates); min, max,
+ * count and the discrete percentile (a value of the column) also take text and dates.
+ */
+const NUMERIC_ONLY = new Set<StatisticType>(['sum', 'avg', 'stddev', 'var', 'percentile_cont']);
 const MAX_STATISTICS = 64;
 
 /**
@@ -65,7 +78,30 @@ function statistic(entry: unknown, fields: FieldCatalog): OutStatistic {
     typeof name === 'string'
       ? name
       : `${statisticType.toUpperCase()}_${onStatisticField === '*' ? 'ALL' : onStatisticField}`;
+  if (statisticType === 'percentile_cont' || statisticType === 'percentile_disc') {
+    if (onStatisticField === '*') throw fail('outStatistics', `${statisticType} needs a field`);
+    return {
+      statisticType,
+      onStatisticField,
+      outStatisticFieldName,
+      statisticParameters: percentileParameters(entry.statisticParameters),
+    };
+  }
+  if (entry.statisticParameters !== undefined && entry.statisticParameters !== null)
+    throw fail('outStatistics', `statisticParameters apply to percentiles only, not to ${statisticType}`);
   return { statisticType, onStatisticField, outStatisticFieldName };
+}
+
+/** `{value, orderBy}`: the fraction 0..1 and ASC (default) or DESC, as ArcGIS documents. */
+function percentileParameters(v: unknown): { value: number; orderBy: 'ASC' | 'DESC' } {
+  if (!isRecord(v)) throw fail('outStatistics', 'a percentile needs statisticParameters {"value": 0..1}');
+  const value = v.value;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1)
+    throw fail('outStatistics', 'statisticParameters.value must be a number from 0 to 1');
+  const order = v.orderBy === undefined ? 'ASC' : String(v.orderBy).toUpperCase();
+  if (order !== 'ASC' && order !== 'DESC')
+    throw fail('outStatistics', 'statisticParameters.orderBy must be ASC or DESC');
+  return { value, orderBy: order };
 }
 
 const isPlainName = (name: unknown): boolean =>

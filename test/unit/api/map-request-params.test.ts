@@ -6,8 +6,8 @@ import {
   readIdentifyLayers,
   readImageSize,
   readLayerDefs,
-  readTime,
 } from '../../../api/services/map-request-params.js';
+import { readTimeExtent } from '../../../lib/query/normalize/time.js';
 
 const all = [0, 1, 2];
 const byDefault = [0, 2];
@@ -64,7 +64,8 @@ describe('MapServer export, identify and find parameters', () => {
     expect(detailsOf(() => readExportFormat('gif'))).toMatch(/png, png8, png24, png32, jpg/);
     expect(readIdentifyLayers('visible:2,1', all)).toEqual({ option: 'visible', ids: [2, 1] });
     expect(readIdentifyLayers(undefined, all)).toEqual({ option: 'top', ids: undefined });
-    expect(readTime('100,null')).toEqual([100, null]);
-    expect(detailsOf(() => readTime('200,100'))).toMatch(/before the start/);
+    expect(readTimeExtent('100,null')).toEqual({ start: 100, end: null });
+    expect(readTimeExtent('100')).toEqual({ start: 100, end: 100 });
+    expect(detailsOf(() => readTimeExtent('200,100'))).toMatch(/before the start/);
   });
 });

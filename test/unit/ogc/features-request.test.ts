@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   bboxInXY,
   CRS84,
+  datetimeAsTime,
   EPSG3857,
   EPSG4326,
   parseBbox,
@@ -86,5 +87,30 @@ describe('OGC API – Features request parameters', () => {
         ],
       ],
     });
+  });
+});
+
+describe('datetime', () => {
+  const detailOf = (run: () => unknown) => {
+    try {
+      run();
+    } catch (e) {
+      return (e as { details: string[] }).details[0];
+    }
+    throw new Error('expected an error');
+  };
+
+  it('becomes the FeatureServer time value: an instant, or an interval with open ends', () => {
+    expect(datetimeAsTime('2018-02-12T23:20:50Z', true)).toBe(String(Date.UTC(2018, 1, 12, 23, 20, 50)));
+    expect(datetimeAsTime('2018-02-12T00:00:00+01:00/..', true)).toBe(`${Date.UTC(2018, 1, 11, 23)},null`);
+    expect(datetimeAsTime('../2018-03-18', true)).toBe(`null,${Date.UTC(2018, 2, 18)}`);
+    expect(datetimeAsTime(undefined, false)).toBeUndefined();
+  });
+
+  it('is refused on a collection without time, without an offset, reversed or open as an instant', () => {
+    expect(detailOf(() => datetimeAsTime('2018-02-12', false))).toMatch(/no temporal property/);
+    expect(detailOf(() => datetimeAsTime('2018-02-12T10:00:00', true))).toMatch(/RFC 3339/);
+    expect(detailOf(() => datetimeAsTime('2019-01-01/2018-01-01', true))).toMatch(/ends before/);
+    expect(detailOf(() => datetimeAsTime('..', true))).toMatch(/cannot be open/);
   });
 });

@@ -81,6 +81,38 @@ describe('buildLayerDefinition', () => {
     expect(def.fields).toHaveLength(2);
   });
 
+  it('drops layerInfo keys that would claim what the server does not do', () => {
+    const def = build({
+      layerInfo: {
+        supportsCoordinatesQuantization: true,
+        supportedQueryFormats: 'JSON, geoJSON, PBF',
+        advancedQueryCapabilities: { supportsQueryWithResultType: true },
+        relationships: [{ id: 0 }],
+        htmlPopupType: 'esriServerHTMLPopupTypeAsHTMLText',
+        timeInfo: { startTimeField: 'Name' },
+        displayField: 'NoSuchField',
+        description: 'Branch libraries',
+      },
+    });
+    expect(def.supportsCoordinatesQuantization).toBe(false);
+    expect(def.supportedQueryFormats).toBe('JSON, geoJSON');
+    expect((def.advancedQueryCapabilities as Record<string, boolean>).supportsQueryWithResultType).toBe(
+      false,
+    );
+    expect(def.relationships).toEqual([]);
+    expect(def.htmlPopupType).toBe('esriServerHTMLPopupTypeNone');
+    expect(def).not.toHaveProperty('timeInfo');
+    expect(def.displayField).toBe('Name');
+    expect(def.description).toBe('Branch libraries');
+  });
+
+  it('says centroids are returned for polygon layers only', () => {
+    const centroids = (d: Record<string, unknown>) =>
+      (d.advancedQueryCapabilities as Record<string, boolean>).supportsReturningGeometryCentroid;
+    expect(centroids(build())).toBe(false);
+    expect(centroids(build({ plan: { ...plan, geometryType: 'esriGeometryPolygon' } }))).toBe(true);
+  });
+
   it('uses 2000 features per query when maxRecordCount is -1, and a positive value as given', () => {
     expect(build().maxRecordCount).toBe(2000);
     expect(build({ service: { ...service, maxRecordCount: 250 } }).maxRecordCount).toBe(250);

@@ -14,6 +14,7 @@ describe('geometry filter', () => {
       inSR: null,
       spatialRel: 'esriSpatialRelIntersects',
       bounds: [-10, -5, 10, 5],
+      distance: null,
     });
   });
 
@@ -47,6 +48,7 @@ describe('geometry filter', () => {
       inSR: { wkid: 3857 },
       spatialRel: 'esriSpatialRelContains',
       bounds: [0, 0, 4, 4],
+      distance: null,
     });
   });
 
@@ -89,10 +91,44 @@ describe('geometry filter', () => {
     ).toMatch(/'circle' is not one of/);
   });
 
-  it('refuses a buffer distance, which this server does not compute', () => {
+  it('reads a buffer distance with its units, in any case', () => {
+    const filter = normalizeGeometryFilter({
+      geometry: '1,2',
+      distance: '2.5',
+      units: 'esrisrunit_kilometer',
+    });
+    expect(filter?.distance).toEqual({ value: 2.5, units: 'esriSRUnit_Kilometer' });
+  });
+
+  it('leaves the unit to the geometry when units is absent, and reads a distance of 0 as no buffer', () => {
+    expect(normalizeGeometryFilter({ geometry: '1,2', distance: '7' })?.distance).toEqual({
+      value: 7,
+      units: null,
+    });
+    expect(normalizeGeometryFilter({ geometry: '1,2', distance: '0' })?.distance).toBeNull();
+  });
+
+  it('refuses a negative distance, an unknown unit and a buffer with a relation other than intersects', () => {
+    expect(problemOf('distance', () => normalizeGeometryFilter({ geometry: '1,2', distance: '-1' }))).toMatch(
+      /negative/,
+    );
     expect(
-      problemOf('distance', () => normalizeGeometryFilter({ geometry: '1,2', distance: '100' })),
-    ).toMatch(/not supported/);
+      problemOf('units', () =>
+        normalizeGeometryFilter({ geometry: '1,2', distance: '1', units: 'esriSRUnit_Degree' }),
+      ),
+    ).toMatch(/not one of/);
+    expect(
+      problemOf('distance', () =>
+        normalizeGeometryFilter({ geometry: '1,2,3,4', distance: '1', spatialrel: 'esriSpatialRelContains' }),
+      ),
+    ).toMatch(/esriSpatialRelIntersects/);
+  });
+
+  it('takes defaultSR as the geometry reference when inSR is absent', () => {
+    expect(normalizeGeometryFilter({ geometry: '1,2', defaultsr: '4326' })?.inSR).toEqual({ wkid: 4326 });
+    expect(normalizeGeometryFilter({ geometry: '1,2', defaultsr: '4326', insr: '3857' })?.inSR).toEqual({
+      wkid: 3857,
+    });
   });
 });
 

@@ -24,6 +24,7 @@ describe('normalizeQuery', () => {
       orderBy: [],
       resultOffset: 0,
       resultRecordCount: null,
+      maxRecordCountFactor: 1,
       outSR: null,
       outStatistics: null,
       groupByFieldsForStatistics: [],
@@ -31,6 +32,11 @@ describe('normalizeQuery', () => {
       maxAllowableOffset: null,
       geometryPrecision: null,
       quantization: null,
+      time: null,
+      having: null,
+      sqlFormat: 'standard',
+      returnCentroid: false,
+      returnExceededLimitFeatures: true,
     });
   });
 
