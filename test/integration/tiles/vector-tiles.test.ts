@@ -8,30 +8,12 @@
 import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { uniqueName, upload, waitForJob } from '../publish/publish-client.js';
-import { adminToken, call, stack } from '../support/portal-client.js';
-import { tilesFixture } from './tile-client.js';
+import { call } from '../support/portal-client.js';
+import { CITIES, gridPosition, publishCityTiles } from './vector-client.js';
 
-const CITIES = [
-  { city: 'Chicago', pop: 2700000, lon: -87.6, lat: 41.9 },
-  { city: 'Pilsen', pop: 40000, lon: -87.65, lat: 41.85 },
-  { city: 'New York', pop: 8300000, lon: -74.0, lat: 40.7 },
-  { city: 'Paris', pop: 2100000, lon: 2.35, lat: 48.85 },
-  { city: 'Tokyo', pop: 14000000, lon: 139.7, lat: 35.7 },
-];
 const EXTENT = 4096;
 const BUFFER = 64 / EXTENT;
 const MAX_LEVEL = 6;
-
-/** The point's place in the XYZ grid of level z, as fractional tile numbers (spherical Mercator). */
-function gridPosition(lon: number, lat: number, z: number) {
-  const n = 2 ** z;
-  const phi = (lat * Math.PI) / 180;
-  return {
-    fx: ((lon + 180) / 360) * n,
-    fy: ((1 - Math.log(Math.tan(phi) + 1 / Math.cos(phi)) / Math.PI) / 2) * n,
-  };
-}
 
 /** Cities expected in tile z/x/y: inside it or within the buffer around it. */
 function expectedIn(z: number, x: number, y: number) {
@@ -55,38 +37,10 @@ describe('vector tiles published from a hosted feature service', () => {
   };
 
   beforeAll(async () => {
-    token = await adminToken();
-    const owner = stack().admin.username;
-    sourceName = uniqueName('vt_cities');
-    const published = await upload(
-      `/sharing/rest/content/users/${owner}/publish`,
-      {
-        token,
-        filetype: 'geojson',
-        publishParameters: JSON.stringify({
-          name: sourceName,
-          layerInfo: { capabilities: 'Query,Create,Update,Delete,Editing' },
-        }),
-      },
-      { name: 'cities.geojson', path: tilesFixture('cities.geojson') },
-    );
-    const source = published.services[0];
-    expect((await waitForJob(token, owner, source.serviceItemId, source.jobId)).status).toBe('completed');
-    const layer = await call(`/rest/services/Hosted/${sourceName}/FeatureServer/0`, { token });
-    layerName = layer.json.name;
-
-    name = uniqueName('vt_cities_tiles');
-    publishResponse = await upload(`/sharing/rest/content/users/${owner}/publish`, {
-      token,
-      itemid: source.serviceItemId,
-      filetype: 'featureService',
-      outputType: 'VectorTiles',
-      publishParameters: JSON.stringify({ name, levels: `0-${MAX_LEVEL}` }),
-    });
-    const entry = publishResponse.services[0];
-    const status = await waitForJob(token, owner, entry.serviceItemId, entry.jobId, 180_000);
-    expect(status.status).toBe('completed');
-    base = `${stack().baseUrl}/rest/services/Hosted/${name}/VectorTileServer`;
+    const published = await publishCityTiles('vt_cities', MAX_LEVEL);
+    ({ token, sourceName, layerName, name } = published);
+    publishResponse = published.response;
+    base = published.url;
   }, 240_000);
 
   it('answers the publish with a Vector Tile Service entry and creates that item', async () => {
