@@ -89,7 +89,9 @@ export async function encodeVectorRange(
     if (located.length === 0) continue;
     const features: VectorFeature[] = located.map((f) => {
       const properties: VectorFeature['properties'] = {};
-      for (const [k, v] of Object.entries(f.attributes ?? {})) properties[k] = tileValue(v);
+      // The object id is the feature's id in the tile, not repeated as an attribute.
+      for (const [k, v] of Object.entries(f.attributes ?? {}))
+        if (k !== objectIdField) properties[k] = tileValue(v);
       return { id: Number(f.attributes?.[objectIdField]), geometry: f.geometry, properties };
     });
     inputs.push({ name: tileLayer, features });

@@ -37,6 +37,9 @@ export const ITEM_SEARCH_FIELDS = [
   'uploaded',
 ];
 
+/** Search parameters this portal does not implement: refused rather than ignored. */
+const UNSUPPORTED = ['bbox', 'categories', 'categoryFilters', 'filter'];
+
 /** A group id nobody's group has: what a group the caller may not see is searched as. */
 const NO_GROUP = '';
 
@@ -81,6 +84,12 @@ export function createSearchRouter(): Hono<AppEnv> {
       throw badRequest('Invalid or missing input parameters.', [
         `'sortField' must be one of ${SORTS.join(', ')}.`,
       ]);
+    }
+    for (const name of UNSUPPORTED) {
+      if (params.get(name)?.trim())
+        throw badRequest('Invalid or missing input parameters.', [
+          `'${name}' is not supported by this portal's search.`,
+        ]);
     }
     const q = parseSearchQuery(params.get('q'), ITEM_SEARCH_FIELDS);
     const also = (name: string) => (params.get(name) ? [params.get(name) as string] : []);

@@ -101,6 +101,12 @@ describe('item search: group:, negation and typekeywords', () => {
     expect(res.json.error.code).toBe(400);
     expect(res.json.error.details.join(' ')).toMatch(/Field 'colour' cannot be searched here/);
   });
+
+  it('refuses search parameters it does not implement (bbox, categories, filter)', async () => {
+    const res = await call('/sharing/rest/search', { q: 'x', bbox: '-10,-10,10,10', token: owner.token });
+    expect(res.json.error.code).toBe(400);
+    expect(res.json.error.details).toEqual(["'bbox' is not supported by this portal's search."]);
+  });
 });
 
 describe('group search, join and leave', () => {

@@ -84,6 +84,8 @@ describe('vector tiles published from a hosted feature service', () => {
         for (const f of got) {
           const c = CITIES.find((k) => k.city === f.properties.city)!;
           expect(f.properties.pop).toBe(c.pop);
+          expect(f.properties.OBJECTID).toBeUndefined();
+          expect(f.id).toBe(CITIES.indexOf(c) + 1);
           expect(f.type).toBe(1);
           const { fx, fy } = gridPosition(c.lon, c.lat, z);
           const [[p]] = f.loadGeometry();
