@@ -40,7 +40,11 @@ export interface TileCacheBuildResult {
   bytes: number;
 }
 
-export type TilePublishKind = 'featureService' | 'tilePackage' | 'vectorTilePackage';
+export type TilePublishKind =
+  | 'featureService'
+  | 'featureServiceVectorTiles'
+  | 'tilePackage'
+  | 'vectorTilePackage';
 
 export interface TilePublishInput {
   jobId: string;

@@ -26,7 +26,7 @@ export async function tilePublishWorkflow(input: TilePublishInput): Promise<Tile
   let phase = 'caching';
   // The status operation asks every publish job this query; tile jobs report their phase.
   setHandler(publishProgressQuery, () => ({ phase, layersTotal: 0, layersDone: 0, layers: [] }));
-  if (input.kind === 'featureService') {
+  if (input.kind === 'featureService' || input.kind === 'featureServiceVectorTiles') {
     const result = await executeChild(tileCacheBuildWorkflow, {
       workflowId: `${workflowInfo().workflowId}-cache`,
       args: [{ serviceItemId: input.serviceItemId, jobId: input.jobId }],

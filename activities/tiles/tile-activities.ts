@@ -30,9 +30,11 @@ import { MarkerSpriteCache } from '../../lib/render/marker-sprites.js';
 import { maxSymbolReach, queryBounds } from '../../lib/render/symbol-reach.js';
 import { confCdi, confXml } from '../../lib/tiles/cache-config.js';
 import { webMercatorCache } from '../../lib/tiles/cache-definition.js';
+import { BundleBuilder } from '../../lib/tiles/compact-bundle.js';
 import { tileExtension } from '../../lib/tiles/exploded-paths.js';
 import { defaultLevelRange } from '../../lib/tiles/level-range.js';
 import { checkTileBudget, DEFAULT_TILE_BUDGET } from '../../lib/tiles/tile-budget.js';
+import { vectorTileServiceRoot } from '../../lib/tiles/vector-tile-service.js';
 import { lodOf } from '../../lib/tiles/web-mercator.js';
 import { withFailureMapping } from '../publish/activity-errors.js';
 import { decodePictures } from './picture-symbols.js';
@@ -45,6 +47,7 @@ import {
 } from './render-bundle.js';
 import type { TileDeps } from './tile-deps.js';
 import { createTileRefreshActivities } from './tile-refresh-activities.js';
+import { encodeVectorRange, tileLayerNames, vectorSource } from './vector-bundle.js';
 
 export interface TileCachePlan {
   generation: number;
@@ -95,12 +98,53 @@ export function createTileActivities(deps: TileDeps) {
     await updateJobProgress(db, jobId, { bundlesDone: totals.bundles, tilesDone: totals.tiles }, deps.now());
   }
 
+  /** A vector tile bundle: the tiles with features of the bundle, as one compact bundle. */
+  async function buildVectorBundle(task: BundleTask, cache: TileCacheRow): Promise<BundleOutcome> {
+    const { serviceItemId, generation, level, row0, col0 } = task;
+    const { definition } = cache;
+    const source = cache.sourceServiceItemId && (await vectorSource(database, cache.sourceServiceItemId));
+    const reachPx = source
+      ? Math.max(0, ...source.layers.map((l) => maxSymbolReach(l.layer.drawingInfo)))
+      : 0;
+    const range = definition.extent && bundleTileRange({ level, row0, col0 }, definition.extent, reachPx);
+    const builder = new BundleBuilder();
+    if (range && source) {
+      const maxLevel = definition.lods[definition.lods.length - 1]?.level ?? level;
+      await encodeVectorRange(
+        database,
+        source,
+        range,
+        maxLevel,
+        (t) => void builder.add(t.row, t.col, t.bytes),
+        (tiles) => Context.current().heartbeat({ level, row0, col0, tiles }),
+      );
+    }
+    const tileCount = builder.tileCount;
+    const bundle = tileCount > 0 ? builder.finish() : undefined;
+    const pending = bundle && Buffer.concat([bundle.head, ...bundle.records]);
+    const written = await writeAtGeneration(db, serviceItemId, generation, async (tx) => {
+      if (pending) await store.put(bundleKey(serviceItemId, level, row0, col0), pending, pending.length);
+      await recordBundle(tx, serviceItemId, generation, {
+        level,
+        row0,
+        col0,
+        tileCount,
+        bytes: bundle?.byteLength ?? 0,
+      });
+      return true;
+    });
+    if (!written) throw supersededBuild();
+    await writeProgress(task.jobId, serviceItemId, generation);
+    return { tileCount, bytes: bundle?.byteLength ?? 0, reused: false };
+  }
+
   return withFailureMapping({
     /** Decides levels and extent (once; kept on the cache) and writes conf.xml and conf.cdi. */
     async prepareTileCache(serviceItemId: string): Promise<TileCachePlan> {
       const cache = await cacheOf(serviceItemId);
       let definition = cache.definition;
       let reachPx = 0;
+      const vector = cache.serviceType === 'VectorTileServer';
       if (cache.sourceServiceItemId) {
         const source = await drawableLayers(database, cache.sourceServiceItemId);
         const extent = unionBounds(source.layers.map((l) => l.extent));
@@ -124,17 +168,22 @@ export function createTileActivities(deps: TileDeps) {
         });
         // The layers as they are now: a cache set up before its source was loaded (buildInitialCache)
         // or rebuilt after a re-publish shows the current ones.
-        const serviceLayers = source.layers.map((l) => ({
+        const tileLayers = tileLayerNames(source.layers);
+        const serviceLayers = source.layers.map((l, i) => ({
           id: l.layerId,
           name: l.name,
           geometryType: l.geometryType,
           drawingInfo: l.drawingInfo,
+          ...(vector ? { tileLayer: tileLayers[i] } : {}),
         }));
-        await updateTileCache(db, serviceItemId, {
-          definition,
-          service: { ...cache.service, layers: serviceLayers },
-          modified: deps.now(),
-        });
+        const service: Record<string, unknown> = { ...cache.service, layers: serviceLayers };
+        if (vector)
+          service.root = vectorTileServiceRoot(
+            cache.name,
+            definition,
+            String(cache.service.copyrightText ?? ''),
+          );
+        await updateTileCache(db, serviceItemId, { definition, service, modified: deps.now() });
       }
       await store.put(confXmlKey(serviceItemId), confXml(definition), undefined, 'application/xml');
       if (definition.extent)
@@ -161,6 +210,7 @@ export function createTileActivities(deps: TileDeps) {
       if (done) return { tileCount: done.tileCount, bytes: done.bytes, reused: true };
       const cache = await cacheOf(serviceItemId);
       if (cache.generation !== generation) throw supersededBuild();
+      if (cache.serviceType === 'VectorTileServer') return buildVectorBundle(task, cache);
       const definition = cache.definition;
       const source = cache.sourceServiceItemId
         ? await drawableLayers(database, cache.sourceServiceItemId)
@@ -273,13 +323,14 @@ export function createTileActivities(deps: TileDeps) {
       return generation;
     },
 
-    /** The Map Service caches drawn from a feature service, with the generation each is at. */
+    /** The Map and Vector Tile Service caches drawn from a feature service, with their generations. */
     async cachesDrawnFrom(
       sourceServiceItemId: string,
     ): Promise<{ serviceItemId: string; generation: number }[]> {
-      return (await tileCachesOfSource(db, sourceServiceItemId))
-        .filter((c) => c.serviceType === 'MapServer')
-        .map((c) => ({ serviceItemId: c.serviceItemId, generation: c.generation }));
+      return (await tileCachesOfSource(db, sourceServiceItemId)).map((c) => ({
+        serviceItemId: c.serviceItemId,
+        generation: c.generation,
+      }));
     },
 
     ...createTileRefreshActivities(deps),

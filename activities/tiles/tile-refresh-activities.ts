@@ -1,8 +1,8 @@
 /**
  * Refreshing the part of a cache an edit touched: each touched bundle has only the touched tiles drawn
- * again from the current data and written without moving the others (compact bundles get the new tiles
- * appended and a new index, or are rewritten compactly once replaced tiles' bytes outweigh the live
- * ones; exploded caches get the tile objects replaced or removed); then the cache moves to a new
+ * (or, in a vector tile cache, encoded) again from the current data and written without moving the
+ * others (compact bundles get the new tiles appended and a new index, or are rewritten compactly once
+ * replaced tiles' bytes outweigh the live ones; exploded caches get the tile objects replaced or removed); then the cache moves to a new
  * generation in one update, so served ETags and the servers' in-memory tile keys change for every tile
  * at once. Untouched bundles are neither read nor written.
  *
@@ -26,7 +26,7 @@ import { MarkerSpriteCache } from '../../lib/render/marker-sprites.js';
 import { maxSymbolReach, queryBounds } from '../../lib/render/symbol-reach.js';
 import { updateBundle } from '../../lib/tiles/bundle-append.js';
 import { confCdi } from '../../lib/tiles/cache-config.js';
-import type { CacheStorage } from '../../lib/tiles/cache-definition.js';
+import type { CacheDefinition, CacheStorage } from '../../lib/tiles/cache-definition.js';
 import {
   BUNDLE_FIXED_SIZE,
   BUNDLE_HEADER_SIZE,
@@ -38,6 +38,7 @@ import { lodOf, type TileAddress, type TileRange, tilesInRange } from '../../lib
 import { decodePictures } from './picture-symbols.js';
 import { type LayerFeatures, rangeBounds, renderRange } from './render-bundle.js';
 import type { TileDeps } from './tile-deps.js';
+import { encodeVectorRange, vectorSource } from './vector-bundle.js';
 
 export interface RefreshTarget {
   /** building | ready | failed: a building cache is refreshed after its build. */
@@ -98,6 +99,28 @@ export function createTileRefreshActivities(deps: TileDeps) {
         pictures,
         (t) => void tiles.set(`${t.row}/${t.col}`, t.png),
         (metatiles) => Context.current().heartbeat({ level: range.level, metatiles }),
+      );
+    }
+    return tiles;
+  }
+
+  /** Vector tiles of the ranges, keyed row/col. */
+  async function encodeVectors(
+    sourceServiceItemId: string,
+    definition: CacheDefinition,
+    ranges: TileRange[],
+  ): Promise<Map<string, Uint8Array>> {
+    const source = await vectorSource(database, sourceServiceItemId);
+    const maxLevel = definition.lods[definition.lods.length - 1]?.level ?? 0;
+    const tiles = new Map<string, Uint8Array>();
+    for (const range of ranges) {
+      await encodeVectorRange(
+        database,
+        source,
+        range,
+        maxLevel,
+        (t) => void tiles.set(`${t.row}/${t.col}`, t.bytes),
+        (visited) => Context.current().heartbeat({ level: range.level, visited }),
       );
     }
     return tiles;
@@ -205,7 +228,10 @@ export function createTileRefreshActivities(deps: TileDeps) {
       };
       if (!cache?.sourceServiceItemId || cache.generation !== generation)
         return { ...unchanged, stale: true };
-      const drawn = await render(await drawableLayers(database, cache.sourceServiceItemId), task.ranges);
+      const drawn =
+        cache.serviceType === 'VectorTileServer'
+          ? await encodeVectors(cache.sourceServiceItemId, cache.definition, task.ranges)
+          : await render(await drawableLayers(database, cache.sourceServiceItemId), task.ranges);
       const touched = task.ranges.flatMap((r) => [...tilesInRange(r)]);
       const outcome = await writeAtGeneration(db, serviceItemId, generation, async () => ({
         ...unchanged,

@@ -1,6 +1,10 @@
-/** Groups: createGroup, group info and members, addUsers, removeUsers, update, delete and reassign. */
+/**
+ * Groups: createGroup, group search, group info and members, addUsers, removeUsers, update, delete,
+ * reassign, and joining and leaving (group-applications-routes.ts).
+ */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
+import { type GroupSortField, type GroupTerms, listGroups } from '../../db/repositories/group-search.js';
 import {
   addMember,
   deleteGroupRow,
@@ -8,6 +12,7 @@ import {
   findGroupByTitle,
   type GroupRow,
   groupMembersOf,
+  groupsOfUser,
   insertGroup,
   type MemberType,
   membership,
@@ -18,14 +23,52 @@ import {
 import { findUser, type UserRow } from '../../db/repositories/users.js';
 import { newId } from '../../infra/secrets.js';
 import { canManageGroup, canSeeGroup } from '../../lib/access/groups.js';
+import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest, forbidden } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { requirePrivilege } from './access.js';
+import { mountGroupApplicationRoutes } from './group-applications-routes.js';
 import { groupJson } from './group-json.js';
 import { commaList, readGroupProperties } from './group-params.js';
+import { pageInfo, readPage, readSortOrder } from './paging.js';
+import { parseSearchQuery, rangeBound, type SearchTerms } from './search-query.js';
 import { userNotFound } from './users-router.js';
+
+const GROUP_SORTS: GroupSortField[] = ['title', 'owner', 'created', 'modified'];
+
+/** The group fields `q` may name. */
+const GROUP_SEARCH_FIELDS = [
+  'id',
+  'owner',
+  'title',
+  'tags',
+  'snippet',
+  'description',
+  'access',
+  'isinvitationonly',
+  'isviewonly',
+  'orgid',
+  'created',
+  'modified',
+];
+
+function groupTerms(t: SearchTerms): GroupTerms {
+  const field = (name: string) => t.fields.get(name) ?? [];
+  return {
+    words: t.words,
+    ids: field('id'),
+    owners: field('owner'),
+    titles: field('title'),
+    tags: field('tags'),
+    snippets: field('snippet'),
+    descriptions: field('description'),
+    access: field('access'),
+    isInvitationOnly: field('isinvitationonly'),
+    isViewOnly: field('isviewonly'),
+  };
+}
 
 const groupNotFound = () => badRequest('Group does not exist or is inaccessible.', [], 'COM_0003');
 
@@ -86,6 +129,49 @@ export function createGroupsRouter(): Hono<AppEnv> {
     return sendJson(c, {
       success: true,
       group: groupJson(group, { username: user.username, memberType: 'owner' }),
+    });
+  });
+
+  mountGroupApplicationRoutes(router, { visible: visibleGroup, managed: managedGroup });
+
+  router.on(['GET', 'POST'], '/community/groups', async (c) => {
+    const { database, portalId } = c.get('deps');
+    const params = c.get('params');
+    const page = readPage(params);
+    const sortField = (params.get('sortField') || 'title').toLowerCase();
+    if (!(GROUP_SORTS as string[]).includes(sortField)) {
+      throw badRequest('Invalid or missing input parameters.', [
+        `'sortField' must be one of ${GROUP_SORTS.join(', ')}.`,
+      ]);
+    }
+    const q = parseSearchQuery(params.get('q'), GROUP_SEARCH_FIELDS);
+    const ranges = (name: string) =>
+      (q.ranges.get(name) ?? []).map((r) => ({ from: rangeBound(name, r.from), to: rangeBound(name, r.to) }));
+    const viewer = c.get('user');
+    // Groups of another organization are not here; excluding this one leaves nothing.
+    const nothing =
+      (q.fields.get('orgid') ?? []).some((id) => id !== portalId) ||
+      (q.not.fields.get('orgid') ?? []).includes(portalId);
+    const { total, rows } = await listGroups(database.db, {
+      visibleTo: viewer ? { username: viewer.username, admin: isAdmin(viewer) } : 'anonymous',
+      ...groupTerms(q),
+      not: groupTerms(q.not),
+      created: ranges('created'),
+      modified: ranges('modified'),
+      offset: nothing ? 0 : page.start - 1,
+      limit: nothing ? 0 : page.num,
+      sortField: sortField as GroupSortField,
+      sortOrder: readSortOrder(params),
+    });
+    const memberships = new Map(
+      viewer ? (await groupsOfUser(database.db, viewer.username)).map((g) => [g.id, g.memberType]) : [],
+    );
+    return sendJson(c, {
+      query: params.get('q') ?? '',
+      ...pageInfo(page, nothing ? 0 : total, rows.length),
+      results: rows.map((g) =>
+        groupJson(g, viewer ? { username: viewer.username, memberType: memberships.get(g.id) } : undefined),
+      ),
     });
   });
 

@@ -93,7 +93,8 @@ export async function publish(c: Context<AppEnv>) {
   if (owner.toLowerCase() !== user.username.toLowerCase() && !isAdmin(user)) throw forbidden();
   // Tiled outputs (Map and Vector Tile Services) are published by the tile cache module.
   const tileKind = tilePublishKind(params.get('filetype'), params.get('outputType'));
-  requirePublisher(c, tileKind === 'vectorTilePackage' ? 'vectorTiles' : tileKind ? 'tiles' : 'features');
+  const vectorKind = tileKind === 'vectorTilePackage' || tileKind === 'featureServiceVectorTiles';
+  requirePublisher(c, vectorKind ? 'vectorTiles' : tileKind ? 'tiles' : 'features');
   if (params.get('buildInitialCache')?.toLowerCase() === 'true') requirePublisher(c, 'tiles');
   if (tileKind) return publishTiles(c, tileKind);
   // A service definition carrying a tile cache publishes as a tile package does.

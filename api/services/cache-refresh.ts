@@ -36,9 +36,8 @@ export async function refreshCachesAfterEdit(
   const db = deps.database.db;
   const finite = areas.filter((a) => a.every(Number.isFinite));
   if (finite.length === 0) return;
-  const caches = (await tileCachesOfSource(db, sourceServiceItemId)).filter(
-    (c) => c.serviceType === 'MapServer',
-  );
+  // Map and Vector Tile Service caches alike: every cache with a source is drawn from it.
+  const caches = await tileCachesOfSource(db, sourceServiceItemId);
   if (caches.length === 0) return;
   const service = await findService(db, sourceServiceItemId);
   const storageSR = (service?.definition.spatialReference as SpatialReference | undefined) ?? WEB_MERCATOR;

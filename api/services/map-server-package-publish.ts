@@ -31,6 +31,7 @@ import {
 /** The publish route's entry for every tiled output. */
 export async function publishTiles(c: Context<AppEnv>, kind: TilePublishKind): Promise<TilePublishResponse> {
   if (kind === 'featureService') return publishTilesFromFeatureService(c);
+  if (kind === 'featureServiceVectorTiles') return publishTilesFromFeatureService(c, true);
   return publishTilesFromPackage(c, kind);
 }
 

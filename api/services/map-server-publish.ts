@@ -12,6 +12,7 @@ import { insertJob, type PublishJobRow } from '../../db/repositories/jobs.js';
 import { drawableLayers } from '../../db/repositories/layer-features.js';
 import { findService, listLayers } from '../../db/repositories/services.js';
 import { findTileCacheByName, insertTileCache } from '../../db/repositories/tile-caches.js';
+import { isTileRequest } from '../../db/schema/publish-request.js';
 import { canChange } from '../../lib/access/items.js';
 import { badRequest, forbidden, itemNotFound } from '../../lib/errors.js';
 import { unionBounds } from '../../lib/geometry/bounds.js';
@@ -37,8 +38,15 @@ export function tilePublishKind(
   outputType: string | undefined,
 ): TilePublishKind | undefined {
   const f = (filetype ?? '').trim().toLowerCase();
-  if (f === 'featureservice' || (f === 'service' && (outputType ?? '').toLowerCase() === 'tiles'))
-    return 'featureService';
+  const output = (outputType ?? '').trim().toLowerCase();
+  if ((f === 'featureservice' || f === 'service') && output === 'vectortiles')
+    return 'featureServiceVectorTiles';
+  if (f === 'featureservice' && output !== '' && output !== 'tiles') {
+    throw badRequest('Invalid or missing input parameters.', [
+      `outputType '${outputType}' cannot be published from a feature service; use Tiles or VectorTiles.`,
+    ]);
+  }
+  if (f === 'featureservice' || (f === 'service' && output === 'tiles')) return 'featureService';
   if (f === 'tilepackage' || f === 'compacttilepackage') return 'tilePackage';
   if (f === 'vectortilepackage') return 'vectorTilePackage';
   return undefined;
@@ -48,8 +56,14 @@ export interface TilePublishResponse {
   services: { type: string; serviceurl: string; jobId: string; serviceItemId: string }[];
 }
 
-/** Publishes a Map Service with a tile cache from a hosted feature service item. */
-export async function publishTilesFromFeatureService(c: Context<AppEnv>): Promise<TilePublishResponse> {
+/**
+ * Publishes a Map Service with a tile cache, or (`vector`) a Vector Tile Service, from a hosted feature
+ * service item.
+ */
+export async function publishTilesFromFeatureService(
+  c: Context<AppEnv>,
+  vector = false,
+): Promise<TilePublishResponse> {
   const user = requireUser(c);
   const deps = c.get('deps');
   const db = deps.database.db;
@@ -68,12 +82,18 @@ export async function publishTilesFromFeatureService(c: Context<AppEnv>): Promis
   }
   const parameters = parseTileParameters(params.get('publishParameters'));
   const name = parameters.name;
-  if (await findTileCacheByName(db, 'MapServer', name)) {
+  const serviceType = vector ? 'VectorTileServer' : 'MapServer';
+  if (vector && parameters.storage !== 'compactV2') {
+    throw badRequest('Invalid publishParameters.', [
+      'Vector tile services are stored in compact bundles only.',
+    ]);
+  }
+  if (await findTileCacheByName(db, serviceType, name)) {
     throw badRequest(`Service name '${name}' already exists.`, [
       'Choose another name, or delete the service that has it.',
     ]);
   }
-  const definition = requestedCacheDefinition(parameters);
+  const definition = requestedCacheDefinition(parameters, vector);
   if (definition.lods.length > 0) {
     const drawable = await drawableLayers(deps.database, sourceId);
     checkTileBudget(
@@ -94,8 +114,9 @@ export async function publishTilesFromFeatureService(c: Context<AppEnv>): Promis
 
   const now = deps.now();
   const serviceItemId = itemIdToCreate ?? randomBytes(16).toString('hex');
-  const url = `${servicesUrl(c)}/Hosted/${name}/MapServer`;
+  const url = `${servicesUrl(c)}/Hosted/${name}/${serviceType}`;
   const job = await createCachedMapService(db, {
+    serviceType,
     serviceItemId,
     jobId,
     workflowId: tilePublishWorkflowId(jobId),
@@ -112,15 +133,18 @@ export async function publishTilesFromFeatureService(c: Context<AppEnv>): Promis
   await startTilePublish(
     c,
     job,
-    'featureService',
+    vector ? 'featureServiceVectorTiles' : 'featureService',
     params.get('buildInitialCache')?.toLowerCase() !== 'false',
   );
-  return { services: [{ type: 'Map Service', serviceurl: url, jobId, serviceItemId }] };
+  const type = vector ? 'Vector Tile Service' : 'Map Service';
+  return { services: [{ type, serviceurl: url, jobId, serviceItemId }] };
 }
 
 /** The answer to a repeated request with the same itemIdToCreate: the job it started before. */
 export function tileServicesResponse(c: Context<AppEnv>, job: PublishJobRow): TilePublishResponse {
-  const vector = job.fileType === 'vectorTilePackage';
+  const vector =
+    job.fileType === 'vectorTilePackage' ||
+    (isTileRequest(job.request) && job.request.tileKind === 'featureServiceVectorTiles');
   const server = vector ? 'VectorTileServer' : 'MapServer';
   return {
     services: [
@@ -158,6 +182,8 @@ export async function startTilePublish(
 }
 
 export interface CachedMapService {
+  /** MapServer unless given: a Vector Tile Service's cache holds vector tiles. */
+  serviceType?: 'MapServer' | 'VectorTileServer';
   serviceItemId: string;
   jobId: string;
   /** The workflow that completes the job (the tile publish, or the feature publish that builds it). */
@@ -179,11 +205,12 @@ export interface CachedMapService {
  * related to the feature service by Service2Service, and the job its build completes.
  */
 export async function createCachedMapService(db: Database, m: CachedMapService): Promise<PublishJobRow> {
+  const vector = m.serviceType === 'VectorTileServer';
   await insertTileCache(db, {
     serviceItemId: m.serviceItemId,
     name: m.name,
     owner: m.owner,
-    serviceType: 'MapServer',
+    serviceType: m.serviceType ?? 'MapServer',
     sourceServiceItemId: m.sourceServiceItemId,
     status: 'building',
     definition: m.definition,
@@ -196,8 +223,10 @@ export async function createCachedMapService(db: Database, m: CachedMapService):
     owner: m.owner,
     title: m.name.replaceAll('_', ' '),
     name: m.name,
-    type: 'Map Service',
-    typeKeywords: ['ArcGIS Server', 'Data', 'Map Service', 'Service', 'Tiled', 'Hosted Service'],
+    type: vector ? 'Vector Tile Service' : 'Map Service',
+    typeKeywords: vector
+      ? ['ArcGIS Server', 'Data', 'Vector Tile Service', 'Service', 'Hosted Service']
+      : ['ArcGIS Server', 'Data', 'Map Service', 'Service', 'Tiled', 'Hosted Service'],
     description: m.description,
     licenseInfo: '',
     accessInformation: m.copyrightText,
@@ -224,7 +253,7 @@ export async function createCachedMapService(db: Database, m: CachedMapService):
     statusMessage: 'processing',
     request: {
       kind: 'tiles',
-      tileKind: 'featureService',
+      tileKind: vector ? 'featureServiceVectorTiles' : 'featureService',
       serviceName: m.name,
       sourceSize: 0,
       sourceServiceItemId: m.sourceServiceItemId,
@@ -235,10 +264,16 @@ export async function createCachedMapService(db: Database, m: CachedMapService):
   });
 }
 
-/** The cache definition for the levels a request names, or none yet (the build picks them). */
-export function requestedCacheDefinition(parameters: TileParameters): CacheDefinition {
-  const levels = parseTileLevels(parameters);
+/**
+ * The cache definition for the levels a request names, or none yet (the build picks them). Vector
+ * tiles are 512 pixels wide, so a scale range names the levels one below the 256-pixel scheme's.
+ */
+export function requestedCacheDefinition(parameters: TileParameters, vector = false): CacheDefinition {
+  let levels = parseTileLevels(parameters);
+  if (levels && vector && parameters.levels === undefined)
+    levels = { minLevel: Math.max(0, levels.minLevel - 1), maxLevel: Math.max(0, levels.maxLevel - 1) };
+  const format = vector ? 'pbf' : undefined;
   return levels
-    ? webMercatorCache({ ...levels, storage: parameters.storage })
-    : { ...webMercatorCache({ minLevel: 0, maxLevel: 0, storage: parameters.storage }), lods: [] };
+    ? webMercatorCache({ ...levels, storage: parameters.storage, format })
+    : { ...webMercatorCache({ minLevel: 0, maxLevel: 0, storage: parameters.storage, format }), lods: [] };
 }

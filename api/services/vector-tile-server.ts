@@ -1,16 +1,21 @@
 /**
- * rest/services/Hosted/{name}/VectorTileServer: a vector tile service published from a .vtpk. The
- * service JSON is the package's root.json; tiles are the package's gzip PBFs, served with
- * Content-Encoding gzip; styles, sprites and fonts come from the package's resources.
+ * rest/services/Hosted/{name}/VectorTileServer: a vector tile service published from a .vtpk or built
+ * from a hosted feature service. The service JSON is the package's root.json (or the one the build
+ * wrote); tiles are gzip PBFs, served with Content-Encoding gzip; styles, sprites and fonts come from
+ * the package's resources, or the style is made from the feature layers' renderers.
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
+import type { TileCacheRow } from '../../db/repositories/tile-caches.js';
 import type { ServedTiles } from '../../infra/served-tiles.js';
 import { resourceKey } from '../../infra/tile-cache-store.js';
 import { GeoError } from '../../lib/errors.js';
+import type { DrawingInfo } from '../../lib/render/types.js';
+import { vectorTileStyle } from '../../lib/tiles/vector-style.js';
 import type { AppEnv } from '../env.js';
 import { errorEnvelope, sendJson } from '../render.js';
 import { downloadHeaders } from '../stored-download.js';
+import { servicesUrl } from '../urls.js';
 import { createCacheLookup, sendTile, sendTileMap } from './map-server.js';
 import { tileCacheControl } from './tile-serving.js';
 
@@ -57,6 +62,13 @@ export function createVectorTileServerRouter(tiles: ServedTiles): Hono<AppEnv> {
     const path = new URL(c.req.url).pathname.split('/VectorTileServer/')[1] ?? '';
     const resource = decodeURIComponent(path.endsWith('/styles') ? `${path}/root.json` : path);
     if (resource.includes('..')) return notFound(c, resource);
+    // A service built from a feature service has its default style made from the layers' renderers.
+    if (cache.sourceServiceItemId) {
+      if (resource !== 'resources/styles/root.json') return notFound(c, resource);
+      const style = builtStyle(cache, `${servicesUrl(c)}/Hosted/${cache.name}/VectorTileServer`);
+      c.header('Cache-Control', tileCacheControl(audience));
+      return sendJson(c, style);
+    }
     try {
       const bytes = await c.get('deps').store.getBuffer(resourceKey(cache.serviceItemId, resource));
       const ext = resource.slice(resource.lastIndexOf('.') + 1).toLowerCase();
@@ -73,6 +85,22 @@ export function createVectorTileServerRouter(tiles: ServedTiles): Hono<AppEnv> {
   });
 
   return router;
+}
+
+/** The default style of a cache built from a feature service, with absolute tile URLs. */
+function builtStyle(cache: TileCacheRow, serviceUrl: string): Record<string, unknown> {
+  const layers =
+    (cache.service.layers as { tileLayer?: string; name?: string; drawingInfo?: DrawingInfo }[]) ?? [];
+  const lods = cache.definition.lods;
+  return vectorTileStyle(
+    layers.map((l) => ({ name: l.tileLayer ?? l.name ?? '', drawingInfo: l.drawingInfo ?? null })),
+    {
+      tiles: `${serviceUrl}/tile/{z}/{y}/{x}.pbf`,
+      minzoom: lods[0]?.level ?? 0,
+      maxzoom: lods[lods.length - 1]?.level ?? 0,
+    },
+    cache.name,
+  );
 }
 
 function notFound(c: Context<AppEnv>, resource: string) {

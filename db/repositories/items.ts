@@ -1,4 +1,19 @@
-import { and, asc, desc, eq, ilike, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gte,
+  ilike,
+  inArray,
+  isNull,
+  lte,
+  ne,
+  not,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import { normalizeItemId as canonical } from '../../lib/access/items.js';
 import type { Database } from '../client.js';
 import { itemRelationships, items } from '../schema/items.js';
@@ -151,9 +166,35 @@ export interface ItemFilter {
   titles?: string[];
   tags?: string[];
   access?: string[];
+  /** Items shared with any of these groups. */
+  groups?: string[];
+  typeKeywords?: string[];
+  snippets?: string[];
+  descriptions?: string[];
+  /** Inclusive epoch-millisecond ranges (either end open). */
+  created?: { from?: number; to?: number }[];
+  modified?: { from?: number; to?: number }[];
+  /** Terms whose matches are left out, each on its own. */
+  not?: ItemTerms;
   /** Only the root folder (null) or one folder of the owner. */
   folderId?: string | null;
 }
+
+/** The search terms of a filter, each list matching any of its values. */
+export type ItemTerms = Pick<
+  ItemFilter,
+  | 'words'
+  | 'ids'
+  | 'owners'
+  | 'types'
+  | 'titles'
+  | 'tags'
+  | 'access'
+  | 'groups'
+  | 'typeKeywords'
+  | 'snippets'
+  | 'descriptions'
+>;
 
 export interface ItemListing extends ItemFilter {
   offset: number;
@@ -165,6 +206,50 @@ export interface ItemListing extends ItemFilter {
 const anyOf = (values: string[] | undefined, match: (v: string) => SQL) =>
   values && values.length > 0 ? or(...values.map(match)) : undefined;
 
+const jsonbHas = (column: typeof items.tags | typeof items.typeKeywords, v: string) =>
+  sql`exists (select 1 from jsonb_array_elements_text(${column}) t where lower(t) = lower(${v}))`;
+
+/** How one value of each search term matches an item. */
+const TERM_MATCH = {
+  ids: (v: string) => eq(items.id, canonical(v)),
+  owners: (v: string) => sql`lower(${items.owner}) = lower(${v})`,
+  types: (v: string) => sql`lower(${items.type}) = lower(${v})`,
+  titles: (v: string) => ilike(items.title, `%${escapeLike(v)}%`),
+  tags: (v: string) => jsonbHas(items.tags, v),
+  access: (v: string) => eq(items.access, v.toLowerCase()),
+  groups: (v: string) =>
+    sql`exists (select 1 from item_groups g where g.item_id = ${items.id} and g.group_id = ${v})`,
+  typeKeywords: (v: string) => jsonbHas(items.typeKeywords, v),
+  snippets: (v: string) => ilike(items.snippet, `%${escapeLike(v)}%`),
+  descriptions: (v: string) => ilike(items.description, `%${escapeLike(v)}%`),
+} satisfies Record<Exclude<keyof ItemTerms, 'words'>, (v: string) => SQL>;
+
+const TERM_KEYS = Object.keys(TERM_MATCH) as (keyof typeof TERM_MATCH)[];
+
+/** A free word: in the title, snippet, description, tags or type keywords. */
+function wordMatch(word: string): SQL {
+  const like = `%${escapeLike(word)}%`;
+  return or(
+    ilike(items.title, like),
+    ilike(items.snippet, like),
+    ilike(items.description, like),
+    sql`${items.tags}::text ilike ${like}`,
+    sql`${items.typeKeywords}::text ilike ${like}`,
+  ) as SQL;
+}
+
+function rangeMatch(
+  column: typeof items.created | typeof items.modified,
+  r: { from?: number; to?: number },
+): SQL | undefined {
+  const parts = [
+    r.from !== undefined ? gte(column, r.from) : undefined,
+    r.to !== undefined ? lte(column, r.to) : undefined,
+  ];
+  const present = parts.filter((p): p is SQL => p !== undefined);
+  return present.length > 0 ? and(...present) : undefined;
+}
+
 function itemConditions(f: ItemFilter): SQL | undefined {
   const conditions: (SQL | undefined)[] = [];
   if (f.visibleTo === 'anonymous') conditions.push(eq(items.access, 'public'));
@@ -175,29 +260,12 @@ function itemConditions(f: ItemFilter): SQL | undefined {
       or(eq(items.owner, f.visibleTo.username), inArray(items.access, ['org', 'public']), viaGroup),
     );
   }
-  for (const word of f.words ?? []) {
-    const like = `%${escapeLike(word)}%`;
-    conditions.push(
-      or(
-        ilike(items.title, like),
-        ilike(items.snippet, like),
-        ilike(items.description, like),
-        sql`${items.tags}::text ilike ${like}`,
-      ),
-    );
-  }
-  conditions.push(anyOf(f.ids, (v) => eq(items.id, v)));
-  conditions.push(anyOf(f.owners, (v) => sql`lower(${items.owner}) = lower(${v})`));
-  conditions.push(anyOf(f.types, (v) => sql`lower(${items.type}) = lower(${v})`));
-  conditions.push(anyOf(f.titles, (v) => ilike(items.title, `%${escapeLike(v)}%`)));
-  conditions.push(
-    anyOf(
-      f.tags,
-      (v) =>
-        sql`exists (select 1 from jsonb_array_elements_text(${items.tags}) t where lower(t) = lower(${v}))`,
-    ),
-  );
-  conditions.push(anyOf(f.access, (v) => eq(items.access, v.toLowerCase())));
+  for (const word of f.words ?? []) conditions.push(wordMatch(word));
+  for (const key of TERM_KEYS) conditions.push(anyOf(f[key], TERM_MATCH[key]));
+  for (const range of f.created ?? []) conditions.push(rangeMatch(items.created, range));
+  for (const range of f.modified ?? []) conditions.push(rangeMatch(items.modified, range));
+  for (const word of f.not?.words ?? []) conditions.push(not(wordMatch(word)));
+  for (const key of TERM_KEYS) for (const v of f.not?.[key] ?? []) conditions.push(not(TERM_MATCH[key](v)));
   if (f.folderId !== undefined)
     conditions.push(f.folderId === null ? isNull(items.folderId) : eq(items.folderId, f.folderId));
   const present = conditions.filter((c): c is SQL => c !== undefined);

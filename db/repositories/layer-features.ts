@@ -129,7 +129,8 @@ export async function featuresIn(
 }
 
 const TABLE = /^f_[a-z0-9]{32}_\d{1,3}$/;
-const COLUMN = /^a_\d{1,4}$/;
+/** Attribute columns, and the object id column that vector tiles carry as each feature's id. */
+const COLUMN = /^(a_\d{1,4}|objectid)$/;
 
 function checkedTable(name: string): string {
   if (!TABLE.test(name)) throw new Error(`Unexpected feature table name ${name}`);

@@ -44,3 +44,22 @@ export const groupMembers = pgTable(
   },
   (t) => [primaryKey({ columns: [t.groupId, t.username] }), index('group_members_user_idx').on(t.username)],
 );
+
+/** Requests to join a group (community/groups/{id}/join), until a group administrator accepts or declines. */
+export const groupApplications = pgTable(
+  'group_applications',
+  {
+    groupId: text('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    username: text('username')
+      .notNull()
+      .references(() => users.username, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    comments: text('comments').notNull().default(''),
+    created: bigint('created', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.groupId, t.username] }),
+    index('group_applications_user_idx').on(t.username),
+  ],
+);

@@ -99,7 +99,7 @@ export interface PublishRequest {
  */
 export interface TileRequest {
   kind: 'tiles';
-  tileKind: 'featureService' | 'tilePackage' | 'vectorTilePackage';
+  tileKind: 'featureService' | 'featureServiceVectorTiles' | 'tilePackage' | 'vectorTilePackage';
   serviceName: string;
   /** Bytes of the package; 0 for a cache drawn from a feature service. */
   sourceSize: number;

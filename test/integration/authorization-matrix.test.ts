@@ -192,11 +192,16 @@ describe('the authorization matrix', () => {
         rule.paths.filter((p) => !p.includes(':folderId')).map((path) => ({ rule, method, path })),
       ),
     );
-    // The owner's deletes come last of all, so the item and the group stay for every other request.
+    // The member leaving the group comes after every other request but the owner's deletes, which come
+    // last of all, so the membership, the item and the group stay for every other request.
+    const leaves = (path: string) => path.endsWith('/leave');
     const ordered = [
-      ...requests.flatMap((r) =>
-        HOLDERS.filter((h) => h !== 'owner' || !destructive(r.path)).map((h) => ({ ...r, holder: h })),
-      ),
+      ...requests
+        .filter((r) => !leaves(r.path))
+        .flatMap((r) =>
+          HOLDERS.filter((h) => h !== 'owner' || !destructive(r.path)).map((h) => ({ ...r, holder: h })),
+        ),
+      ...requests.filter((r) => leaves(r.path)).flatMap((r) => HOLDERS.map((h) => ({ ...r, holder: h }))),
       ...requests
         .filter((r) => destructive(r.path))
         .sort((a, b) => Number(a.path.endsWith('/delete')) - Number(b.path.endsWith('/delete')))

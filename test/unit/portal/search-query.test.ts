@@ -25,7 +25,38 @@ describe('parseSearchQuery', () => {
   });
 
   it('reads an empty or missing query as matching everything', () => {
-    expect(parseSearchQuery(undefined)).toEqual({ words: [], fields: new Map() });
+    expect(parseSearchQuery(undefined)).toEqual({
+      words: [],
+      fields: new Map(),
+      not: { words: [], fields: new Map() },
+      ranges: new Map(),
+    });
     expect(parseSearchQuery('*').words).toEqual([]);
+  });
+
+  it('excludes terms after NOT, inside NOT (…) and with a leading minus', () => {
+    const q = parseSearchQuery('parks NOT owner:ann -type:"Web Map" NOT (tags:draft OR old) -stale title:x');
+    expect(q.words).toEqual(['parks']);
+    expect(Object.fromEntries(q.fields)).toEqual({ title: ['x'] });
+    expect(q.not.words).toEqual(['old', 'stale']);
+    expect(Object.fromEntries(q.not.fields)).toEqual({ owner: ['ann'], type: ['Web Map'], tags: ['draft'] });
+  });
+
+  it('reads inclusive ranges of epoch milliseconds', () => {
+    const q = parseSearchQuery('created:[0000001249084800000 TO 0000001249548000000] modified:[5 TO *]');
+    expect(Object.fromEntries(q.ranges)).toEqual({
+      created: [{ from: '0000001249084800000', to: '0000001249548000000' }],
+      modified: [{ from: '5', to: '*' }],
+    });
+  });
+
+  it('refuses a field the surface does not know, naming it', () => {
+    let details: string[] = [];
+    try {
+      parseSearchQuery('colour:red', ['owner', 'title']);
+    } catch (e) {
+      details = (e as { details: string[] }).details;
+    }
+    expect(details.join(' ')).toMatch(/Field 'colour' cannot be searched here; use owner, title\./);
   });
 });

@@ -62,6 +62,17 @@ describe('tilePublishKind', () => {
     expect(tilePublishKind('service', 'tiles')).toBe('featureService');
   });
 
+  it('recognizes a feature service published as vector tiles, in any spelling', () => {
+    expect(tilePublishKind('featureService', 'VectorTiles')).toBe('featureServiceVectorTiles');
+    expect(tilePublishKind('service', 'vectortiles')).toBe('featureServiceVectorTiles');
+  });
+
+  it('refuses an output type a feature service cannot be published as, instead of building raster tiles', () => {
+    expect(detailsOf(() => tilePublishKind('featureService', 'sceneLayer'))).toMatch(
+      /outputType 'sceneLayer'/,
+    );
+  });
+
   it('recognizes tile and vector tile packages', () => {
     expect(tilePublishKind('tilePackage', '')).toBe('tilePackage');
     expect(tilePublishKind('vectorTilePackage', '')).toBe('vectorTilePackage');
