@@ -4,7 +4,6 @@
  * reference, record count and extent (in the table's own spatial reference). The file is read whole
  * in memory, as publish does (databases up to SQLITE_MAX_BYTES).
  */
-import type { Database } from 'sql.js';
 import {
   collectionSourceTables,
   parseFeatureCollection,
@@ -18,6 +17,7 @@ import {
   sqliteSourceTables,
 } from '../../activities/publish/sqlite-tables.js';
 import type { PublishFileType, PublishRequest, ServiceProperties } from '../../db/schema/publish-request.js';
+import { sqliteFromBytes } from '../../infra/readers/sqlite-pages.js';
 import { geometryBounds, unionBounds } from '../../lib/geometry/index.js';
 
 export interface AnalyzedTable {
@@ -59,7 +59,7 @@ export async function analyzeSqlite(
   name: string,
   sampleRows: number,
 ): Promise<AnalyzedTable[]> {
-  const db: Database = await openSqlite(bytes);
+  const db = await openSqlite(() => sqliteFromBytes(bytes));
   try {
     const tables = sqliteSourceTables(db, request('sqlite', name), sampleRows);
     return tables.map((t: SqliteTable) => {
