@@ -111,7 +111,7 @@ export async function sourceTables(
       try {
         const db = await openSqlite(() => openSqlitePath(spooled.path));
         try {
-          return sqliteSourceTables(db, request, SAMPLE_ROWS);
+          return await sqliteSourceTables(db, request, SAMPLE_ROWS);
         } finally {
           db.close();
         }
@@ -131,7 +131,7 @@ export async function sourceTables(
       await store.put(objectKey, Buffer.from(gpkg), gpkg.length);
       const db = await openSqlite(() => sqliteFromBytes(gpkg));
       try {
-        return sqliteSourceTables(db, request, SAMPLE_ROWS, objectKey);
+        return await sqliteSourceTables(db, request, SAMPLE_ROWS, objectKey);
       } finally {
         db.close();
       }

@@ -5,6 +5,7 @@
  * attribute tables, each with declared fields, geometry column and format, geometry type, z/m,
  * spatial reference, row count and the integer key rows are read in order of.
  */
+import { setImmediate } from 'node:timers/promises';
 import initSqlJs, { type Database, type SqlJsStatic, type SqlValue } from 'sql.js';
 import { type OpenedSqlite, sqliteFromBytes } from '../../infra/readers/sqlite-pages.js';
 import { badRequest } from '../../lib/errors.js';
@@ -232,7 +233,7 @@ interface Described {
 }
 
 /** Every layer and table of the database, feature tables first in the order the file lists them. */
-export function describeSqlite(db: SqliteDatabase): SqliteLayer[] {
+export async function describeSqlite(db: SqliteDatabase): Promise<SqliteLayer[]> {
   const geopackage = hasTable(db, 'gpkg_contents');
   const listed = geopackage ? geoPackageLayers(db) : sqliteLayers(db);
   if (listed.length === 0)
@@ -243,7 +244,8 @@ export function describeSqlite(db: SqliteDatabase): SqliteLayer[] {
     );
   const format: GeometryFormat = geopackage ? 'gpkg' : sqliteGeometryFormat(db);
   const schema = geopackage ? dataColumns(db) : new Map<string, DataColumn>();
-  return listed.map((d) => {
+  const out: SqliteLayer[] = [];
+  for (const d of listed) {
     const columns = columnsOf(db, d.table);
     const pks = columns.filter((c) => c.pk > 0);
     const key = pks.length === 1 && pks[0].type.toUpperCase() === 'INTEGER' ? pks[0].name : 'rowid';
@@ -273,7 +275,13 @@ export function describeSqlite(db: SqliteDatabase): SqliteLayer[] {
       // One pass over the rows: their count and the longest value of each text column without a
       // length (in bytes, which is never less than characters).
       const at = unsized.map((f) => layout.position.get(f.column) ?? -1);
-      const scanned = reading(() => db.file.longestValues(layout.root, at));
+      const steps = db.file.longestValuesSteps(layout.root, at);
+      let step = reading(() => steps.next());
+      while (!step.done) {
+        await setImmediate(); // a large table: let the process answer meanwhile
+        step = reading(() => steps.next());
+      }
+      const scanned = step.value;
       count = scanned.count;
       const longest = at.map((p, i) => {
         const added = p >= 0 ? layout.defaults[p] : null;
@@ -283,8 +291,9 @@ export function describeSqlite(db: SqliteDatabase): SqliteLayer[] {
         f.length = Math.max(256, longest[i]);
       });
     }
-    return { ...d, key, fields, geometryFormat: format, count };
-  });
+    out.push({ ...d, key, fields, geometryFormat: format, count });
+  }
+  return out;
 }
 
 interface DataColumn {

@@ -2,6 +2,7 @@
  * A GeoPackage or SQLite publish source as the planner and loader see it: one SourceTable per
  * feature or attribute table (layers the request lists, or all of them), and the batches of one.
  */
+import { setImmediate } from 'node:timers/promises';
 import type { LayerPlan, PublishRequest } from '../../db/schema/publish-request.js';
 import type { OpenedSqlite } from '../../infra/readers/sqlite-pages.js';
 import { badRequest } from '../../lib/errors.js';
@@ -28,13 +29,13 @@ function spatialReferenceOf(layer: SqliteLayer, fallback: SpatialReference | nul
 }
 
 /** Every table of the database to publish, with up to `sampleRows` rows each. */
-export function sqliteSourceTables(
+export async function sqliteSourceTables(
   db: SqliteDatabase,
   request: PublishRequest,
   sampleRows: number,
   objectKey?: string,
-): SqliteTable[] {
-  const described = describeSqlite(db);
+): Promise<SqliteTable[]> {
+  const described = await describeSqlite(db);
   checkListedTables(request, described.length);
   const out: SqliteTable[] = [];
   described.forEach((layer, index) => {
@@ -75,10 +76,11 @@ export function sqliteSourceTables(
 }
 
 /** The extent of a table's geometries in its own spatial reference (analyze reads every row once). */
-export function sqliteExtent(db: SqliteDatabase, table: SqliteTable): Bounds | null {
+export async function sqliteExtent(db: SqliteDatabase, table: SqliteTable): Promise<Bounds | null> {
   if (table.source.kind !== 'sqlite' || !table.geometryType) return null;
   let extent: Bounds | null = null;
   for (const batch of sqliteBatches(db, table.source, table.geometryType, { byteOffset: 0, rowNumber: 0 })) {
+    await setImmediate(); // one batch at a time, so the API answers other requests meanwhile
     for (const g of batch.geometries ?? []) {
       if (g && !('reason' in g)) extent = unionBounds([extent, geometryBounds(g)]);
     }

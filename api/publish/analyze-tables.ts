@@ -17,7 +17,7 @@ import {
   sqliteSourceTables,
 } from '../../activities/publish/sqlite-tables.js';
 import type { PublishFileType, PublishRequest, ServiceProperties } from '../../db/schema/publish-request.js';
-import { sqliteFromBytes } from '../../infra/readers/sqlite-pages.js';
+import type { OpenedSqlite } from '../../infra/readers/sqlite-pages.js';
 import { geometryBounds, unionBounds } from '../../lib/geometry/index.js';
 
 export interface AnalyzedTable {
@@ -55,17 +55,18 @@ const REQUEST: Omit<PublishRequest, 'layers' | 'serviceName' | 'fileType'> = {
 };
 
 export async function analyzeSqlite(
-  bytes: Uint8Array,
+  source: Uint8Array | (() => OpenedSqlite),
   name: string,
   sampleRows: number,
 ): Promise<AnalyzedTable[]> {
-  const db = await openSqlite(() => sqliteFromBytes(bytes));
+  const db = await openSqlite(source);
   try {
-    const tables = sqliteSourceTables(db, request('sqlite', name), sampleRows);
-    return tables.map((t: SqliteTable) => {
+    const tables = await sqliteSourceTables(db, request('sqlite', name), sampleRows);
+    const out: AnalyzedTable[] = [];
+    for (const t of tables as SqliteTable[]) {
       const d = t.described;
       const sr = t.sourceSR ?? { wkid: 4326 };
-      return {
+      out.push({
         table: { ...t, name: d.name },
         summary: {
           id: t.layer.id,
@@ -78,13 +79,14 @@ export async function analyzeSqlite(
                 hasZ: d.hasZ,
                 hasM: d.hasM,
                 spatialReference: sr,
-                extent: envelope(sqliteExtent(db, t), sr),
+                extent: envelope(await sqliteExtent(db, t), sr),
               }
             : {}),
           recordCount: t.count,
         },
-      };
-    });
+      });
+    }
+    return out;
   } finally {
     db.close();
   }

@@ -119,9 +119,24 @@ export class SqliteFile {
    * the text's length in characters), the length of a number's text.
    */
   longestValues(root: number, positions: number[]): { count: number; longest: number[] } {
+    const steps = this.longestValuesSteps(root, positions);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /** `longestValues` in steps of `pages` leaf pages, so that a caller can let other work run between them. */
+  *longestValuesSteps(
+    root: number,
+    positions: number[],
+    pages = 256,
+  ): Generator<void, { count: number; longest: number[] }> {
     const longest = positions.map(() => 0);
     let count = 0;
+    let seen = 0;
     for (const page of this.leaves(root, Number.NEGATIVE_INFINITY)) {
+      if (++seen % pages === 0) yield;
       const { bytes, headerOffset } = page;
       const cells = (bytes[headerOffset + 3] << 8) | bytes[headerOffset + 4];
       for (let c = 0; c < cells; c++) {
