@@ -61,6 +61,7 @@ export interface SchemaEntry {
 const LEAF_TABLE = 0x0d;
 const INTERIOR_TABLE = 0x05;
 const MAX_DEPTH = 64;
+const MAX_PAYLOAD = 2 ** 31 - 1;
 
 /** A database read through `readPage(n)` (1-based page numbers, `pageSize` bytes each). */
 export class SqliteFile {
@@ -256,6 +257,9 @@ export class SqliteFile {
   /** A payload too large for its page: the local part, then the chain of overflow pages. */
   private overflowPayload(bytes: Uint8Array, at: number, total: number): Uint8Array {
     const { usable } = this.header;
+    // SQLite's own limit on a value is 1e9 bytes (SQLITE_MAX_LENGTH); a larger size is a damaged cell.
+    if (total > MAX_PAYLOAD)
+      throw new SqliteFormatError(`A record claims ${total} bytes, more than SQLite allows.`);
     const k = this.minLocal + ((total - this.minLocal) % (usable - 4));
     const local = k <= this.maxLocal ? k : this.minLocal;
     if (at + local + 4 > usable) throw new SqliteFormatError('A record runs past its page end.');
