@@ -23,7 +23,8 @@ import {
   tableLayout,
 } from './sqlite-catalog.js';
 
-export const SQLITE_BATCH_ROWS = 2000;
+/** About the CSV path's 2 MiB batches: one COPY (and one commit) per batch. */
+export const SQLITE_BATCH_ROWS = 20_000;
 
 const DECODERS: Record<GeometryFormat, (b: Uint8Array) => DecodedGeometry> = {
   gpkg: decodeGeoPackageGeometry,
