@@ -180,8 +180,11 @@ export interface TableLayout {
   root: number;
   /** Record position of each column, by name (the INTEGER PRIMARY KEY column reads the rowid: -1). */
   position: Map<string, number>;
-  /** Values of columns added after a row was written (records shorter than the table). */
-  defaults: SqlValue[];
+  /**
+   * The value of column `i` in rows written before it was added (records shorter than the table):
+   * its DEFAULT, evaluated by SQLite in the catalog the first time such a row is met.
+   */
+  defaultOf(i: number): SqlValue;
 }
 
 export function tableLayout(db: SqliteDatabase, table: string): TableLayout {
@@ -191,13 +194,19 @@ export function tableLayout(db: SqliteDatabase, table: string): TableLayout {
   const columns = columnsOf(db.catalog, table);
   const pks = columns.filter((c) => c.pk > 0);
   const position = new Map<string, number>([['rowid', -1]]);
-  const defaults: SqlValue[] = [];
   columns.forEach((c, i) => {
     const integerKey = pks.length === 1 && c.pk === 1 && c.type.toUpperCase() === 'INTEGER';
     position.set(c.name, integerKey ? -1 : i);
-    defaults.push(c.dflt === null ? null : (rows(db, `SELECT ${c.dflt}`)[0]?.[0] ?? null));
   });
-  return { root, position, defaults };
+  const defaults = new Map<number, SqlValue>();
+  const defaultOf = (i: number): SqlValue => {
+    if (!defaults.has(i)) {
+      const dflt = columns[i]?.dflt ?? null;
+      defaults.set(i, dflt === null ? null : (rows(db, `SELECT ${dflt}`)[0]?.[0] ?? null));
+    }
+    return defaults.get(i) ?? null;
+  };
+  return { root, position, defaultOf };
 }
 
 export const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -284,7 +293,7 @@ export async function describeSqlite(db: SqliteDatabase): Promise<SqliteLayer[]>
       const scanned = step.value;
       count = scanned.count;
       const longest = at.map((p, i) => {
-        const added = p >= 0 ? layout.defaults[p] : null;
+        const added = p >= scanned.fewest ? layout.defaultOf(p) : null;
         return Math.max(scanned.longest[i], added === null || added === undefined ? 0 : String(added).length);
       });
       unsized.forEach((f, i) => {

@@ -107,9 +107,9 @@ export function* sqliteBatches(
     throw badRequest('Unable to read the file.', [`${layer.key} is not the rowid of ${layer.table}.`]);
   const positions = layer.columns.map(positionOf);
   const geometryAt = layer.geometryColumn ? positionOf(layer.geometryColumn) : null;
-  const { defaults } = layout;
+  const { defaultOf } = layout;
   const valueAt = (values: SqlValue[], rowid: number, at: number): SqlValue =>
-    at < 0 ? rowid : at < values.length ? values[at] : defaults[at];
+    at < 0 ? rowid : at < values.length ? values[at] : defaultOf(at);
   const n = positions.length;
   const spatial = geometryAt !== null;
   const rowsAfter = db.file.rows(layout.root, start.rowNumber > 0 ? start.byteOffset : undefined);

@@ -45,6 +45,14 @@ export function parseSqliteHeader(bytes: Uint8Array): SqliteHeader {
   return { pageSize, usable, pageCount, encoding };
 }
 
+export interface LongestValues {
+  count: number;
+  /** Per position asked for: the longest value (bytes of text and blobs, characters of numbers). */
+  longest: number[];
+  /** The fewest values any record holds (columns added later are missing from older records). */
+  fewest: number;
+}
+
 export interface SqliteRow {
   rowid: number;
   values: SqliteValue[];
@@ -119,7 +127,7 @@ export class SqliteFile {
    * length of text and blobs (read from the record header, the text not decoded; never less than
    * the text's length in characters), the length of a number's text.
    */
-  longestValues(root: number, positions: number[]): { count: number; longest: number[] } {
+  longestValues(root: number, positions: number[]): LongestValues {
     const steps = this.longestValuesSteps(root, positions);
     for (;;) {
       const step = steps.next();
@@ -128,13 +136,10 @@ export class SqliteFile {
   }
 
   /** `longestValues` in steps of `pages` leaf pages, so that a caller can let other work run between them. */
-  *longestValuesSteps(
-    root: number,
-    positions: number[],
-    pages = 256,
-  ): Generator<void, { count: number; longest: number[] }> {
+  *longestValuesSteps(root: number, positions: number[], pages = 256): Generator<void, LongestValues> {
     const longest = positions.map(() => 0);
     let count = 0;
+    let fewest = Number.POSITIVE_INFINITY;
     let seen = 0;
     for (const page of this.leaves(root, Number.NEGATIVE_INFINITY)) {
       if (++seen % pages === 0) yield;
@@ -152,7 +157,8 @@ export class SqliteFile {
         const headerSize = readVarint(payload, 0);
         let h = headerSize.next;
         let body = headerSize.value;
-        for (let column = 0; h < headerSize.value; column++) {
+        let column = 0;
+        for (; h < headerSize.value; column++) {
           const st = readVarint(payload, h);
           h = st.next;
           const t = st.value;
@@ -166,10 +172,11 @@ export class SqliteFile {
           }
           body += length;
         }
+        if (column < fewest) fewest = column;
         if (body > payload.length) throw new SqliteFormatError('A record value runs past its record.');
       }
     }
-    return { count, longest };
+    return { count, longest, fewest: count === 0 ? 0 : fewest };
   }
 
   private page(n: number): Uint8Array {

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import initSqlJs, { type Database, type SqlValue } from 'sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeSqlite, openSqlite } from '../../../activities/publish/sqlite-catalog.js';
+import { sqliteBatches } from '../../../activities/publish/sqlite-source.js';
 import { openSqlitePath, sqliteFromBytes } from '../../../infra/readers/sqlite-pages.js';
 import { SqliteFormatError, type SqliteValue } from '../../../lib/ingest/sqlite-file.js';
 
@@ -216,5 +218,29 @@ describe('damaged SQLite files', () => {
     }
     expect(outcomes.read + outcomes.refused).toBe(300);
     expect(outcomes.refused).toBeGreaterThan(0);
+  });
+});
+
+describe('the GeoPackage/SQLite source over the decoder', () => {
+  it('reads rows written before a column was added with that column’s default, as SQLite does', async () => {
+    const path = sqlite3('late-column.db', MIXED);
+    const db = await openSqlite(() => openSqlitePath(path));
+    try {
+      const layer = (await describeSqlite(db)).find((l) => l.table === 't');
+      expect(layer?.key).toBe('id');
+      expect(layer?.count).toBe(2729);
+      const source = { ...layer!, columns: ['i', 'late'] };
+      const got = [...sqliteBatches(db, source, null, { byteOffset: 0, rowNumber: 0 }, 1000)].flatMap(
+        (b) => b.rows,
+      );
+      const reference = new SQL.Database(readFileSync(path));
+      const expected = sqlJsRows(reference, 'SELECT i, late FROM t ORDER BY id');
+      reference.close();
+      expect(got).toEqual(expected);
+      expect(got.at(-1)).toEqual([42, 'given']);
+      expect(got[0]).toEqual([1, 'later']);
+    } finally {
+      db.close();
+    }
   });
 });
