@@ -8,7 +8,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, openAsBlob, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
@@ -123,6 +123,11 @@ async function printActivityTimes(stack: BenchStack, jobId: string) {
   console.log(`    ${parts.join(', ')}`);
 }
 
+const loadAverage = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
 const counts = new Map<string, number>();
 const countLines = (file: string) =>
   counts.get(file) ??
@@ -206,6 +211,7 @@ async function main() {
     large = toGeoPackage(large, rows);
   }
   console.log(`  ${(statSync(large).size / 2 ** 20).toFixed(0)} MB for ${rows} rows`);
+  console.log(`load average at the start: ${loadAverage()}`);
   const stack = await startBenchStack(join(dir, 'stack'), values.pg as string);
   try {
     const token = await signIn(stack);
@@ -213,6 +219,7 @@ async function main() {
     runs.push(await publish(stack, token, small, 'bench_quarter'));
     runs.push(await publish(stack, token, large, 'bench_full'));
     runs.push(await ogr2ogr(stack.databaseUrl, large));
+    console.log(`\nload average at the end: ${loadAverage()}`);
     console.log('\n| load | rows | loaded | seconds | rows/s | peak RSS MB |\n|---|---|---|---|---|---|');
     for (const r of runs) {
       console.log(

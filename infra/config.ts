@@ -78,7 +78,7 @@ const schema = z.object({
     .default(2 * 1024 ** 3),
   PARSE_MAX_HEAP_MB: z.coerce.number().int().min(16).default(1024),
   PARSE_TIMEOUT_SECONDS: z.coerce.number().positive().default(120),
-  // sql.js reads a GeoPackage or SQLite database whole, in memory (wasm32 addresses at most 4 GiB).
+  // File geodatabases and service definitions are unpacked and converted in memory (wasm32 addresses at most 4 GiB).
   SQLITE_MAX_BYTES: z.coerce
     .number()
     .int()

@@ -155,7 +155,7 @@ async function main() {
   }
   await Promise.all(Object.keys(toolchain).map(build));
   // The real clients of the integration tests: GDAL's ogrinfo and a headless Chromium.
-  if (process.argv.includes('--test-clients')) ensureAptPackages(['gdal-bin', 'chromium']);
+  if (process.argv.includes('--test-clients')) ensureAptPackages(['gdal-bin', 'sqlite3', 'chromium']);
   for (const name of Object.keys(toolchain)) say(`${name}: ${binaryPath(name)}`);
 }
 

@@ -1,11 +1,13 @@
 /**
  * Reads a publish source from MinIO as tables: a sample for planning, then batches for loading.
- * Delimited text streams from a byte offset and GeoJSON feature by feature from a feature number;
+ * Delimited text streams from a byte offset, GeoJSON feature by feature from a feature number and
+ * GeoPackage/SQLite tables page by page from a key (the file copied to a temporary file first);
  * workbooks and shapefiles are parsed whole and sliced from a row number. Those positions are the
  * resume points.
  */
 import type { LayerPlan, LayerRequest, PublishRequest, SourcePlan } from '../../db/schema/publish-request.js';
 import type { ObjectStore } from '../../infra/object-store.js';
+import { openSqlitePath, spoolObject, sqliteFromBytes } from '../../infra/readers/sqlite-pages.js';
 import { serviceDefinitionKind, sevenZipEntries } from '../../infra/service-definition.js';
 import { badRequest } from '../../lib/errors.js';
 import type { EsriGeometry, EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
@@ -104,11 +106,17 @@ export async function sourceTables(
       ];
     }
     case 'sqlite': {
-      const db = await openSqlite(await readWhole(store, request));
+      // Copied to a temporary file and read page by page: the database is never held in memory.
+      const spooled = await spoolObject(store, request.sourceKey);
       try {
-        return sqliteSourceTables(db, request, SAMPLE_ROWS);
+        const db = await openSqlite(() => openSqlitePath(spooled.path));
+        try {
+          return await sqliteSourceTables(db, request, SAMPLE_ROWS);
+        } finally {
+          db.close();
+        }
       } finally {
-        db.close();
+        await spooled.remove();
       }
     }
     case 'fileGeodatabase':
@@ -121,9 +129,9 @@ export async function sourceTables(
           : await serviceDefinitionGeoPackage(whole);
       const objectKey = `${request.sourceKey}.gpkg`;
       await store.put(objectKey, Buffer.from(gpkg), gpkg.length);
-      const db = await openSqlite(gpkg);
+      const db = await openSqlite(() => sqliteFromBytes(gpkg));
       try {
-        return sqliteSourceTables(db, request, SAMPLE_ROWS, objectKey);
+        return await sqliteSourceTables(db, request, SAMPLE_ROWS, objectKey);
       } finally {
         db.close();
       }
@@ -194,7 +202,12 @@ export async function* layerBatches(
     return;
   }
   if (plan.source.kind === 'sqlite') {
-    yield* sqliteLayerBatches(await store.getBuffer(plan.source.objectKey ?? request.sourceKey), plan, start);
+    const spooled = await spoolObject(store, plan.source.objectKey ?? request.sourceKey);
+    try {
+      yield* sqliteLayerBatches(() => openSqlitePath(spooled.path), plan, start);
+    } finally {
+      await spooled.remove();
+    }
     return;
   }
   let rows: CellValue[][];

@@ -1,14 +1,18 @@
 /**
- * What a GeoPackage, SpatiaLite or plain SQLite database holds, read through sql.js (SQLite in
- * WebAssembly, no native build): its feature tables (GeoPackage contents, or geometry_columns) and
+ * What a GeoPackage, SpatiaLite or plain SQLite database holds: rows come from the file through the
+ * streaming decoder (lib/ingest/sqlite-file.ts), the schema and system tables are queried with SQL
+ * in a small sql.js catalog (SQLite in WebAssembly, no native build). Its feature tables (GeoPackage contents, or geometry_columns) and
  * attribute tables, each with declared fields, geometry column and format, geometry type, z/m,
  * spatial reference, row count and the integer key rows are read in order of.
  */
+import { setImmediate } from 'node:timers/promises';
 import initSqlJs, { type Database, type SqlJsStatic, type SqlValue } from 'sql.js';
+import { type OpenedSqlite, sqliteFromBytes } from '../../infra/readers/sqlite-pages.js';
 import { badRequest } from '../../lib/errors.js';
 import type { EsriGeometryType } from '../../lib/geometry/types.js';
 import type { EsriFieldType } from '../../lib/ingest/index.js';
 import { sqliteFieldType, sqliteGeometryBase } from '../../lib/ingest/sqlite-fields.js';
+import { type SqliteFile, SqliteFormatError } from '../../lib/ingest/sqlite-file.js';
 import { wkidFromPrj } from '../../lib/projection/index.js';
 
 export type GeometryFormat = 'gpkg' | 'spatialite' | 'wkb';
@@ -50,60 +54,180 @@ const sqlJs = () => {
   return engine;
 };
 
-const HEADER = 'SQLite format 3\0';
-
 /**
- * Opens a database held in memory. A file shorter than its header says (a truncated upload) is
- * refused here, before any row is read, so nothing of it is published.
+ * An open database: its rows are read from the file by the streaming decoder; its schema and
+ * small system tables (GeoPackage contents, geometry columns, spatial reference systems, data
+ * columns; SpatiaLite's geometry_columns and spatial_ref_sys) are copied into an in-memory sql.js
+ * catalog, so the catalog is queried with SQL while the data tables are never loaded whole.
  */
-export async function openSqlite(bytes: Uint8Array): Promise<Database> {
-  if (bytes.length < 100 || Buffer.from(bytes.subarray(0, 16)).toString('latin1') !== HEADER)
-    throw unreadable('The file is not a SQLite database or GeoPackage (no SQLite header).');
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const pageSize = view.getUint16(16) === 1 ? 65536 : view.getUint16(16);
-  const pages = view.getUint32(28);
-  if (pages > 0 && pageSize * pages > bytes.length)
-    throw unreadable(
-      `The database is truncated: its header says ${pageSize * pages} bytes, the file has ${bytes.length}.`,
-    );
-  const SQL = await sqlJs();
+export interface SqliteDatabase {
+  catalog: Database;
+  file: SqliteFile;
+  /** Root page of each table, by lower-cased name. */
+  roots: Map<string, number>;
+  close(): void;
+}
+
+const CATALOG_TABLES = new Set([
+  'gpkg_contents',
+  'gpkg_geometry_columns',
+  'gpkg_spatial_ref_sys',
+  'gpkg_data_columns',
+  'gpkg_data_column_constraints',
+  'geometry_columns',
+  'spatial_ref_sys',
+]);
+
+const damaged = (e: unknown) =>
+  unreadable(`The database is damaged: ${e instanceof Error ? e.message : String(e)}`);
+
+/** Runs a read of the file, with the decoder's errors (a malformed page) as the client's. */
+export function reading<T>(read: () => T): T {
   try {
-    return new SQL.Database(bytes);
+    return read();
   } catch (e) {
-    throw unreadable(`The database cannot be opened: ${e instanceof Error ? e.message : String(e)}`);
+    if (e instanceof SqliteFormatError) throw damaged(e);
+    throw e;
   }
 }
 
-/** A query's rows, with SQLite's own errors (a malformed page) as the client's. */
-export function rows(db: Database, sql: string, params: SqlValue[] = []): SqlValue[][] {
+/**
+ * Opens a database from its pages. A file shorter than its header says (a truncated upload) is
+ * refused by the page source, before any row is read, so nothing of it is published.
+ */
+export async function openSqlite(source: Uint8Array | (() => OpenedSqlite)): Promise<SqliteDatabase> {
+  let opened: OpenedSqlite;
   try {
-    const stmt = db.prepare(sql, params);
+    opened = source instanceof Uint8Array ? sqliteFromBytes(source) : source();
+  } catch (e) {
+    if (e instanceof SqliteFormatError) throw unreadable(e.message);
+    throw e;
+  }
+  const SQL = await sqlJs();
+  const catalog = new SQL.Database();
+  try {
+    const schema = reading(() => opened.file.schema());
+    const roots = new Map<string, number>();
+    for (const entry of schema) {
+      if (entry.type !== 'table' || !entry.sql || /^\s*CREATE\s+VIRTUAL/i.test(entry.sql)) continue;
+      roots.set(entry.name.toLowerCase(), entry.rootPage);
+      if (entry.name.toLowerCase().startsWith('sqlite_')) continue;
+      try {
+        catalog.run(entry.sql);
+      } catch (e) {
+        throw unreadable(
+          `The table ${entry.name} cannot be read: ${e instanceof Error ? e.message : String(e)}`,
+        );
+      }
+    }
+    for (const entry of schema) {
+      const name = entry.name.toLowerCase();
+      if (entry.type === 'table' && CATALOG_TABLES.has(name) && roots.has(name))
+        copyIntoCatalog(catalog, opened.file, entry.name, entry.rootPage);
+    }
+    return {
+      catalog,
+      file: opened.file,
+      roots,
+      close: () => {
+        catalog.close();
+        opened.close();
+      },
+    };
+  } catch (e) {
+    catalog.close();
+    opened.close();
+    throw e;
+  }
+}
+
+function copyIntoCatalog(catalog: Database, file: SqliteFile, table: string, root: number): void {
+  const layout = columnsOf(catalog, table);
+  const integerKey = layout.findIndex((c) => c.pk === 1 && c.type.toUpperCase() === 'INTEGER');
+  const names = ['rowid', ...layout.map((c) => quoted(c.name))].join(', ');
+  const stmt = catalog.prepare(
+    `INSERT INTO ${quoted(table)} (${names}) VALUES (${layout.map(() => '?').join(', ')}, ?)`,
+  );
+  try {
+    reading(() => {
+      for (const { rowid, values } of file.rows(root)) {
+        const row: SqlValue[] = [rowid];
+        for (let i = 0; i < layout.length; i++) row.push(i === integerKey ? rowid : (values[i] ?? null));
+        stmt.run(row);
+      }
+    });
+  } finally {
+    stmt.free();
+  }
+}
+
+/** A query of the catalog's rows. */
+export function rows(db: SqliteDatabase | Database, sql: string, params: SqlValue[] = []): SqlValue[][] {
+  const catalog = 'catalog' in db ? db.catalog : db;
+  try {
+    const stmt = catalog.prepare(sql, params);
     const out: SqlValue[][] = [];
     while (stmt.step()) out.push(stmt.get());
     stmt.free();
     return out;
   } catch (e) {
-    throw unreadable(`The database is damaged: ${e instanceof Error ? e.message : String(e)}`);
+    throw damaged(e);
   }
+}
+
+/** Where a table's rows are and how a record's values map to its columns. */
+export interface TableLayout {
+  root: number;
+  /** Record position of each column, by name (the INTEGER PRIMARY KEY column reads the rowid: -1). */
+  position: Map<string, number>;
+  /**
+   * The value of column `i` in rows written before it was added (records shorter than the table):
+   * its DEFAULT, evaluated by SQLite in the catalog the first time such a row is met.
+   */
+  defaultOf(i: number): SqlValue;
+}
+
+export function tableLayout(db: SqliteDatabase, table: string): TableLayout {
+  const root = db.roots.get(table.toLowerCase());
+  if (root === undefined)
+    throw unreadable(`${table} is not a table with rows of its own (a view or virtual table is not read).`);
+  const columns = columnsOf(db.catalog, table);
+  const pks = columns.filter((c) => c.pk > 0);
+  const position = new Map<string, number>([['rowid', -1]]);
+  columns.forEach((c, i) => {
+    const integerKey = pks.length === 1 && c.pk === 1 && c.type.toUpperCase() === 'INTEGER';
+    position.set(c.name, integerKey ? -1 : i);
+  });
+  const defaults = new Map<number, SqlValue>();
+  const defaultOf = (i: number): SqlValue => {
+    if (!defaults.has(i)) {
+      const dflt = columns[i]?.dflt ?? null;
+      defaults.set(i, dflt === null ? null : (rows(db, `SELECT ${dflt}`)[0]?.[0] ?? null));
+    }
+    return defaults.get(i) ?? null;
+  };
+  return { root, position, defaultOf };
 }
 
 export const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-const hasTable = (db: Database, name: string) =>
+const hasTable = (db: SqliteDatabase, name: string) =>
   rows(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [name]).length > 0;
 
 interface Column {
   name: string;
   type: string;
   notNull: boolean;
+  dflt: string | null;
   pk: number;
 }
 
-const columnsOf = (db: Database, table: string): Column[] =>
+const columnsOf = (db: SqliteDatabase | Database, table: string): Column[] =>
   rows(db, `PRAGMA table_info(${quoted(table)})`).map((r) => ({
     name: String(r[1]),
     type: String(r[2] ?? ''),
     notNull: r[3] === 1,
+    dflt: r[4] === null ? null : String(r[4]),
     pk: Number(r[5]),
   }));
 
@@ -118,7 +242,7 @@ interface Described {
 }
 
 /** Every layer and table of the database, feature tables first in the order the file lists them. */
-export function describeSqlite(db: Database): SqliteLayer[] {
+export async function describeSqlite(db: SqliteDatabase): Promise<SqliteLayer[]> {
   const geopackage = hasTable(db, 'gpkg_contents');
   const listed = geopackage ? geoPackageLayers(db) : sqliteLayers(db);
   if (listed.length === 0)
@@ -129,35 +253,56 @@ export function describeSqlite(db: Database): SqliteLayer[] {
     );
   const format: GeometryFormat = geopackage ? 'gpkg' : sqliteGeometryFormat(db);
   const schema = geopackage ? dataColumns(db) : new Map<string, DataColumn>();
-  return listed.map((d) => {
+  const out: SqliteLayer[] = [];
+  for (const d of listed) {
     const columns = columnsOf(db, d.table);
     const pks = columns.filter((c) => c.pk > 0);
     const key = pks.length === 1 && pks[0].type.toUpperCase() === 'INTEGER' ? pks[0].name : 'rowid';
     const fields: SqliteField[] = [];
+    const unsized: SqliteField[] = [];
     for (const c of columns) {
       if (c.name === d.geometryColumn || c.name === key) continue;
       const t = sqliteFieldType(c.type, geopackage);
       if (!t) continue; // binary attributes: a feature table has no column type for them
-      let length = t.length;
-      if (t.type === 'esriFieldTypeString' && length === undefined) {
-        const longest = Number(
-          rows(db, `SELECT max(length(${quoted(c.name)})) FROM ${quoted(d.table)}`)[0][0],
-        );
-        length = Math.max(256, longest || 0);
-      }
       const described = schema.get(`${d.table}\u0000${c.name}`.toLowerCase());
-      fields.push({
+      const field: SqliteField = {
         column: c.name,
         ...(described?.alias ? { alias: described.alias } : {}),
         type: t.type,
-        ...(length ? { length } : {}),
+        ...(t.length ? { length: t.length } : {}),
         nullable: !c.notNull,
         ...(described?.domain ? { domain: described.domain } : {}),
+      };
+      if (t.type === 'esriFieldTypeString' && t.length === undefined) unsized.push(field);
+      fields.push(field);
+    }
+    const layout = tableLayout(db, d.table);
+    let count: number;
+    if (unsized.length === 0) {
+      count = reading(() => db.file.count(layout.root));
+    } else {
+      // One pass over the rows: their count and the longest value of each text column without a
+      // length (in bytes, which is never less than characters).
+      const at = unsized.map((f) => layout.position.get(f.column) ?? -1);
+      const steps = db.file.longestValuesSteps(layout.root, at);
+      let step = reading(() => steps.next());
+      while (!step.done) {
+        await setImmediate(); // a large table: let the process answer meanwhile
+        step = reading(() => steps.next());
+      }
+      const scanned = step.value;
+      count = scanned.count;
+      const longest = at.map((p, i) => {
+        const added = p >= scanned.fewest ? layout.defaultOf(p) : null;
+        return Math.max(scanned.longest[i], added === null || added === undefined ? 0 : String(added).length);
+      });
+      unsized.forEach((f, i) => {
+        f.length = Math.max(256, longest[i]);
       });
     }
-    const count = Number(rows(db, `SELECT count(*) FROM ${quoted(d.table)}`)[0][0]);
-    return { ...d, key, fields, geometryFormat: format, count };
-  });
+    out.push({ ...d, key, fields, geometryFormat: format, count });
+  }
+  return out;
 }
 
 interface DataColumn {
@@ -170,7 +315,7 @@ interface DataColumn {
  * 12-128r18 annex F.9): column titles become aliases, enum constraints coded-value domains and
  * range constraints range domains, as GDAL writes a file geodatabase's domains.
  */
-function dataColumns(db: Database): Map<string, DataColumn> {
+function dataColumns(db: SqliteDatabase): Map<string, DataColumn> {
   const out = new Map<string, DataColumn>();
   if (!hasTable(db, 'gpkg_data_columns')) return out;
   const constraints = new Map<string, SqlValue[][]>();
@@ -215,7 +360,7 @@ function domainOf(name: string, constraints: SqlValue[][]): Record<string, unkno
   };
 }
 
-function geoPackageLayers(db: Database): Described[] {
+function geoPackageLayers(db: SqliteDatabase): Described[] {
   const geometry = new Map<string, SqlValue[]>();
   if (hasTable(db, 'gpkg_geometry_columns')) {
     for (const r of rows(
@@ -243,7 +388,7 @@ function geoPackageLayers(db: Database): Described[] {
   });
 }
 
-function geoPackageWkid(db: Database, srsId: number): number | null {
+function geoPackageWkid(db: SqliteDatabase, srsId: number): number | null {
   if (srsId === 0 || srsId === -1) return null;
   const r = rows(
     db,
@@ -256,7 +401,7 @@ function geoPackageWkid(db: Database, srsId: number): number | null {
 }
 
 /** SpatiaLite blobs unless GDAL's geometry_format column says WKB (WKT is refused). */
-function sqliteGeometryFormat(db: Database): GeometryFormat {
+function sqliteGeometryFormat(db: SqliteDatabase): GeometryFormat {
   if (!hasTable(db, 'geometry_columns')) return 'wkb';
   if (!columnsOf(db, 'geometry_columns').some((c) => c.name.toLowerCase() === 'geometry_format'))
     return 'spatialite';
@@ -275,7 +420,7 @@ function sqliteGeometryFormat(db: Database): GeometryFormat {
 const SYSTEM_TABLES =
   /^(sqlite_|spatial_ref_sys|spatialite_history|geometry_columns|views_geometry_columns|virts_geometry_columns|geom_cols_ref_sys|data_licenses|sql_statements_log|SpatialIndex|ElementaryGeometries|KNN|idx_|layer_statistics|views_layer_statistics|virts_layer_statistics|vector_layers|raster_coverages|topologies|networks|rl2map_configurations|SE_|ISO_metadata)/i;
 
-function sqliteLayers(db: Database): Described[] {
+function sqliteLayers(db: SqliteDatabase): Described[] {
   const out: Described[] = [];
   const spatial = new Set<string>();
   if (hasTable(db, 'geometry_columns')) {
@@ -328,11 +473,11 @@ function sqliteLayers(db: Database): Described[] {
 }
 
 /** geometry_columns stores names lower-cased; the table's own spelling is used in queries. */
-function realColumn(db: Database, table: string, column: string): string {
+function realColumn(db: SqliteDatabase, table: string, column: string): string {
   return columnsOf(db, table).find((c) => c.name.toLowerCase() === column.toLowerCase())?.name ?? column;
 }
 
-function sqliteWkid(db: Database, srid: number): number | null {
+function sqliteWkid(db: SqliteDatabase, srid: number): number | null {
   if (!Number.isFinite(srid) || srid <= 0) return null;
   if (!hasTable(db, 'spatial_ref_sys')) return srid;
   const r = rows(db, 'SELECT auth_name, auth_srid FROM spatial_ref_sys WHERE srid = ?', [srid])[0];

@@ -1,11 +1,10 @@
 /**
- * Rows of one table of a GeoPackage or SQLite database, in batches. sql.js holds the database in
- * memory (SQLITE_MAX_BYTES bounds it; it is opened in the worker, and by analyze), but rows are
- * read through one statement in key order, so a batch is the only part turned into JavaScript
- * values. The resume point is the last key read: a retried load continues after it.
+ * Rows of one table of a GeoPackage or SQLite database, in batches, read from the file page by page
+ * in key (rowid) order by the streaming decoder, so a batch is the only part held as JavaScript
+ * values. The resume point is the last key read: a retried load seeks past it through the B-tree.
  */
 
-import type { Database, SqlValue } from 'sql.js';
+import type { SqlValue } from 'sql.js';
 import { badRequest } from '../../lib/errors.js';
 import type { GeoJSONGeometry } from '../../lib/geometry/geojson-types.js';
 import { geoJSONToEsri } from '../../lib/geometry/index.js';
@@ -15,9 +14,17 @@ import { decodeGeoPackageGeometry, decodeSpatialiteGeometry } from '../../lib/in
 import { type DecodedGeometry, decodeWkb } from '../../lib/ingest/wkb-geometry.js';
 import { GEOMETRY_KIND } from './feature-source.js';
 import type { Located, ResumePoint, SourceBatch } from './layer-sources.js';
-import { esriTypeOfBase, type GeometryFormat, quoted, rows, type SqliteLayer } from './sqlite-catalog.js';
+import {
+  esriTypeOfBase,
+  type GeometryFormat,
+  reading,
+  type SqliteDatabase,
+  type SqliteLayer,
+  tableLayout,
+} from './sqlite-catalog.js';
 
-export const SQLITE_BATCH_ROWS = 2000;
+/** About the CSV path's 2 MiB batches: one COPY (and one commit) per batch. */
+export const SQLITE_BATCH_ROWS = 20_000;
 
 const DECODERS: Record<GeometryFormat, (b: Uint8Array) => DecodedGeometry> = {
   gpkg: decodeGeoPackageGeometry,
@@ -53,17 +60,28 @@ export function locate(
 }
 
 /** The layer's geometry type: the declared one, else the kind most of the first rows have. */
-export function layerGeometryType(db: Database, layer: SqliteLayer, sample = 1000): EsriGeometryType | null {
+export function layerGeometryType(
+  db: SqliteDatabase,
+  layer: SqliteLayer,
+  sample = 1000,
+): EsriGeometryType | null {
   if (!layer.geometryColumn) return null;
   const declared = esriTypeOfBase(layer.geometryBase);
   if (declared) return declared;
   const counts = new Map<EsriGeometryType, number>();
-  const sql = `SELECT ${quoted(layer.geometryColumn)} FROM ${quoted(layer.table)} WHERE ${quoted(layer.geometryColumn)} IS NOT NULL LIMIT ${sample}`;
-  for (const [value] of rows(db, sql)) {
-    const g = decodeCell(value, layer.geometryFormat);
-    const kind = g && !('reason' in g) ? GEOMETRY_KIND[g.type] : undefined;
-    if (kind) counts.set(kind, (counts.get(kind) ?? 0) + 1);
-  }
+  const layout = tableLayout(db, layer.table);
+  const at = layout.position.get(layer.geometryColumn) ?? -1;
+  let seen = 0;
+  reading(() => {
+    for (const { values } of db.file.rows(layout.root)) {
+      const value = at >= 0 && at < values.length ? values[at] : null;
+      if (value === null) continue;
+      const g = decodeCell(value, layer.geometryFormat);
+      const kind = g && !('reason' in g) ? GEOMETRY_KIND[g.type] : undefined;
+      if (kind) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+      if (++seen >= sample) break;
+    }
+  });
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
 }
 
@@ -72,57 +90,49 @@ const cell = (v: SqlValue): CellValue => (v instanceof Uint8Array ? Buffer.from(
 
 /** Batches of rows (and geometries) from after `start.byteOffset`'s key, `start.rowNumber` rows in. */
 export function* sqliteBatches(
-  db: Database,
+  db: SqliteDatabase,
   layer: Pick<SqliteLayer, 'table' | 'key' | 'geometryColumn' | 'geometryFormat'> & { columns: string[] },
   geometryType: EsriGeometryType | null,
   start: ResumePoint,
   size = SQLITE_BATCH_ROWS,
 ): Generator<SourceBatch> {
-  const select = [layer.key, ...layer.columns, ...(layer.geometryColumn ? [layer.geometryColumn] : [])]
-    .map(quoted)
-    .join(', ');
-  const resume = start.rowNumber > 0;
-  const sql = `SELECT ${select} FROM ${quoted(layer.table)}${resume ? ` WHERE ${quoted(layer.key)} > ?` : ''} ORDER BY ${quoted(layer.key)}`;
-  const damaged = (e: unknown) =>
-    badRequest('Unable to read the file.', [
-      `The database is damaged: ${e instanceof Error ? e.message : String(e)}`,
-    ]);
-  let stmt: ReturnType<Database['prepare']>;
-  try {
-    stmt = db.prepare(sql, resume ? [start.byteOffset] : []);
-  } catch (e) {
-    throw damaged(e);
-  }
-  const step = () => {
-    try {
-      return stmt.step();
-    } catch (e) {
-      throw damaged(e);
-    }
+  const layout = tableLayout(db, layer.table);
+  const positionOf = (column: string) => {
+    const at = layout.position.get(column);
+    if (at === undefined)
+      throw badRequest('Unable to read the file.', [`The table ${layer.table} has no column ${column}.`]);
+    return at;
   };
-  const n = layer.columns.length;
-  const spatial = layer.geometryColumn !== null;
+  if (layer.key !== 'rowid' && positionOf(layer.key) !== -1)
+    throw badRequest('Unable to read the file.', [`${layer.key} is not the rowid of ${layer.table}.`]);
+  const positions = layer.columns.map(positionOf);
+  const geometryAt = layer.geometryColumn ? positionOf(layer.geometryColumn) : null;
+  const { defaultOf } = layout;
+  const valueAt = (values: SqlValue[], rowid: number, at: number): SqlValue =>
+    at < 0 ? rowid : at < values.length ? values[at] : defaultOf(at);
+  const n = positions.length;
+  const spatial = geometryAt !== null;
+  const rowsAfter = db.file.rows(layout.root, start.rowNumber > 0 ? start.byteOffset : undefined);
+  const next = () => reading(() => rowsAfter.next());
   let rowNumber = start.rowNumber;
   let batch: SourceBatch = empty(rowNumber, start.byteOffset, spatial);
-  try {
-    while (step()) {
-      const values = stmt.get();
-      const row: CellValue[] = new Array(n);
-      for (let i = 0; i < n; i++) row[i] = cell(values[i + 1]);
-      batch.rows.push(row);
-      if (layer.geometryColumn)
-        batch.geometries?.push(locate(decodeCell(values[n + 1], layer.geometryFormat), geometryType));
-      rowNumber++;
-      batch.next = { byteOffset: Number(values[0]), rowNumber };
-      if (batch.rows.length >= size) {
-        yield batch;
-        batch = empty(rowNumber, batch.next.byteOffset, spatial);
-      }
+  for (let r = next(); !r.done; r = next()) {
+    const { rowid, values } = r.value;
+    const row: CellValue[] = new Array(n);
+    for (let i = 0; i < n; i++) row[i] = cell(valueAt(values, rowid, positions[i]));
+    batch.rows.push(row);
+    if (geometryAt !== null)
+      batch.geometries?.push(
+        locate(decodeCell(valueAt(values, rowid, geometryAt), layer.geometryFormat), geometryType),
+      );
+    rowNumber++;
+    batch.next = { byteOffset: rowid, rowNumber };
+    if (batch.rows.length >= size) {
+      yield batch;
+      batch = empty(rowNumber, rowid, spatial);
     }
-    if (batch.rows.length > 0) yield batch;
-  } finally {
-    stmt.free();
   }
+  if (batch.rows.length > 0) yield batch;
 }
 
 const empty = (rowNumber: number, key: number, spatial: boolean): SourceBatch => ({

@@ -2,14 +2,15 @@
  * A GeoPackage or SQLite publish source as the planner and loader see it: one SourceTable per
  * feature or attribute table (layers the request lists, or all of them), and the batches of one.
  */
-import type { Database } from 'sql.js';
+import { setImmediate } from 'node:timers/promises';
 import type { LayerPlan, PublishRequest } from '../../db/schema/publish-request.js';
+import type { OpenedSqlite } from '../../infra/readers/sqlite-pages.js';
 import { badRequest } from '../../lib/errors.js';
 import { geometryBounds, unionBounds } from '../../lib/geometry/index.js';
 import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
 import { proj4ForWkid } from '../../lib/projection/index.js';
 import type { SourceBatch, SourceTable } from './layer-sources.js';
-import { describeSqlite, openSqlite, type SqliteLayer } from './sqlite-catalog.js';
+import { describeSqlite, openSqlite, type SqliteDatabase, type SqliteLayer } from './sqlite-catalog.js';
 import { layerGeometryType, sqliteBatches } from './sqlite-source.js';
 import { checkListedTables, tableRequest } from './table-requests.js';
 
@@ -28,13 +29,13 @@ function spatialReferenceOf(layer: SqliteLayer, fallback: SpatialReference | nul
 }
 
 /** Every table of the database to publish, with up to `sampleRows` rows each. */
-export function sqliteSourceTables(
-  db: Database,
+export async function sqliteSourceTables(
+  db: SqliteDatabase,
   request: PublishRequest,
   sampleRows: number,
   objectKey?: string,
-): SqliteTable[] {
-  const described = describeSqlite(db);
+): Promise<SqliteTable[]> {
+  const described = await describeSqlite(db);
   checkListedTables(request, described.length);
   const out: SqliteTable[] = [];
   described.forEach((layer, index) => {
@@ -75,10 +76,11 @@ export function sqliteSourceTables(
 }
 
 /** The extent of a table's geometries in its own spatial reference (analyze reads every row once). */
-export function sqliteExtent(db: Database, table: SqliteTable): Bounds | null {
+export async function sqliteExtent(db: SqliteDatabase, table: SqliteTable): Promise<Bounds | null> {
   if (table.source.kind !== 'sqlite' || !table.geometryType) return null;
   let extent: Bounds | null = null;
   for (const batch of sqliteBatches(db, table.source, table.geometryType, { byteOffset: 0, rowNumber: 0 })) {
+    await setImmediate(); // one batch at a time, so the API answers other requests meanwhile
     for (const g of batch.geometries ?? []) {
       if (g && !('reason' in g)) extent = unionBounds([extent, geometryBounds(g)]);
     }
@@ -88,12 +90,12 @@ export function sqliteExtent(db: Database, table: SqliteTable): Bounds | null {
 
 /** Batches of a planned sqlite layer from its resume point. */
 export async function* sqliteLayerBatches(
-  bytes: Uint8Array,
+  open: () => OpenedSqlite,
   plan: LayerPlan,
   start: { byteOffset: number; rowNumber: number },
 ): AsyncGenerator<SourceBatch> {
   if (plan.source.kind !== 'sqlite') return;
-  const db = await openSqlite(bytes);
+  const db = await openSqlite(open);
   try {
     yield* sqliteBatches(db, plan.source, plan.geometryType, start);
   } finally {

@@ -14,6 +14,8 @@ import { serviceDefinitionGeoPackage } from '../../activities/publish/layer-sour
 import { detectLocation } from '../../activities/publish/location-detection.js';
 import { parseShapefileZip } from '../../activities/publish/parse-thread.js';
 import type { LayerPlan, LayerRequestWithLocale, PublishFileType } from '../../db/schema/publish-request.js';
+import type { ObjectStore } from '../../infra/object-store.js';
+import { openSqlitePath, spoolObject } from '../../infra/readers/sqlite-pages.js';
 import { badRequest } from '../../lib/errors.js';
 import { type CellValue, localeConventions, parseCellValue } from '../../lib/ingest/index.js';
 import { requireUser } from '../auth.js';
@@ -30,6 +32,7 @@ import {
   impliedFileType,
   readSourceBytes,
   resolveSource,
+  type SourceRef,
   sourceChunks,
 } from './publish-source.js';
 
@@ -78,19 +81,18 @@ export async function analyze(c: Context<AppEnv>) {
   let extra: Record<string, unknown> = {};
   let layerSummaries: Record<string, unknown>[] | undefined;
   if (['sqlite', 'featureCollection', 'fileGeodatabase', 'serviceDefinition'].includes(fileType)) {
-    const read = await readSourceBytes(store, source);
     const analyzed: AnalyzedTable[] =
-      fileType === 'featureCollection'
-        ? analyzeFeatureCollection(read, name, 1000)
-        : await analyzeSqlite(
-            fileType === 'fileGeodatabase'
-              ? await fileGeodatabaseToGeoPackage(read)
-              : fileType === 'serviceDefinition'
-                ? await serviceDefinitionGeoPackage(read)
-                : read,
-            name,
-            1000,
-          );
+      fileType === 'sqlite'
+        ? await analyzeSqliteSource(store, source, name)
+        : fileType === 'featureCollection'
+          ? analyzeFeatureCollection(await readSourceBytes(store, source), name, 1000)
+          : await analyzeSqlite(
+              fileType === 'fileGeodatabase'
+                ? await fileGeodatabaseToGeoPackage(await readSourceBytes(store, source))
+                : await serviceDefinitionGeoPackage(await readSourceBytes(store, source)),
+              name,
+              1000,
+            );
     layerSummaries = analyzed.map((a) => a.summary);
     tables = analyzed.map(({ table: t }) => ({
       name: t.name,
@@ -281,4 +283,19 @@ function analyzeTable(
 function baseName(file: string): string {
   const stem = file.replace(/\.[^.]*$/, '');
   return stem.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'data';
+}
+
+/**
+ * A GeoPackage or SQLite upload read page by page from its file (an item's data is first copied to
+ * a temporary file), so analyze never holds the database in memory.
+ */
+async function analyzeSqliteSource(store: ObjectStore, source: SourceRef, name: string) {
+  if (source.kind === 'file') return analyzeSqlite(() => openSqlitePath(source.path), name, 1000);
+  if (source.kind === 'text') return analyzeSqlite(await readSourceBytes(store, source), name, 1000);
+  const spooled = await spoolObject(store, source.key);
+  try {
+    return await analyzeSqlite(() => openSqlitePath(spooled.path), name, 1000);
+  } finally {
+    await spooled.remove();
+  }
 }

@@ -4,7 +4,6 @@
  * reference, record count and extent (in the table's own spatial reference). The file is read whole
  * in memory, as publish does (databases up to SQLITE_MAX_BYTES).
  */
-import type { Database } from 'sql.js';
 import {
   collectionSourceTables,
   parseFeatureCollection,
@@ -18,6 +17,7 @@ import {
   sqliteSourceTables,
 } from '../../activities/publish/sqlite-tables.js';
 import type { PublishFileType, PublishRequest, ServiceProperties } from '../../db/schema/publish-request.js';
+import type { OpenedSqlite } from '../../infra/readers/sqlite-pages.js';
 import { geometryBounds, unionBounds } from '../../lib/geometry/index.js';
 
 export interface AnalyzedTable {
@@ -55,17 +55,18 @@ const REQUEST: Omit<PublishRequest, 'layers' | 'serviceName' | 'fileType'> = {
 };
 
 export async function analyzeSqlite(
-  bytes: Uint8Array,
+  source: Uint8Array | (() => OpenedSqlite),
   name: string,
   sampleRows: number,
 ): Promise<AnalyzedTable[]> {
-  const db: Database = await openSqlite(bytes);
+  const db = await openSqlite(source);
   try {
-    const tables = sqliteSourceTables(db, request('sqlite', name), sampleRows);
-    return tables.map((t: SqliteTable) => {
+    const tables = await sqliteSourceTables(db, request('sqlite', name), sampleRows);
+    const out: AnalyzedTable[] = [];
+    for (const t of tables as SqliteTable[]) {
       const d = t.described;
       const sr = t.sourceSR ?? { wkid: 4326 };
-      return {
+      out.push({
         table: { ...t, name: d.name },
         summary: {
           id: t.layer.id,
@@ -78,13 +79,14 @@ export async function analyzeSqlite(
                 hasZ: d.hasZ,
                 hasM: d.hasM,
                 spatialReference: sr,
-                extent: envelope(sqliteExtent(db, t), sr),
+                extent: envelope(await sqliteExtent(db, t), sr),
               }
             : {}),
           recordCount: t.count,
         },
-      };
-    });
+      });
+    }
+    return out;
   } finally {
     db.close();
   }

@@ -63,12 +63,15 @@ export async function resolveSource(
   ]);
 }
 
-/** Files read whole in memory (GeoPackage, SQLite) are refused above SQLITE_MAX_BYTES. */
+/**
+ * Files read whole in memory (file geodatabases, service definitions) are refused above
+ * SQLITE_MAX_BYTES; GeoPackage and SQLite files are read page by page, bounded by the upload limit.
+ */
 export function checkSourceSize(fileType: PublishFileType, source: SourceRef, sqliteMaxBytes: number): void {
-  const inMemory = ['sqlite', 'fileGeodatabase', 'serviceDefinition'].includes(fileType);
+  const inMemory = ['fileGeodatabase', 'serviceDefinition'].includes(fileType);
   if (inMemory && source.size > sqliteMaxBytes)
     throw badRequest('Unable to publish the file.', [
-      `The file is ${source.size} bytes; GeoPackage, SQLite and file geodatabases are read in memory, up to SQLITE_MAX_BYTES (${sqliteMaxBytes}).`,
+      `The file is ${source.size} bytes; file geodatabases and service definitions are read in memory, up to SQLITE_MAX_BYTES (${sqliteMaxBytes}).`,
     ]);
 }
 

@@ -137,3 +137,36 @@ describe('a zip that is not a file geodatabase', () => {
     expect(layer.json.error.code).toBe(400);
   });
 });
+
+// aliased.gdb.zip: a table whose fields carry aliases, written by GDAL 3.8 (gdal3.js) from aliased.vrt
+// and read back by Debian's ogrinfo 3.6 (see make-aliased-fixture.mjs beside it).
+describe('a file geodatabase with field aliases', () => {
+  it('keeps the aliases the geodatabase holds in the table JSON, and the rows', async () => {
+    const token = await signIn();
+    const name = uniqueName('aliased_gdb');
+    const { status } = await publishFile(token, 'file-geodatabase/aliased.gdb.zip', 'fileGeodatabase', {
+      name,
+    });
+    expect(status.status).toBe('completed');
+    const service = (await call(featureServer(name), { token }, { method: 'GET' })).json;
+    expect(service.layers).toEqual([]);
+    expect(service.tables).toHaveLength(1);
+    const table = (await call(`${featureServer(name)}/${service.tables[0].id}`, { token }, { method: 'GET' }))
+      .json;
+    const fields = Object.fromEntries(table.fields.map((f: any) => [f.name, f.alias]));
+    expect(fields.name).toBe('Town name');
+    expect(fields.pop).toBe('Population (2020)');
+    const rows = (
+      await call(`${featureServer(name)}/${service.tables[0].id}/query`, {
+        token,
+        where: '1=1',
+        outFields: 'name,pop',
+        orderByFields: 'pop',
+      })
+    ).json;
+    expect(rows.features.map((f: any) => [f.attributes.name, f.attributes.pop])).toEqual([
+      ['A', 10],
+      ['B', 20],
+    ]);
+  }, 120_000);
+});

@@ -251,6 +251,20 @@ describe('publishing SQLite databases written by GDAL', () => {
       { name: 'towns.gpkg', path: fixture(file('towns.gpkg')) },
     );
     expect(added.success).toBe(true);
+    // Analyze reads the item's data from the store (copied to a temporary file, read page by page).
+    const analyzedItem = (
+      await call('/sharing/rest/content/features/analyze', {
+        token,
+        itemid: added.id,
+        filetype: 'geoPackage',
+      })
+    ).json;
+    expect(analyzedItem.layers.map((l: any) => [l.name, l.recordCount])).toEqual([
+      ['places', 3],
+      ['roads', 2],
+      ['parcels', 2],
+      ['inspections', 3],
+    ]);
     const name = uniqueName('towns_item');
     const published = await call(`/sharing/rest/content/users/${owner}/publish`, {
       token,

@@ -33,7 +33,7 @@ const request = (extra: Partial<PublishRequest> = {}): PublishRequest => ({
 
 describe('GeoPackage tables as publish sources', async () => {
   const db = await openSqlite(bytes('towns.gpkg'));
-  const tables = sqliteSourceTables(db, request(), 1000);
+  const tables = await sqliteSourceTables(db, request(), 1000);
 
   it('lists feature tables then attribute tables with their own spatial references', () => {
     expect(tables.map((t) => [t.layer.id, t.layer.name, t.geometryType, t.sourceSR])).toEqual([
@@ -82,8 +82,8 @@ describe('GeoPackage tables as publish sources', async () => {
     expect(resumed[0].geometries).toEqual([{ x: 2.3522, y: 48.8566 }]);
   });
 
-  it('listed layers publish only those tables, and an id past the last table is refused', () => {
-    const listed = sqliteSourceTables(
+  it('listed layers publish only those tables, and an id past the last table is refused', async () => {
+    const listed = await sqliteSourceTables(
       db,
       request({
         listedLayers: true,
@@ -94,7 +94,7 @@ describe('GeoPackage tables as publish sources', async () => {
     expect(listed.map((t) => [t.layer.id, t.layer.name, t.described.table])).toEqual([
       [2, 'lots', 'parcels'],
     ]);
-    expect(() =>
+    await expect(
       sqliteSourceTables(
         db,
         request({
@@ -103,7 +103,7 @@ describe('GeoPackage tables as publish sources', async () => {
         }),
         10,
       ),
-    ).toThrow(/Invalid publishParameters/);
+    ).rejects.toThrow(/Invalid publishParameters/);
   });
 });
 

@@ -1,0 +1,380 @@
+/**
+ * A read-only decoder of the SQLite file format (https://www.sqlite.org/fileformat2.html): the
+ * database header, table B-tree pages (interior and leaf), cells with their overflow chains, and
+ * records (serial types, varints). Pages come from a `readPage` function, so the caller decides
+ * whether the file is in memory or read page by page from disk; nothing here does I/O. Rows of a
+ * table are visited in rowid order and a scan can start after a rowid (interior keys are used to
+ * skip whole subtrees), which is how a load resumes after the last key it stored.
+ */
+
+export type SqliteValue = number | string | Uint8Array | null;
+
+export class SqliteFormatError extends Error {}
+
+export interface SqliteHeader {
+  pageSize: number;
+  /** Page size less the reserved bytes at the end of each page. */
+  usable: number;
+  /** Pages the header says the database has (0 when the header's count is not trustworthy). */
+  pageCount: number;
+  encoding: 'utf-8' | 'utf-16le' | 'utf-16be';
+}
+
+export const SQLITE_MAGIC = 'SQLite format 3\0';
+
+/** The database header (the first 100 bytes of the file). */
+export function parseSqliteHeader(bytes: Uint8Array): SqliteHeader {
+  if (bytes.length < 100)
+    throw new SqliteFormatError('The file is not a SQLite database (no SQLite header).');
+  for (let i = 0; i < 16; i++)
+    if (bytes[i] !== SQLITE_MAGIC.charCodeAt(i))
+      throw new SqliteFormatError('The file is not a SQLite database or GeoPackage (no SQLite header).');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, 100);
+  const raw = view.getUint16(16);
+  const pageSize = raw === 1 ? 65536 : raw;
+  if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0)
+    throw new SqliteFormatError(`The SQLite page size ${raw} is invalid.`);
+  const reserved = bytes[20];
+  const usable = pageSize - reserved;
+  if (usable < 480) throw new SqliteFormatError('The SQLite reserved space leaves too little of each page.');
+  // The in-header page count is valid only when its version number matches the change counter.
+  const pageCount = view.getUint32(92) === view.getUint32(24) ? view.getUint32(28) : 0;
+  const enc = view.getUint32(56);
+  const encoding = enc === 2 ? 'utf-16le' : enc === 3 ? 'utf-16be' : 'utf-8';
+  if (enc > 3) throw new SqliteFormatError(`The SQLite text encoding ${enc} is invalid.`);
+  return { pageSize, usable, pageCount, encoding };
+}
+
+export interface LongestValues {
+  count: number;
+  /** Per position asked for: the longest value (bytes of text and blobs, characters of numbers). */
+  longest: number[];
+  /** The fewest values any record holds (columns added later are missing from older records). */
+  fewest: number;
+}
+
+export interface SqliteRow {
+  rowid: number;
+  values: SqliteValue[];
+}
+
+export interface SchemaEntry {
+  type: string;
+  name: string;
+  tableName: string;
+  rootPage: number;
+  sql: string | null;
+}
+
+const LEAF_TABLE = 0x0d;
+const INTERIOR_TABLE = 0x05;
+const MAX_DEPTH = 64;
+const MAX_PAYLOAD = 2 ** 31 - 1;
+
+/** A database read through `readPage(n)` (1-based page numbers, `pageSize` bytes each). */
+export class SqliteFile {
+  private readonly text: InstanceType<typeof TextDecoder>;
+  /** Largest payload kept whole on a table leaf page, and the minimum local part of a larger one. */
+  private readonly maxLocal: number;
+  private readonly minLocal: number;
+
+  constructor(
+    readonly header: SqliteHeader,
+    private readonly readPage: (n: number) => Uint8Array,
+  ) {
+    this.text = new TextDecoder(header.encoding, { fatal: false });
+    this.maxLocal = header.usable - 35;
+    this.minLocal = Math.floor(((header.usable - 12) * 32) / 255) - 23;
+  }
+
+  /** The rows of sqlite_master (page 1): tables, indexes, views and triggers. */
+  schema(): SchemaEntry[] {
+    const out: SchemaEntry[] = [];
+    for (const { values } of this.rows(1)) {
+      out.push({
+        type: String(values[0]),
+        name: String(values[1]),
+        tableName: String(values[2]),
+        rootPage: Number(values[3] ?? 0),
+        sql: values[4] === null || values[4] === undefined ? null : String(values[4]),
+      });
+    }
+    return out;
+  }
+
+  /** Rows of the table B-tree rooted at `root`, in rowid order, each with a rowid above `after`. */
+  *rows(root: number, after = Number.NEGATIVE_INFINITY): Generator<SqliteRow> {
+    for (const page of this.leaves(root, after)) {
+      const start = page.headerOffset;
+      const cells = (page.bytes[start + 3] << 8) | page.bytes[start + 4];
+      for (let i = 0; i < cells; i++) {
+        const row = this.leafCell(page.bytes, page.number, start + 8 + i * 2);
+        if (row.rowid > after) yield row;
+      }
+    }
+  }
+
+  /** The number of rows of a table (counting leaf cells, no record decoded). */
+  count(root: number): number {
+    let n = 0;
+    for (const page of this.leaves(root, Number.NEGATIVE_INFINITY))
+      n += (page.bytes[page.headerOffset + 3] << 8) | page.bytes[page.headerOffset + 4];
+    return n;
+  }
+
+  /**
+   * The number of rows and, for each record position in `positions`, the longest value: the byte
+   * length of text and blobs (read from the record header, the text not decoded; never less than
+   * the text's length in characters), the length of a number's text.
+   */
+  longestValues(root: number, positions: number[]): LongestValues {
+    const steps = this.longestValuesSteps(root, positions);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /** `longestValues` in steps of `pages` leaf pages, so that a caller can let other work run between them. */
+  *longestValuesSteps(root: number, positions: number[], pages = 256): Generator<void, LongestValues> {
+    const longest = positions.map(() => 0);
+    let count = 0;
+    let fewest = Number.POSITIVE_INFINITY;
+    let seen = 0;
+    for (const page of this.leaves(root, Number.NEGATIVE_INFINITY)) {
+      if (++seen % pages === 0) yield;
+      const { bytes, headerOffset } = page;
+      const cells = (bytes[headerOffset + 3] << 8) | bytes[headerOffset + 4];
+      for (let c = 0; c < cells; c++) {
+        count++;
+        let at = cellPointer(bytes, headerOffset + 8 + c * 2);
+        const size = readVarint(bytes, at);
+        at = readVarint(bytes, size.next).next;
+        const payload =
+          size.value <= this.maxLocal
+            ? bytes.subarray(at, at + size.value)
+            : this.overflowPayload(bytes, at, size.value);
+        const headerSize = readVarint(payload, 0);
+        let h = headerSize.next;
+        let body = headerSize.value;
+        let column = 0;
+        for (; h < headerSize.value; column++) {
+          const st = readVarint(payload, h);
+          h = st.next;
+          const t = st.value;
+          const length = t <= 6 ? INT_BYTES[t] : t === 7 ? 8 : t >= 12 ? (t - 12 - (t & 1)) / 2 : 0;
+          const wanted = positions.indexOf(column);
+          if (wanted >= 0) {
+            let n = 0;
+            if (t >= 12) n = length;
+            else if (t >= 1 && t <= 9) n = String(this.record(payload)[column]).length;
+            if (n > longest[wanted]) longest[wanted] = n;
+          }
+          body += length;
+        }
+        if (column < fewest) fewest = column;
+        if (body > payload.length) throw new SqliteFormatError('A record value runs past its record.');
+      }
+    }
+    return { count, longest, fewest: count === 0 ? 0 : fewest };
+  }
+
+  private page(n: number): Uint8Array {
+    if (!Number.isInteger(n) || n < 1 || (this.header.pageCount > 0 && n > this.header.pageCount))
+      throw new SqliteFormatError(`The database refers to page ${n}, outside the file.`);
+    const bytes = this.readPage(n);
+    if (bytes.length < this.header.pageSize)
+      throw new SqliteFormatError(`The database is truncated: page ${n} is incomplete.`);
+    return bytes;
+  }
+
+  /** Leaf pages of a table B-tree in key order, skipping subtrees whose keys are all ≤ `after`. */
+  private *leaves(
+    root: number,
+    after: number,
+  ): Generator<{ bytes: Uint8Array; number: number; headerOffset: number }> {
+    const stack: { bytes: Uint8Array; headerOffset: number; next: number; cells: number }[] = [];
+    let current = root;
+    for (;;) {
+      if (stack.length > MAX_DEPTH) throw new SqliteFormatError('The database B-tree is too deep (a loop?).');
+      const bytes = this.page(current);
+      const headerOffset = current === 1 ? 100 : 0;
+      const type = bytes[headerOffset];
+      const cells = (bytes[headerOffset + 3] << 8) | bytes[headerOffset + 4];
+      if (type === LEAF_TABLE) {
+        yield { bytes, number: current, headerOffset };
+      } else if (type === INTERIOR_TABLE) {
+        // Children hold keys ≤ their cell's key; the first child that may hold a key above `after`.
+        let first = 0;
+        while (first < cells && this.interiorKey(bytes, headerOffset, first) <= after) first++;
+        stack.push({ bytes, headerOffset, next: first, cells });
+      } else {
+        throw new SqliteFormatError(
+          type === 0x0a || type === 0x02
+            ? 'The table is stored WITHOUT ROWID, which this reader does not read.'
+            : `Page ${current} is not a table B-tree page (type ${type}).`,
+        );
+      }
+      // The next child to visit: the next cell's left child, or the right-most pointer.
+      let child = 0;
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1];
+        if (top.next < top.cells) {
+          const ptr = cellPointer(top.bytes, top.headerOffset + 12 + top.next * 2);
+          child = u32(top.bytes, ptr);
+          top.next++;
+          break;
+        }
+        if (top.next === top.cells) {
+          child = u32(top.bytes, top.headerOffset + 8);
+          top.next++;
+          break;
+        }
+        stack.pop();
+      }
+      if (child === 0) return;
+      current = child;
+    }
+  }
+
+  private interiorKey(bytes: Uint8Array, headerOffset: number, i: number): number {
+    const ptr = cellPointer(bytes, headerOffset + 12 + i * 2);
+    return readVarint(bytes, ptr + 4).value;
+  }
+
+  private leafCell(bytes: Uint8Array, pageNumber: number, pointerAt: number): SqliteRow {
+    let at = cellPointer(bytes, pointerAt);
+    if (at >= bytes.length) throw new SqliteFormatError(`A cell of page ${pageNumber} lies outside it.`);
+    const size = readVarint(bytes, at);
+    at = size.next;
+    const rowid = readVarint(bytes, at);
+    at = rowid.next;
+    const total = size.value;
+    let payload: Uint8Array;
+    if (total <= this.maxLocal) {
+      if (at + total > this.header.usable)
+        throw new SqliteFormatError(`A record of page ${pageNumber} runs past the page end.`);
+      payload = bytes.subarray(at, at + total);
+    } else {
+      payload = this.overflowPayload(bytes, at, total);
+    }
+    return { rowid: rowid.value, values: this.record(payload) };
+  }
+
+  /** A payload too large for its page: the local part, then the chain of overflow pages. */
+  private overflowPayload(bytes: Uint8Array, at: number, total: number): Uint8Array {
+    const { usable } = this.header;
+    // SQLite's own limit on a value is 1e9 bytes (SQLITE_MAX_LENGTH); a larger size is a damaged cell.
+    if (total > MAX_PAYLOAD)
+      throw new SqliteFormatError(`A record claims ${total} bytes, more than SQLite allows.`);
+    const k = this.minLocal + ((total - this.minLocal) % (usable - 4));
+    const local = k <= this.maxLocal ? k : this.minLocal;
+    if (at + local + 4 > usable) throw new SqliteFormatError('A record runs past its page end.');
+    const out = new Uint8Array(total);
+    out.set(bytes.subarray(at, at + local), 0);
+    let filled = local;
+    let next = u32(bytes, at + local);
+    let hops = 0;
+    while (filled < total) {
+      if (next === 0 || ++hops > total)
+        throw new SqliteFormatError('An overflow chain ends before its record.');
+      const page = this.page(next);
+      const take = Math.min(usable - 4, total - filled);
+      out.set(page.subarray(4, 4 + take), filled);
+      filled += take;
+      next = u32(page, 0);
+    }
+    return out;
+  }
+
+  /** A record's values: a header of serial types, then the values in column order. */
+  record(payload: Uint8Array): SqliteValue[] {
+    const headerSize = readVarint(payload, 0);
+    if (headerSize.value > payload.length)
+      throw new SqliteFormatError('A record header runs past its record.');
+    const values: SqliteValue[] = [];
+    let h = headerSize.next;
+    let at = headerSize.value;
+    const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+    while (h < headerSize.value) {
+      const st = readVarint(payload, h);
+      h = st.next;
+      const t = st.value;
+      let length: number;
+      if (t === 0) {
+        values.push(null);
+        continue;
+      }
+      if (t === 8 || t === 9) {
+        values.push(t - 8);
+        continue;
+      }
+      if (t <= 6) length = INT_BYTES[t];
+      else if (t === 7) length = 8;
+      else if (t >= 12) length = (t - 12 - (t & 1)) / 2;
+      else throw new SqliteFormatError(`A record uses the reserved serial type ${t}.`);
+      if (at + length > payload.length) throw new SqliteFormatError('A record value runs past its record.');
+      if (t <= 6) values.push(readInt(payload, view, at, length));
+      else if (t === 7) values.push(view.getFloat64(at));
+      else if (t & 1) values.push(this.decodeText(payload, at, length));
+      else values.push(new Uint8Array(payload.buffer, payload.byteOffset + at, length));
+      at += length;
+    }
+    return values;
+  }
+
+  private decodeText(bytes: Uint8Array, at: number, length: number): string {
+    if (this.header.encoding === 'utf-8' && length <= 64) {
+      // Short ASCII strings (most attribute values) without the decoder's call overhead.
+      let s = '';
+      for (let i = at; i < at + length; i++) {
+        const c = bytes[i];
+        if (c >= 0x80) return this.text.decode(bytes.subarray(at, at + length));
+        s += String.fromCharCode(c);
+      }
+      return s;
+    }
+    return this.text.decode(bytes.subarray(at, at + length));
+  }
+}
+
+const INT_BYTES = [0, 1, 2, 3, 4, 6, 8];
+
+function readInt(bytes: Uint8Array, view: DataView, at: number, length: number): number {
+  switch (length) {
+    case 1:
+      return view.getInt8(at);
+    case 2:
+      return view.getInt16(at);
+    case 3:
+      return ((bytes[at] << 16) | (bytes[at + 1] << 8) | bytes[at + 2]) - (bytes[at] & 0x80 ? 0x1000000 : 0);
+    case 4:
+      return view.getInt32(at);
+    case 6:
+      return view.getInt16(at) * 0x100000000 + view.getUint32(at + 2);
+    default:
+      return Number(view.getBigInt64(at));
+  }
+}
+
+const cellPointer = (bytes: Uint8Array, at: number) => (bytes[at] << 8) | bytes[at + 1];
+const u32 = (bytes: Uint8Array, at: number) =>
+  bytes[at] * 0x1000000 + ((bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]);
+
+/** A SQLite varint: 1–9 bytes, big-endian, 7 bits a byte (8 in the ninth); 64-bit two's complement. */
+export function readVarint(bytes: Uint8Array, at: number): { value: number; next: number } {
+  let value = 0;
+  for (let i = 0; i < 8; i++) {
+    const b = bytes[at + i];
+    if (b === undefined) throw new SqliteFormatError('A varint runs past the end of its page.');
+    value = value * 128 + (b & 0x7f);
+    if (b < 0x80) return { value, next: at + i + 1 };
+  }
+  const last = bytes[at + 8];
+  if (last === undefined) throw new SqliteFormatError('A varint runs past the end of its page.');
+  // Nine bytes: 64 bits, possibly negative.
+  let big = 0n;
+  for (let i = 0; i < 8; i++) big = (big << 7n) | BigInt(bytes[at + i] & 0x7f);
+  big = (big << 8n) | BigInt(last);
+  return { value: Number(BigInt.asIntN(64, big)), next: at + 9 };
+}
