@@ -1,4 +1,4 @@
-import Pbf from 'pbf';
+import { PbfWriter as Pbf } from 'pbf';
 import type { Bounds, EsriGeometryType, SpatialReference } from '../geometry/types.js';
 import type { EsriFieldType } from '../query/field-types.js';
 import type { QuantizedParts } from '../query/quantize-geometry.js';

@@ -1,4 +1,4 @@
-import type Pbf from 'pbf';
+import type { PbfWriter as Pbf } from 'pbf';
 import type { EsriFieldType } from '../query/field-types.js';
 
 /**
