@@ -58,6 +58,8 @@ const schema = z.object({
     .positive()
     .default(2 * 1024 ** 3),
   STATEMENT_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
+  // PGlite cannot time a statement out: the planner's estimate bounds it instead (0: no bound).
+  QUERY_MAX_COST: z.coerce.number().min(0).default(200_000),
   FORM_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -155,6 +157,8 @@ function toConfig(env: z.infer<typeof schema>) {
     admin: { username: env.PORTAL_ADMIN_USERNAME, password: env.PORTAL_ADMIN_PASSWORD },
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
     statementTimeoutMs: Math.round(env.STATEMENT_TIMEOUT_SECONDS * 1000),
+    /** Planner cost above which the embedded PGlite refuses a feature query (0: none). */
+    queryMaxCost: env.QUERY_MAX_COST,
     /** Request bodies: form data of signed-in callers, of anyone else, and the parameter count. */
     bodyLimits: {
       maxFormBytes: env.FORM_MAX_BYTES,

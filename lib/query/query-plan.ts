@@ -2,7 +2,12 @@ import type { Bounds } from '../geometry/types.js';
 import type { CatalogField } from './field-catalog.js';
 import type { LayerCatalog } from './layer-catalog.js';
 import type { GeometryFilter, NormalizedQuery, OutStatistic } from './normalized-query.js';
-import { buildStatement, candidatesPageStatement, candidatesStatement } from './plan-statements.js';
+import {
+  buildStatement,
+  candidatesPageStatement,
+  candidatesStatement,
+  idsPageStatement,
+} from './plan-statements.js';
 import { invalidParameter } from './query-errors.js';
 import { fragment, join, param, type SqlFragment } from './sql-chunks.js';
 import { compileWhere } from './where-compiler.js';
@@ -65,6 +70,11 @@ export interface QueryPlan {
   } | null;
   /** The statement to run; pass the exactly-matching ids when `spatialFilter` is set. */
   statement(matchingIds?: readonly number[]): SqlFragment;
+  /**
+   * The matching object ids after `afterId`, at most `limit`, in order (returnIdsOnly read in batches,
+   * without the exact spatial test, which the executor applies to `spatialFilter.candidatesPage`).
+   */
+  idsPage(afterId: number, limit: number): SqlFragment;
 }
 
 export interface PlanOptions {
@@ -127,6 +137,7 @@ export function planFeatureQuery(
   return {
     ...plan,
     statement: (ids) => buildStatement(layer.table, plan, ids === undefined ? where : objectIdsFilter(ids)),
+    idsPage: (afterId, limit) => idsPageStatement(layer.table, where, afterId, limit),
   };
 }
 
