@@ -5,7 +5,7 @@
  */
 
 import type { DatabaseHandle } from '../../db/client.js';
-import { runPreparedQuery } from '../../db/repositories/feature-query.js';
+import { runPreparedQuery, startPreparedIds } from '../../db/repositories/feature-query.js';
 import type { HostedLayerRow, HostedServiceRow } from '../../db/repositories/services.js';
 import { GeoError } from '../../lib/errors.js';
 import { simplifyGeometry } from '../../lib/geometry/simplify.js';
@@ -29,6 +29,8 @@ import { attributesOf, featureRowOf, takePage } from '../../lib/query/row-mappin
 export interface QueryOutput {
   body: unknown;
   format: NormalizedQuery['format'];
+  /** returnIdsOnly, when asked to stream: the ids batch by batch, `body` left undefined. */
+  ids?: { objectIdFieldName: string; batches: AsyncIterable<readonly number[]> };
 }
 
 /** The answer to a FeatureServer layer query, for a service and layer the caller has looked up. */
@@ -37,6 +39,7 @@ export async function queryFeatureLayer(
   service: HostedServiceRow,
   layer: HostedLayerRow,
   params: Record<string, string | undefined>,
+  options: { streamIds?: boolean } = {},
 ): Promise<QueryOutput> {
   const capabilities = String(layer.definition.capabilities ?? 'Query');
   if (!capabilities.split(',').some((c) => c.trim().toLowerCase() === 'query')) {
@@ -51,6 +54,15 @@ export async function queryFeatureLayer(
   const storage = storageSpatialReference(service);
   const prepared = prepareFeatureQuery(params, catalog, storage);
   const { query: q, plan } = prepared;
+  if (plan.mode === 'ids') {
+    // Every matching id, as ArcGIS answers, read in batches; streamed unless the caller needs a body.
+    const batches = await startPreparedIds(database, prepared);
+    const objectIdFieldName = catalog.objectIdField;
+    if (options.streamIds) return { body: undefined, format: q.format, ids: { objectIdFieldName, batches } };
+    const all: number[] = [];
+    for await (const batch of batches) for (const id of batch) all.push(id);
+    return { body: renderIds(objectIdFieldName, all), format: q.format };
+  }
   const outSR = q.format === 'geojson' ? (q.outSR ?? WGS84) : (q.outSR ?? storage);
   const rows = await runPreparedQuery(database, prepared);
   const toOut = outputProjection(storage, outSR);
@@ -60,14 +72,6 @@ export async function queryFeatureLayer(
     case 'count':
     case 'countDistinct':
       return { body: renderCount(rows[0]?.count), format: q.format };
-    case 'ids':
-      return {
-        body: renderIds(
-          catalog.objectIdField,
-          rows.map((r) => r.objectid),
-        ),
-        format: q.format,
-      };
     case 'extent':
       return { body: renderExtent(toOut.bounds(boundsOfRow(rows[0])), outRef), format: q.format };
     case 'countAndExtent':

@@ -54,6 +54,26 @@ function asQueryError(e: unknown): unknown {
   return (typeof sqlstate === 'string' && dataExceptionError(sqlstate)) || e;
 }
 
+/**
+ * streamPreparedIds with the price check and the first batch already read, so that a refused or
+ * failing query throws here, before an answer starts, and the rest is read as it is consumed.
+ */
+export async function startPreparedIds(
+  db: DatabaseHandle,
+  prepared: PreparedFeatureQuery,
+  batch = ID_BATCH,
+): Promise<AsyncIterable<number[]>> {
+  const ids = streamPreparedIds(db, prepared, batch);
+  const first = await ids.next();
+  return {
+    async *[Symbol.asyncIterator]() {
+      if (first.done) return;
+      yield first.value;
+      yield* ids;
+    },
+  };
+}
+
 /** Ids of a returnIdsOnly answer read at once. */
 const ID_BATCH = 10_000;
 
