@@ -87,4 +87,28 @@ describe('the planner-cost bound of feature queries on the embedded PGlite', () 
     expect((refused.body.error as { details: string[] }).details[0]).toContain('(QUERY_MAX_COST)');
     limitQueryCost(grid.database, 0);
   });
+
+  it('answers the refusal on the SOAP surface as a fault naming the limit', async () => {
+    const count = (where: string) =>
+      grid.app.request('/services/Hosted/grid/MapServer', {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml; charset=utf-8', SOAPAction: '""' },
+        body:
+          '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" ' +
+          'xmlns:tns="http://www.geoportal.dev/schemas/GeoServer/3.5.0"><soap:Body><tns:QueryFeatureCount>' +
+          `<MapName>Layers</MapName><LayerID>0</LayerID><QueryFilter><WhereClause>${where}</WhereClause>` +
+          '<Resolution>0</Resolution></QueryFilter></tns:QueryFeatureCount></soap:Body></soap:Envelope>',
+      });
+    limitQueryCost(grid.database, BUDGET);
+    try {
+      const refused = await count(HOSTILE_WHERE.replaceAll("'", '&apos;'));
+      const fault = await refused.text();
+      expect(fault).toContain('<faultcode>');
+      expect(fault).toContain('(QUERY_MAX_COST)');
+      const ordinary = await count('Value &lt; 10');
+      expect(await ordinary.text()).toContain(`<Result>${ROWS / 100}</Result>`);
+    } finally {
+      limitQueryCost(grid.database, 0);
+    }
+  });
 });
