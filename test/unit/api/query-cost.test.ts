@@ -1,4 +1,5 @@
 import { loadavg } from 'node:os';
+import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limitQueryCost } from '../../../db/repositories/query-cost.js';
 import { type HostedGrid, openHostedGrid } from './hosted-grid.js';
@@ -29,7 +30,7 @@ describe('the planner-cost bound of feature queries on the embedded PGlite', () 
   }, 300_000);
   afterAll(async () => grid.close());
 
-  it('refuses, within a fraction of a second, a where clause that runs for seconds unbounded; ordinary queries still answer', async () => {
+  it('refuses at once a where clause that runs far longer unbounded; ordinary queries still answer', async () => {
     limitQueryCost(grid.database, 0);
     const unbounded = await query({ where: HOSTILE_WHERE, returnCountOnly: 'true' });
     expect(unbounded.body).toEqual({ count: 0 });
@@ -54,8 +55,8 @@ describe('the planner-cost bound of feature queries on the embedded PGlite', () 
           .map((l) => l.toFixed(1))
           .join(' ')}`,
     );
-    expect(unbounded.ms).toBeGreaterThan(1000);
-    expect(refused.ms).toBeLessThan(Math.max(500, unbounded.ms / 10));
+    expect(unbounded.ms).toBeGreaterThan(300);
+    expect(refused.ms).toBeLessThan(unbounded.ms / 5);
 
     // Value = g % 1000, so Value < 10 holds for 10 of every 1,000 consecutive objectids.
     const ordinary = await query({ where: 'Value < 10', returnCountOnly: 'true' });
@@ -109,6 +110,18 @@ describe('the planner-cost bound of feature queries on the embedded PGlite', () 
       expect(await ordinary.text()).toContain(`<Result>${ROWS / 100}</Result>`);
     } finally {
       limitQueryCost(grid.database, 0);
+    }
+  });
+
+  it('is needed: PGlite keeps statement_timeout as a setting but does not stop a statement at it', async () => {
+    const db = await PGlite.create();
+    try {
+      await db.exec('SET statement_timeout = 200');
+      const started = Date.now();
+      await db.query('select pg_sleep(1)');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await db.close();
     }
   });
 });
