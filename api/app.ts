@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { GeoError, isGeoError, toGeoError } from '../lib/errors.js';
+import { AnonymousSpools } from './anonymous-spools.js';
 import { authenticate, findTokenGrant, grantedUser, headerToken } from './auth.js';
 import { clientAddress } from './client-address.js';
 import { CORS_OPTIONS } from './cors.js';
@@ -42,6 +43,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     maxAnonymousBytes: deps.config.bodyLimits.maxAnonymousBytes,
     maxFields: deps.config.bodyLimits.maxFields,
   };
+  const spools = new AnonymousSpools(deps.config.anonymousSpools);
 
   app.use('*', cors(CORS_OPTIONS));
   app.use('*', async (c, next) => {
@@ -49,6 +51,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const { params, cleanup } = await parseParams(c.req.raw, limits, {
       acceptsFiles: acceptsFiles(new URL(c.req.url).pathname),
       token: headerToken((name) => c.req.header(name)),
+      address: clientAddress(c),
+      spools,
       signsIn: async (token) =>
         grantedUser(await findTokenGrant(deps.database.db, token, deps.now()), {
           referer: c.req.header('referer'),

@@ -14,7 +14,8 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
-import { badRequest, GeoError } from '../lib/errors.js';
+import { badRequest, GeoError, invalidToken } from '../lib/errors.js';
+import type { AnonymousSpool, AnonymousSpools } from './anonymous-spools.js';
 import { BodyBudget, type BodyLimits, bodyTooLarge } from './body-budget.js';
 
 export interface UploadedFile {
@@ -48,6 +49,10 @@ export interface RequestAccess {
   /** The token from a header, if any (one in the query string is found here). */
   token?: string;
   signsIn: (token: string) => Promise<boolean>;
+  /** Where the request comes from, for the per-address cap on files spooled before a token. */
+  address?: string;
+  /** The process's bound on files spooled before a token is seen; none when absent. */
+  spools?: AnonymousSpools;
 }
 
 const tooManyFields = (max: number) =>
@@ -102,9 +107,10 @@ export async function parseParams(
 
   const type = request.headers.get('content-type') ?? '';
   if (request.body && (request.method === 'POST' || request.method === 'PUT')) {
+    const state: MultipartState = { fields, files, count, budget, access };
     try {
       if (type.startsWith('multipart/form-data')) {
-        await readMultipart(request, type, limits, { fields, files, count, budget, access });
+        await readMultipart(request, type, limits, state);
         if (files.size > 0) await budget.checkFiles();
       } else if (type.startsWith('application/x-www-form-urlencoded') || type === '') {
         const text = await readText(request.body as unknown as WebReadableStream<Uint8Array>, budget);
@@ -116,6 +122,9 @@ export async function parseParams(
     } catch (e) {
       await cleanup();
       throw e;
+    } finally {
+      // Signed in, or refused and removed: either way the files no longer count as anonymous.
+      state.spool?.release();
     }
   }
   return { params: makeParams(fields, files), cleanup };
@@ -150,14 +159,29 @@ interface MultipartState {
   count: number;
   budget: BodyBudget;
   access: RequestAccess;
+  /** This request's share of the anonymous spool bound, taken at its first file without a token. */
+  spool?: AnonymousSpool;
+}
+
+/**
+ * Whether a file part may be written: at once with a valid token seen before it, never with an invalid
+ * one (498), and otherwise within the bound on what callers not yet signed in may spool.
+ */
+async function admitFile(state: MultipartState): Promise<void> {
+  if (state.budget.hasToken) {
+    if (await state.budget.signedIn()) return;
+    throw invalidToken();
+  }
+  if (state.access.spools) state.spool ??= state.access.spools.open(state.access.address ?? 'unknown');
 }
 
 function readMultipart(
   request: Request,
   contentType: string,
   limits: ParamLimits,
-  { fields, files, count, budget, access }: MultipartState,
+  state: MultipartState,
 ): Promise<void> {
+  const { fields, files, count, budget, access } = state;
   mkdirSync(limits.tmpDir, { recursive: true });
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
@@ -176,10 +200,26 @@ function readMultipart(
       reject(badRequest('Invalid multipart request.', ['The multipart boundary is missing or malformed.']));
       return;
     }
+    const body = Readable.fromWeb(request.body as unknown as WebReadableStream<Uint8Array>);
     const pending: Promise<void>[] = [];
+    /** File parts not yet written out, ended by `stop`. */
+    const streams = new Set<Readable>();
     let failure: unknown;
     const fail = (e: unknown) => {
       failure ??= e;
+    };
+    // Stops reading at once; answers only when every file being written is closed, so the caller's
+    // cleanup removes complete files rather than racing with writes still opening them.
+    let stopped = false;
+    const stop = (e: unknown) => {
+      fail(e);
+      if (stopped) return;
+      stopped = true;
+      body.unpipe(parser);
+      body.destroy();
+      parser.destroy();
+      for (const stream of streams) stream.destroy();
+      void Promise.allSettled(pending).then(() => reject(failure));
     };
     let textBytes = 0;
     parser.on('field', (name, value, info) => {
@@ -207,34 +247,43 @@ function readMultipart(
         path,
         size: 0,
       };
-      files.set(name.toLowerCase(), file);
       let truncated = false;
       stream.on('limit', () => {
         truncated = true;
       });
       const counter = new Transform({
         transform(chunk: Buffer, _enc, done) {
+          try {
+            state.spool?.reserve(chunk.length);
+          } catch (e) {
+            done(e as Error);
+            return;
+          }
           file.size += chunk.length;
           done(null, chunk);
         },
       });
+      streams.add(stream);
+      // Until the pipeline below takes it (after admission), a stopped request's error lands here.
+      stream.on('error', () => {});
       pending.push(
-        pipeline(stream, counter, createWriteStream(path)).then(async () => {
-          if (truncated) fail(tooLarge(limits.maxUploadBytes));
-          file.size = (await stat(path)).size;
-        }, fail),
+        admitFile(state)
+          .then(async () => {
+            files.set(name.toLowerCase(), file);
+            await pipeline(stream, counter, createWriteStream(path));
+            if (truncated) fail(tooLarge(limits.maxUploadBytes));
+            file.size = (await stat(path)).size;
+          })
+          // A refusal (a bad token, the spool bound) ends the request at once; a failed write at its end.
+          .catch((e: unknown) => (e instanceof GeoError ? stop(e) : fail(e)))
+          .finally(() => streams.delete(stream)),
       );
     });
-    parser.on('error', (e) => fail(badRequest('Invalid multipart request.', [String((e as Error).message)])));
+    parser.on('error', (e) => stop(badRequest('Invalid multipart request.', [String((e as Error).message)])));
     parser.on('close', () => {
       Promise.all(pending).then(() => (failure ? reject(failure) : resolve()), reject);
     });
-    const body = Readable.fromWeb(request.body as unknown as WebReadableStream<Uint8Array>);
-    body.on('error', (e) => {
-      fail(badRequest('The upload was interrupted.', [String(e.message)]));
-      parser.destroy();
-      reject(failure);
-    });
+    body.on('error', (e) => stop(badRequest('The upload was interrupted.', [String(e.message)])));
     body.pipe(parser);
   });
 }

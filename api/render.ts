@@ -7,7 +7,7 @@ import { badRequest, type ErrorBody, type GeoError } from '../lib/errors.js';
 import type { AppEnv } from './env.js';
 import { sendDirectoryPage } from './html/directory-pages.js';
 
-const CALLBACK = /^[A-Za-z_$][\w$.]{0,99}$/;
+export const CALLBACK = /^[A-Za-z_$][\w$.]{0,99}$/;
 
 export type Format = 'json' | 'pjson' | 'geojson';
 
@@ -21,7 +21,7 @@ export function format(c: Context<AppEnv>, allowed: Format[] = ['json', 'pjson']
   return f as Format;
 }
 
-const JSON_FORMATS = new Set(['', 'json', 'pjson', 'html', 'geojson']);
+export const JSON_FORMATS = new Set(['', 'json', 'pjson', 'html', 'geojson']);
 
 export function sendJson(c: Context<AppEnv>, body: unknown, status: 200 | 400 | 404 | 405 | 413 | 500 = 200) {
   const params = c.get('params');

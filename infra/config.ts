@@ -57,7 +57,15 @@ const schema = z.object({
     .int()
     .positive()
     .default(2 * 1024 ** 3),
+  UPLOAD_ANONYMOUS_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(1024 ** 3),
+  UPLOAD_ANONYMOUS_PER_CLIENT: z.coerce.number().int().min(0).default(2),
   STATEMENT_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
+  // PGlite cannot time a statement out: the planner's estimate bounds it instead (0: no bound).
+  QUERY_MAX_COST: z.coerce.number().min(0).default(200_000),
   FORM_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -154,7 +162,14 @@ function toConfig(env: z.infer<typeof schema>) {
     },
     admin: { username: env.PORTAL_ADMIN_USERNAME, password: env.PORTAL_ADMIN_PASSWORD },
     uploadMaxBytes: env.UPLOAD_MAX_BYTES,
+    /** Files spooled by requests that have not shown a token yet (ArcGIS clients send it after the file). */
+    anonymousSpools: {
+      maxBytes: env.UPLOAD_ANONYMOUS_MAX_BYTES,
+      maxPerAddress: env.UPLOAD_ANONYMOUS_PER_CLIENT,
+    },
     statementTimeoutMs: Math.round(env.STATEMENT_TIMEOUT_SECONDS * 1000),
+    /** Planner cost above which the embedded PGlite refuses a feature query (0: none). */
+    queryMaxCost: env.QUERY_MAX_COST,
     /** Request bodies: form data of signed-in callers, of anyone else, and the parameter count. */
     bodyLimits: {
       maxFormBytes: env.FORM_MAX_BYTES,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { AppDeps } from '../api/env.js';
 import { ITEM_DELETION_HOOKS } from '../api/item-deletion-hooks.js';
 import { type DatabaseHandle, openDatabase } from '../db/client.js';
+import { limitQueryCost } from '../db/repositories/query-cost.js';
 import { bootstrap, type PortalIdentity } from './bootstrap.js';
 import type { Config } from './config.js';
 import { createLocatorService, type LocatorSource } from './locator-service.js';
@@ -19,7 +20,8 @@ export interface Runtime {
   /**
    * The API's sessions: with PostgreSQL a pool of its own under STATEMENT_TIMEOUT_SECONDS (postgres.js
    * connects on first use, so a worker process never opens it); with the in-process PGlite, its one
-   * connection, shared with the worker's long loads and so without the timeout.
+   * connection, shared with the worker's long loads and so without the timeout (PGlite ignores it
+   * anyway): feature queries are priced by the planner instead and refused above QUERY_MAX_COST.
    */
   apiDatabase: DatabaseHandle;
   store: ObjectStore;
@@ -44,6 +46,7 @@ export async function openRuntime(config: Config, log: Logger): Promise<Runtime>
           statementTimeoutMs: config.statementTimeoutMs,
         })
       : database;
+    if (!config.databaseUrl) limitQueryCost(database, config.queryMaxCost);
     const close = async () => {
       if (apiDatabase !== database) await apiDatabase.close();
       await database.close();

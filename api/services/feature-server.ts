@@ -14,6 +14,7 @@ import { toGeoError } from '../../lib/errors.js';
 import type { AppEnv } from '../env.js';
 import { sendQueryPage, submittedQuery } from '../html/query-page.js';
 import { errorEnvelope, sendJson } from '../render.js';
+import { sendIdsStream } from '../render-stream.js';
 import { mountAttachmentRoutes } from './attachments-routes.js';
 import { mountFeatureEditRoutes } from './feature-edit-routes.js';
 import { serviceNotFound } from './hosted-layer.js';
@@ -86,11 +87,13 @@ export async function sendLayerQuery(c: Context<AppEnv>, service: HostedServiceR
   if (etag && c.req.header('if-none-match') === etag) {
     return c.body(null, 304, { ETag: etag, 'Cache-Control': STATIC_CACHE_CONTROL });
   }
-  const out = await queryFeatureLayer(c.get('deps').database, service, layer, params);
+  const out = await queryFeatureLayer(c.get('deps').database, service, layer, params, { streamIds: true });
   const res =
     out.format === 'pbf'
       ? c.body(out.body, 200, { 'Content-Type': 'application/x-protobuf' })
-      : sendJson(c, out.body);
+      : out.ids
+        ? sendIdsStream(c, out.ids)
+        : sendJson(c, out.body);
   if (etag && res.status === 200) {
     res.headers.set('ETag', etag);
     res.headers.set('Cache-Control', STATIC_CACHE_CONTROL);

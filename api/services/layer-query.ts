@@ -5,7 +5,7 @@
  */
 
 import type { DatabaseHandle } from '../../db/client.js';
-import { runPreparedQuery } from '../../db/repositories/feature-query.js';
+import { runPreparedQuery, startPreparedIds } from '../../db/repositories/feature-query.js';
 import type { HostedLayerRow, HostedServiceRow } from '../../db/repositories/services.js';
 import { GeoError } from '../../lib/errors.js';
 import { polygonCentroid } from '../../lib/geometry/centroid.js';
@@ -41,7 +41,12 @@ import {
 
 /** The answer: a JSON value to serialize, or the bytes of an f=pbf FeatureCollection. */
 export type QueryOutput =
-  | { body: unknown; format: Exclude<NormalizedQuery['format'], 'pbf'> }
+  | {
+      body: unknown;
+      format: Exclude<NormalizedQuery['format'], 'pbf'>;
+      /** returnIdsOnly, when asked to stream: the ids batch by batch, `body` left undefined. */
+      ids?: { objectIdFieldName: string; batches: AsyncIterable<readonly number[]> };
+    }
   | { body: Uint8Array<ArrayBuffer>; format: 'pbf' };
 
 /** The answer to a FeatureServer layer query, for a service and layer the caller has looked up. */
@@ -50,6 +55,7 @@ export async function queryFeatureLayer(
   service: HostedServiceRow,
   layer: HostedLayerRow,
   params: Record<string, string | undefined>,
+  options: { streamIds?: boolean } = {},
 ): Promise<QueryOutput> {
   const capabilities = String(layer.definition.capabilities ?? 'Query');
   if (!capabilities.split(',').some((c) => c.trim().toLowerCase() === 'query')) {
@@ -64,6 +70,18 @@ export async function queryFeatureLayer(
   const storage = storageSpatialReference(service);
   const prepared = prepareFeatureQuery(params, catalog, storage);
   const { query: q, plan } = prepared;
+  if (plan.mode === 'ids') {
+    // Every matching id, as ArcGIS answers, read in batches; streamed unless the caller needs a body.
+    const batches = await startPreparedIds(database, prepared);
+    const objectIdFieldName = catalog.objectIdField;
+    const format = q.format === 'pbf' ? 'json' : q.format;
+    if (options.streamIds && q.format !== 'pbf')
+      return { body: undefined, format, ids: { objectIdFieldName, batches } };
+    const all: number[] = [];
+    for await (const batch of batches) for (const id of batch) all.push(id);
+    if (q.format === 'pbf') return binary(encodeIds(objectIdFieldName, all));
+    return { body: renderIds(objectIdFieldName, all), format };
+  }
   const outSR = q.format === 'geojson' ? (q.outSR ?? WGS84) : (q.outSR ?? storage);
   const rows = await runPreparedQuery(database, prepared);
   const toOut = outputProjection(storage, outSR);
@@ -76,13 +94,6 @@ export async function queryFeatureLayer(
     case 'countDistinct': {
       const { count } = renderCount(rows[0]?.count);
       return pbf ? binary(encodeCount(count)) : json({ count });
-    }
-    case 'ids': {
-      const body = renderIds(
-        catalog.objectIdField,
-        rows.map((r) => r.objectid),
-      );
-      return pbf ? binary(encodeIds(body.objectIdFieldName, body.objectIds)) : json(body);
     }
     case 'extent':
     case 'countAndExtent': {

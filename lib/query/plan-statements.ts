@@ -91,6 +91,23 @@ export function candidatesPageStatement(
   );
 }
 
+/** One batch of a returnIdsOnly answer: the matching ids after `afterId`, in order (keyset paging). */
+export function idsPageStatement(
+  table: string,
+  where: SqlFragment | null,
+  afterId: number,
+  limit: number,
+): SqlFragment {
+  const after = fragment('"objectid" > ', param(afterId), '::integer');
+  return fragment(
+    `SELECT "objectid" FROM ${quoteIdentifier(table)} WHERE `,
+    where ? fragment('(', where, ') AND ', after) : after,
+    ' ORDER BY "objectid" LIMIT ',
+    param(limit),
+    '::integer',
+  );
+}
+
 const columnList = (columns: PlanColumn[]): string =>
   columns.map((c) => quoteIdentifier(c.column)).join(', ');
 

@@ -3,7 +3,12 @@ import type { CatalogField } from './field-catalog.js';
 import type { LayerCatalog } from './layer-catalog.js';
 import { asHavingError } from './normalize/having.js';
 import type { GeometryFilter, NormalizedQuery, OutStatistic, TimeFilter } from './normalized-query.js';
-import { buildStatement, candidatesPageStatement, candidatesStatement } from './plan-statements.js';
+import {
+  buildStatement,
+  candidatesPageStatement,
+  candidatesStatement,
+  idsPageStatement,
+} from './plan-statements.js';
 import { invalidParameter } from './query-errors.js';
 import { MAX_RECORD_COUNT } from './query-limits.js';
 import { fragment, join, param, quoteIdentifier, type SqlFragment, typedParam } from './sql-chunks.js';
@@ -69,6 +74,11 @@ export interface QueryPlan {
   } | null;
   /** The statement to run; pass the exactly-matching ids when `spatialFilter` is set. */
   statement(matchingIds?: readonly number[]): SqlFragment;
+  /**
+   * The matching object ids after `afterId`, at most `limit`, in order (returnIdsOnly read in batches,
+   * without the exact spatial test, which the executor applies to `spatialFilter.candidatesPage`).
+   */
+  idsPage(afterId: number, limit: number): SqlFragment;
 }
 
 export interface PlanOptions {
@@ -140,6 +150,7 @@ export function planFeatureQuery(
   return {
     ...plan,
     statement: (ids) => buildStatement(layer.table, plan, ids === undefined ? where : objectIdsFilter(ids)),
+    idsPage: (afterId, limit) => idsPageStatement(layer.table, where, afterId, limit),
   };
 }
 

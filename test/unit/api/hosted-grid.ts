@@ -1,0 +1,125 @@
+/**
+ * A PGlite database holding one public hosted point layer, `grid`, of `rows` points built in SQL
+ * (objectid g, `Name` 'name g', `Value` g % 1000, the point (g, g % 1000) in Web Mercator), indexed and
+ * analyzed as a published layer is. The app is built over it with `createApp`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { Hono } from 'hono';
+import { createApp } from '../../../api/app.js';
+import type { AppDeps, AppEnv } from '../../../api/env.js';
+import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
+import {
+  createFeatureTable,
+  featureTableName,
+  indexFeatureTable,
+} from '../../../db/repositories/feature-tables.js';
+import { insertItem } from '../../../db/repositories/items.js';
+import { insertService, upsertLayer } from '../../../db/repositories/services.js';
+import { insertUser } from '../../../db/repositories/users.js';
+import { loadConfig } from '../../../infra/config.js';
+import type { ObjectStore } from '../../../infra/object-store.js';
+import { createServedTiles } from '../../../infra/served-tiles.js';
+
+export interface HostedGrid {
+  app: Hono<AppEnv>;
+  database: DatabaseHandle;
+  table: string;
+  close(): Promise<void>;
+}
+
+const NOW = 1_700_000_000_000;
+
+export async function openHostedGrid(rows: number): Promise<HostedGrid> {
+  const dir = mkdtempSync(join(tmpdir(), 'hosted-grid-'));
+  const database = await openDatabase({ pgliteDir: join(dir, 'db') });
+  await database.migrate();
+  const itemId = 'b'.repeat(32);
+  await insertUser(database.db, {
+    username: 'owner',
+    role: 'org_admin',
+    passwordHash: 'x',
+    passwordChangedAt: NOW,
+    created: NOW,
+    modified: NOW,
+  });
+  await insertItem(database.db, {
+    id: itemId,
+    owner: 'owner',
+    title: 'grid',
+    name: 'grid',
+    type: 'Feature Service',
+    access: 'public',
+    created: NOW,
+    modified: NOW,
+  });
+  await insertService(database.db, {
+    serviceItemId: itemId,
+    name: 'grid',
+    owner: 'owner',
+    status: 'ready',
+    definition: { spatialReference: { wkid: 102100, latestWkid: 3857 } },
+    created: NOW,
+    modified: NOW,
+  });
+  const table = featureTableName(itemId, 0);
+  await createFeatureTable(database, table, [
+    { name: 'Name', column: 'a_0', type: 'esriFieldTypeString' },
+    { name: 'Value', column: 'a_1', type: 'esriFieldTypeInteger' },
+  ]);
+  await database.rows(
+    sql.raw(
+      `insert into "${table}" select g, 'name ' || g, g % 1000, '{"x":' || g || ',"y":' || (g % 1000) || '}', ` +
+        `box(point(g, g % 1000), point(g, g % 1000)) from generate_series(1, ${rows}) g`,
+    ),
+  );
+  await indexFeatureTable(database, table, 'esriGeometryPoint');
+  await upsertLayer(database.db, {
+    serviceItemId: itemId,
+    layerId: 0,
+    tableName: table,
+    definition: {
+      id: 0,
+      name: 'grid',
+      type: 'Feature Layer',
+      geometryType: 'esriGeometryPoint',
+      capabilities: 'Query',
+      fields: [
+        { name: 'OBJECTID', type: 'esriFieldTypeOID' },
+        { name: 'Name', type: 'esriFieldTypeString', length: 20 },
+        { name: 'Value', type: 'esriFieldTypeInteger' },
+      ],
+    },
+    columns: [
+      { name: 'OBJECTID', column: 'objectid' },
+      { name: 'Name', column: 'a_0' },
+      { name: 'Value', column: 'a_1' },
+    ],
+    featureCount: rows,
+  });
+  const store = {} as ObjectStore;
+  const deps = {
+    config: loadConfig({ DATA_DIR: dir }),
+    database,
+    store,
+    tiles: createServedTiles(store, { maxTileBytes: 0 }),
+    itemDeletionHooks: [],
+    temporal: () => Promise.reject(new Error('no Temporal in router tests')),
+    log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+    now: () => NOW,
+    portalId: '0123456789ABCDEF',
+    portalName: 'Test portal',
+    locator: () => Promise.reject(new Error('no locator in router tests')),
+  } as unknown as AppDeps;
+  return {
+    app: createApp(deps),
+    database,
+    table,
+    close: async () => {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
