@@ -55,22 +55,27 @@ http {
 math.randomseed(os.time())
 request = function() return wrk.format("GET", p[math.random(#p)]) end
 `,
-    // GetMapTile over SOAP for the same z/y/x lines, POSTed to $SOAP_PATH; requests are formatted once.
+    // GetMapTile over SOAP for the same z/y/x lines, POSTed to $SOAP_PATH. Requests are formatted once, in
+    // init (wrk sets the Host header before calling it).
     'soap.lua': `local r = {}
-local path = os.getenv("SOAP_PATH")
-local headers = { ["Content-Type"] = "text/xml; charset=utf-8", ["SOAPAction"] = '""' }
-for l in io.lines(os.getenv("PATHS")) do
-  local z, y, x = l:match("(%d+)/(%d+)/(%d+)$")
-  local body = '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><tns:GetMapTile xmlns:tns="${GEO_NAMESPACE}"><MapName>Layers</MapName><Level>' .. z .. '</Level><Row>' .. y .. '</Row><Column>' .. x .. '</Column></tns:GetMapTile></soap:Body></soap:Envelope>'
-  r[#r+1] = wrk.format("POST", path, headers, body)
+init = function(args)
+  local path = os.getenv("SOAP_PATH")
+  local headers = { ["Content-Type"] = "text/xml; charset=utf-8", ["SOAPAction"] = '""' }
+  for l in io.lines(os.getenv("PATHS")) do
+    local z, y, x = l:match("(%d+)/(%d+)/(%d+)$")
+    local body = '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><tns:GetMapTile xmlns:tns="${GEO_NAMESPACE}"><MapName>Layers</MapName><Level>' .. z .. '</Level><Row>' .. y .. '</Row><Column>' .. x .. '</Column></tns:GetMapTile></soap:Body></soap:Envelope>'
+    r[#r+1] = wrk.format("POST", path, headers, body)
+  end
+  math.randomseed(os.time())
 end
-math.randomseed(os.time())
 request = function() return r[math.random(#r)] end
 `,
     // The REST tiles the same way (requests formatted once), for the SOAP comparison.
     'rest.lua': `local r = {}
-for l in io.lines(os.getenv("PATHS")) do r[#r+1] = wrk.format("GET", l) end
-math.randomseed(os.time())
+init = function(args)
+  for l in io.lines(os.getenv("PATHS")) do r[#r+1] = wrk.format("GET", l) end
+  math.randomseed(os.time())
+end
 request = function() return r[math.random(#r)] end
 `,
   };
