@@ -13,6 +13,7 @@ import { WGS84 } from '../../lib/geometry/types.js';
 import { spatialReferenceForWkid, wkidOf } from '../../lib/projection/index.js';
 import {
   boundsOfRow,
+  featureSetJsonChunks,
   renderCount,
   renderDistinctValues,
   renderExtent,
@@ -31,12 +32,26 @@ export interface QueryOutput {
   format: NormalizedQuery['format'];
 }
 
+/**
+ * An f=json feature set to be written as it is rendered (`streamJson`): its pieces concatenate to the
+ * JSON text of the body the query would otherwise answer.
+ */
+export class JsonPieces {
+  constructor(readonly pieces: Iterable<string>) {}
+}
+
+export interface QueryOptions {
+  /** Answer an Esri JSON feature set as JsonPieces rather than an object (other answers are unchanged). */
+  streamJson?: boolean;
+}
+
 /** The answer to a FeatureServer layer query, for a service and layer the caller has looked up. */
 export async function queryFeatureLayer(
   database: DatabaseHandle,
   service: HostedServiceRow,
   layer: HostedLayerRow,
   params: Record<string, string | undefined>,
+  options: QueryOptions = {},
 ): Promise<QueryOutput> {
   const capabilities = String(layer.definition.capabilities ?? 'Query');
   if (!capabilities.split(',').some((c) => c.trim().toLowerCase() === 'query')) {
@@ -92,14 +107,35 @@ export async function queryFeatureLayer(
     }
     case 'features': {
       const page = takePage(rows, plan.pageSize);
-      const features = page.rows.map((r) => {
+      const featureOf = (r: (typeof rows)[number]) => {
         const row = featureRowOf(plan, r);
         if (row.shape) {
           const shape = toOut.shape(row.shape);
           row.shape = q.maxAllowableOffset ? simplifyGeometry(shape, q.maxAllowableOffset) : shape;
         }
         return row;
-      });
+      };
+      const layerOut = {
+        objectIdField: catalog.objectIdField,
+        globalIdField: '',
+        geometryType: catalog.geometryType ?? null,
+        spatialReference: outRef,
+      };
+      if (options.streamJson && q.format !== 'geojson') {
+        // Rows become features as the response is written, a few hundred at a time.
+        const pieces = featureSetJsonChunks({
+          layer: layerOut,
+          fields: plan.columns,
+          rows: (function* () {
+            for (const r of page.rows) yield featureOf(r);
+          })(),
+          exceededTransferLimit: page.exceededTransferLimit,
+          returnGeometry: plan.selectShape,
+          geometryPrecision: q.geometryPrecision,
+        });
+        return { body: new JsonPieces(pieces), format: q.format };
+      }
+      const features = page.rows.map(featureOf);
       if (q.format === 'geojson') {
         return {
           format: 'geojson',
@@ -107,12 +143,7 @@ export async function queryFeatureLayer(
         };
       }
       const body = renderFeatureSet({
-        layer: {
-          objectIdField: catalog.objectIdField,
-          globalIdField: '',
-          geometryType: catalog.geometryType ?? null,
-          spatialReference: outRef,
-        },
+        layer: layerOut,
         fields: plan.columns,
         rows: features,
         exceededTransferLimit: page.exceededTransferLimit,
