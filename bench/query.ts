@@ -102,6 +102,23 @@ async function measure(
   return { rps: latencies.length / elapsed, p50: at(50), p99: at(99), count: latencies.length };
 }
 
+/**
+ * The API, answering: a free port found for it may be taken by another process before it binds (a busy
+ * machine), so an API that does not answer is stopped and started again on another port.
+ */
+async function startHealthyApi() {
+  for (let attempt = 1; ; attempt++) {
+    const api = await startApi(stack, 1);
+    const ok = await fetch(`${api.baseUrl}/rest/info?f=json`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return api;
+    await api.stop();
+    if (attempt === 3) throw new Error('the API did not answer after three starts');
+  }
+}
+
 const stack = await startBenchStack(join(dir, 'stack'), values.pg);
 const sqlClient = postgres(stack.databaseUrl, { max: 16, onnotice: () => {} });
 try {
@@ -147,7 +164,7 @@ try {
   }
   console.log(`published ${rows} points as ${name} (load ${load()})`);
 
-  const api = await startApi(stack, 1);
+  const api = await startHealthyApi();
   try {
     const layerUrl = `${api.baseUrl}/rest/services/Hosted/${name}/FeatureServer/0`;
     const layer = await json(`${layerUrl}?f=json&token=${token}`);
@@ -157,7 +174,7 @@ try {
     const oidField = String(layer.objectIdField);
     const table = featureTableName(service.serviceItemId, 0);
     // a_n is the n-th attribute field (db/repositories/feature-tables.ts).
-    const columns = fields.map((f, n) => `"a_${n}"`).join(', ');
+    const columns = fields.map((_f, n) => `"a_${n}"`).join(', ');
     const statement = `select "objectid", ${columns}, "shape" from "${table}" where "bbox" && $1::box and ("bbox"[0]) <@ $1::box order by "objectid" limit 2001`;
 
     const ours = async (b: [number, number, number, number]) => {

@@ -24,8 +24,9 @@ function apiNodeArgs(): string[] {
 
 export async function startApi(stack: BenchStack, processes: number, memoryMb = 256): Promise<RunningApi> {
   const port = await freePort();
-  rmSync(ELD_DIR, { recursive: true, force: true });
-  mkdirSync(ELD_DIR, { recursive: true });
+  const eldDir = `${ELD_ROOT}-${port}`;
+  rmSync(eldDir, { recursive: true, force: true });
+  mkdirSync(eldDir, { recursive: true });
   const probe = join(import.meta.dirname, 'tile-bench-eld.ts');
   const args = [...apiNodeArgs(), '--import', 'tsx', '--import', probe, 'api/main.ts'];
   const child: ChildProcess = spawn(process.execPath, args, {
@@ -36,7 +37,7 @@ export async function startApi(stack: BenchStack, processes: number, memoryMb = 
       PORT: String(port),
       API_PROCESSES: String(processes),
       TILE_MEMORY_CACHE_MB: String(memoryMb),
-      TILE_BENCH_ELD_DIR: ELD_DIR,
+      TILE_BENCH_ELD_DIR: eldDir,
       // The "api listening" line says when all servers are up (a cluster says it once, for all).
       LOG_LEVEL: 'info',
     },
@@ -44,6 +45,7 @@ export async function startApi(stack: BenchStack, processes: number, memoryMb = 
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
+    if (runningEldDir === eldDir) runningEldDir = undefined;
     if (child.exitCode === null) child.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -64,27 +66,32 @@ export async function startApi(stack: BenchStack, processes: number, memoryMb = 
     await stop();
     throw new Error('the API did not start');
   }
+  runningEldDir = eldDir;
   return { baseUrl: `http://127.0.0.1:${port}`, stop };
 }
 
-/** Where the API processes write their event-loop delay each second (bench/tile-bench-eld.ts). */
-const ELD_DIR = '/tmp/tile-bench-eld';
+/** Where the API processes write their event-loop delay each second (bench/tile-bench-eld.ts), per API. */
+const ELD_ROOT = '/tmp/tile-bench-eld';
+/** The directory of the API this process started last, while it runs (wrk runs against nginx have none). */
+let runningEldDir: string | undefined;
 
 /**
- * The API processes' event-loop delay between two instants: the worst second's p99 and the longest
+ * The running API's processes' event-loop delay between two instants: the worst second's p99 and the longest
  * delay seen, in ms, over all processes (undefined when nothing was written).
  */
 export function loopDelayBetween(from: number, to: number): { p99: number; max: number } | undefined {
   let p99 = -1;
   let max = -1;
+  const dir = runningEldDir;
+  if (!dir) return undefined;
   let files: string[];
   try {
-    files = readdirSync(ELD_DIR);
+    files = readdirSync(dir);
   } catch {
     return undefined;
   }
   for (const f of files) {
-    for (const line of readFileSync(join(ELD_DIR, f), 'utf8').split('\n')) {
+    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
       if (!line) continue;
       const s = JSON.parse(line) as { t: number; p99: number; max: number };
       // Each line covers the second before its time.
