@@ -362,6 +362,10 @@ function readSmallBody(req: IncomingMessage): Promise<Buffer> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
     req.once('error', reject);
+    // A client that goes away mid-body: nothing to answer, and nothing left waiting.
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('the request was aborted'));
+    });
   });
 }
 
