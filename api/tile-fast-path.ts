@@ -10,12 +10,24 @@
  * request and response objects: no Request, Response, router or context is made for them, which was most
  * of what a warm tile cost. A caller that reaches the app through `app.fetch` gets the same answers from
  * the MapServer and VectorTileServer routes, which share this path's reader.
+ *
+ * SOAP GetMapTile takes the same path: a small `text/xml` POST to `…/services/Hosted/{name}/MapServer` is
+ * read whole, and a plain GetMapTile envelope (soap/get-map-tile-fast.ts) whose tile is there and whose
+ * caller may read the service is answered from the same tile memory with the response the SOAP route
+ * writes. Anything else, faults included, goes to the SOAP route with the body already read.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ROW_TTL_MS } from '../db/repositories/tile-cache-rows.js';
-import type { TileServiceType } from '../db/repositories/tile-caches.js';
+import type { TileCacheRow, TileServiceType } from '../db/repositories/tile-caches.js';
 import type { UserRow } from '../db/repositories/users.js';
+import type { TileLocation } from '../infra/tile-cache-store.js';
+import { tileExtension } from '../lib/tiles/exploded-paths.js';
 import { createTtlMemo } from '../lib/ttl-memo.js';
+import { operationOfSoapAction, SOAP_CONTENT_TYPE } from '../soap/dispatcher.js';
+import { getMapTileResponse, readGetMapTile } from '../soap/get-map-tile-fast.js';
+import { checkTileAddress } from '../soap/handlers/cache-handlers.js';
+import { checkMapName } from '../soap/handlers/map-context.js';
+import type { GetMapTileRequest } from '../soap/schema/generated-types.js';
 import { findTokenGrant, grantedUser, type RequestOrigin, type TokenGrant, tokenOf } from './auth.js';
 import { clientAddressOf } from './client-address.js';
 import { simpleCorsHeaders } from './cors.js';
@@ -74,7 +86,7 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
   /** Remembered grants still expire on time, and a referer- or address-bound one is checked every time. */
   const signedIn = (grant: TokenGrant | null | undefined, origin: RequestOrigin) =>
     grant && grant.expires > deps.now() ? grantedUser(grant, origin) : undefined;
-  const originOf = (ask: TileAsk): RequestOrigin => ({
+  const originOf = (ask: Pick<TileAsk, 'header' | 'address'>): RequestOrigin => ({
     referer: ask.header('referer'),
     address: ask.address,
   });
@@ -123,12 +135,80 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
     }
   }
 
+  /**
+   * A GetMapTile answer, as the SOAP route and its handler give it: the same access check (the cache row
+   * by name, then the service's audience), map name, tile address and tile; undefined when the route
+   * must answer (a fault, or anything this path does not read).
+   */
+  async function soapAnswer(ask: SoapTileAsk): Promise<Buffer | undefined> {
+    const q = readGetMapTile(ask.body);
+    if (!q) return undefined;
+    const action = operationOfSoapAction(ask.header('soapaction'));
+    if (action !== undefined && action !== 'GetMapTile') return undefined;
+    const token = tokenOf(queryToken(ask.query), ask.header);
+    let user: UserRow | undefined;
+    if (token) {
+      const hit = grants.peek(token);
+      user = hit ? signedIn(hit.value, originOf(ask)) : await userOf(token, originOf(ask));
+      if (!user) return undefined;
+    }
+    const cache = rows.known('MapServer', ask.name) ?? (await rows(db, 'MapServer', ask.name));
+    if (cache?.serviceType !== 'MapServer') return undefined;
+    if (!authorize.known(cache.serviceItemId, user)) {
+      try {
+        await authorize(db, cache.serviceItemId, user);
+      } catch {
+        return undefined;
+      }
+    }
+    const at = soapTileSpot(cache, q);
+    if (!at) return undefined;
+    const tile = { level: q.Level, row: q.Row, col: q.Column };
+    let bytes = reader.peekTile(at, tile);
+    if (bytes === undefined) {
+      try {
+        bytes = await reader.readTile(at, tile);
+      } catch {
+        return undefined;
+      }
+    }
+    return bytes ? getMapTileResponse(bytes) : undefined;
+  }
+
   return {
     nodeListener(basePath, next) {
       const prefix = `${basePath}/rest/services/Hosted/`;
+      const soapPrefix = `${basePath}/services/Hosted/`;
+      const soap = (req: IncomingMessage, res: ServerResponse) => {
+        const ask = soapTileAsk(req, soapPrefix.length, deps.config.trustedProxies);
+        if (!ask) return next(req, res);
+        readSmallBody(req).then(
+          (body) => {
+            ask.body = body.toString('utf8');
+            const handOn = () => {
+              // The route reads the body @hono/node-server finds here (its `rawBody`), as it would the stream.
+              (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
+              next(req, res);
+            };
+            soapAnswer(ask).then((found) => {
+              if (!found) return handOn();
+              res.writeHead(200, [
+                'Content-Type',
+                SOAP_CONTENT_TYPE,
+                'Content-Length',
+                String(found.length),
+                ...simpleCorsHeaders(req.headers.origin),
+              ]);
+              res.end(found);
+            }, handOn);
+          },
+          () => res.destroy(),
+        );
+      };
       return (req, res) => {
         const method = req.method;
         const url = req.url ?? '';
+        if (method === 'POST' && url.startsWith(soapPrefix)) return soap(req, res);
         if ((method !== 'GET' && method !== 'HEAD') || !url.startsWith(prefix)) return next(req, res);
         const ask = tileAsk(url, prefix.length, req, deps.config.trustedProxies);
         if (!ask) return next(req, res);
@@ -225,5 +305,85 @@ function createQueryTokens(): (query: string) => string | undefined {
     if (seen.size >= MAX_QUERIES) seen.clear();
     seen.set(query, token);
     return token;
+  };
+}
+
+/** A SOAP request the lean path may read: a small XML body posted to a service's MapServer endpoint. */
+interface SoapTileAsk {
+  name: string;
+  query: string;
+  header(name: string): string | undefined;
+  address: string | undefined;
+  /** Set once read. */
+  body: string;
+}
+
+/** Larger bodies are no GetMapTile envelope the lean path reads (readGetMapTile takes 4 KiB at most). */
+const MAX_SOAP_TILE_BODY = 4096;
+
+const SOAP_PATH = /^([^/?]+)\/MapServer(?:\?(.*))?$/;
+
+function soapTileAsk(req: IncomingMessage, from: number, trustedProxies: number): SoapTileAsk | undefined {
+  const m = SOAP_PATH.exec((req.url ?? '').slice(from));
+  if (!m) return undefined;
+  const headers = req.headers;
+  const length = Number(headers['content-length']);
+  const type = headers['content-type']?.toLowerCase() ?? '';
+  if (
+    !(length > 0 && length <= MAX_SOAP_TILE_BODY) ||
+    headers['transfer-encoding'] !== undefined ||
+    !(type === 'text/xml' || type.startsWith('text/xml;'))
+  ) {
+    return undefined;
+  }
+  let name: string;
+  try {
+    name = m[1].includes('%') ? decodeURIComponent(m[1]) : m[1];
+  } catch {
+    return undefined;
+  }
+  const header = (h: string) => {
+    const v = headers[h];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  return {
+    name,
+    query: m[2] ?? '',
+    header,
+    address: clientAddressOf(req.socket.remoteAddress, header, trustedProxies),
+    body: '',
+  };
+}
+
+/** The whole body of a request whose Content-Length is small (checked by soapTileAsk). */
+function readSmallBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.once('error', reject);
+    // A client that goes away mid-body: nothing to answer, and nothing left waiting.
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('the request was aborted'));
+    });
+  });
+}
+
+/**
+ * Where GetMapTile's tile is, after the checks its handler makes (map name, level, row, column, format),
+ * or undefined when the handler would fault.
+ */
+function soapTileSpot(cache: TileCacheRow, q: GetMapTileRequest): TileLocation | undefined {
+  try {
+    checkMapName(q.MapName);
+    checkTileAddress(cache.definition, q.Level, q.Row, q.Column, q.Format);
+  } catch {
+    return undefined;
+  }
+  return {
+    serviceItemId: cache.serviceItemId,
+    generation: cache.generation,
+    storage: cache.definition.storage,
+    extension: tileExtension(cache.definition.format),
   };
 }

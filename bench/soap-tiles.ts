@@ -1,37 +1,32 @@
 /**
  * GetMapTile over SOAP against the REST tile endpoint, on the same tiles of a running product's
- * cached map service. Both sides read the same bundles through the same range reader; the
- * difference is the SOAP envelope (XML in, base64 out) against raw bytes.
+ * cached map service, with the same load generator on both sides: wrk over the same connections
+ * (`-t2 -c50 -d10s`), each side's requests formatted once (bench/tile-bench-configs.ts `rest.lua` and
+ * `soap.lua`), so the ratio measures the server, not the client. wrk must be installed (apt-get install wrk).
  *
- *   npx tsx bench/soap-tiles.ts --url http://127.0.0.1:3000 --service MyTiles [--seconds 10] [--concurrency 8]
+ *   npx tsx bench/soap-tiles.ts --url http://127.0.0.1:8080 --service MyTiles
  *
- * The client is this process's fetch (`--concurrency` requests at a time), which bounds the REST side: read
- * REST's rate as the client's ceiling, not the server's (bench/tile-bench.ts measures REST tiles with wrk).
- *
- * Quiet 2-core machine, `npm start` (embedded PGlite), a public z0-14 cache of 20,000 points, the 550
- * tiles of level 14, concurrency 8, 10 s each, all 20 sampled tiles byte-identical:
- *   every SOAP tile looking its cache row up twice in the database: REST 7,251-8,803 req/s, SOAP 521-709 req/s;
- *   cache rows remembered 2 s, as the REST routes do:              REST 7,903-9,104 req/s, SOAP 2,590-3,031 req/s.
- * Earlier, on a loaded machine (load ~7) before the lean REST tile path: REST 170 req/s, SOAP 87 req/s.
- * What remains is the full app stack per request and the envelope: parsing the request XML and writing the
- * tile as base64 in XML.
+ * The tile bench (bench/tile-bench.ts) runs the same comparison on the API it starts; see bench/README.md.
+ * Earlier, with this process's fetch as the client (8 at a time), REST was bounded by the client
+ * (7,903-9,104 req/s) and SOAP gave 2,590-3,031 req/s (0.33x), before SOAP tiles had a lean path.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { tileRange, tilesInRange } from '../lib/tiles/web-mercator.js';
 import { GEO_NAMESPACE } from '../soap/schema/model.js';
+import { tileBenchConfigs } from './tile-bench-configs.js';
+import { formatRun, wrk } from './tile-bench-serve.js';
 
 const { values } = parseArgs({
   options: {
     url: { type: 'string' },
     service: { type: 'string' },
-    seconds: { type: 'string', default: '10' },
-    concurrency: { type: 'string', default: '8' },
   },
 });
 if (!values.url || !values.service) throw new Error('--url and --service are required');
 const base = values.url.replace(/\/+$/, '');
-const seconds = Number(values.seconds);
-const concurrency = Number(values.concurrency);
 const rest = `${base}/rest/services/Hosted/${values.service}/MapServer`;
 const soapUrl = `${base}/services/Hosted/${values.service}/MapServer`;
 
@@ -73,24 +68,6 @@ async function restTile(t: Tile): Promise<Buffer | undefined> {
   return res.status === 200 ? bytes : undefined;
 }
 
-async function run(name: string, fetchTile: (t: Tile) => Promise<unknown>, tiles: Tile[]) {
-  const until = performance.now() + seconds * 1000;
-  let done = 0;
-  let next = 0;
-  const worker = async () => {
-    while (performance.now() < until) {
-      await fetchTile(tiles[next++ % tiles.length]);
-      done++;
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const elapsed = (performance.now() - started) / 1000;
-  console.log(
-    `${name.padEnd(16)} ${done} requests in ${elapsed.toFixed(1)} s: ${(done / elapsed).toFixed(0)} req/s`,
-  );
-}
-
 const tiles = await benchTiles();
 let same = 0;
 for (const t of tiles.slice(0, 20)) {
@@ -100,5 +77,17 @@ for (const t of tiles.slice(0, 20)) {
 console.log(
   `${tiles.length} tiles; ${same} of ${Math.min(20, tiles.length)} sampled answer identically over SOAP and REST`,
 );
-await run('REST tile', restTile, tiles);
-await run('SOAP GetMapTile', soapTile, tiles);
+const dir = mkdtempSync(join(tmpdir(), 'soap-tiles-'));
+for (const [name, text] of Object.entries(tileBenchConfigs(dir))) writeFileSync(join(dir, name), text);
+const restPath = new URL(rest).pathname;
+const paths = join(dir, 'paths.txt');
+writeFileSync(paths, tiles.map((t) => `${restPath}/tile/${t.level}/${t.row}/${t.col}`).join('\n'));
+const origin = new URL(base).origin;
+const restRun = await wrk(dir, 'rest.lua', paths, origin);
+const soapRun = await wrk(dir, 'soap.lua', paths, origin, { SOAP_PATH: new URL(soapUrl).pathname });
+const load = loadavg()
+  .map((l) => l.toFixed(2))
+  .join(', ');
+console.log(formatRun('REST tile', restRun, restRun.rps));
+console.log(formatRun('SOAP GetMapTile', soapRun, restRun.rps));
+console.log(`SOAP / REST: ${(soapRun.rps / restRun.rps).toFixed(2)}x (load average ${load})`);

@@ -1,4 +1,6 @@
 /** The reference stack's files for the tile benchmark: mapfile, MapServer config, MapCache, nginx, wrk script. */
+import { GEO_NAMESPACE } from '../soap/schema/model.js';
+
 export function tileBenchConfigs(dir: string): Record<string, string> {
   return {
     'pts.map': `MAP
@@ -52,6 +54,29 @@ http {
     'rand.lua': `local p = {}; for l in io.lines(os.getenv("PATHS")) do p[#p+1] = l end
 math.randomseed(os.time())
 request = function() return wrk.format("GET", p[math.random(#p)]) end
+`,
+    // GetMapTile over SOAP for the same z/y/x lines, POSTed to $SOAP_PATH. Requests are formatted once, in
+    // init (wrk sets the Host header before calling it).
+    'soap.lua': `local r = {}
+init = function(args)
+  local path = os.getenv("SOAP_PATH")
+  local headers = { ["Content-Type"] = "text/xml; charset=utf-8", ["SOAPAction"] = '""' }
+  for l in io.lines(os.getenv("PATHS")) do
+    local z, y, x = l:match("(%d+)/(%d+)/(%d+)$")
+    local body = '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><tns:GetMapTile xmlns:tns="${GEO_NAMESPACE}"><MapName>Layers</MapName><Level>' .. z .. '</Level><Row>' .. y .. '</Row><Column>' .. x .. '</Column></tns:GetMapTile></soap:Body></soap:Envelope>'
+    r[#r+1] = wrk.format("POST", path, headers, body)
+  end
+  math.randomseed(os.time())
+end
+request = function() return r[math.random(#r)] end
+`,
+    // The REST tiles the same way (requests formatted once), for the SOAP comparison.
+    'rest.lua': `local r = {}
+init = function(args)
+  for l in io.lines(os.getenv("PATHS")) do r[#r+1] = wrk.format("GET", l) end
+  math.randomseed(os.time())
+end
+request = function() return r[math.random(#r)] end
 `,
   };
 }

@@ -3,7 +3,7 @@
  * process or cluster, against the bench's PostgreSQL, MinIO and Temporal), and wrk runs over random paths.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../test/integration/support/ports.js';
@@ -24,7 +24,12 @@ function apiNodeArgs(): string[] {
 
 export async function startApi(stack: BenchStack, processes: number, memoryMb = 256): Promise<RunningApi> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...apiNodeArgs(), '--import', 'tsx', 'api/main.ts'], {
+  const eldDir = `${ELD_ROOT}-${port}`;
+  rmSync(eldDir, { recursive: true, force: true });
+  mkdirSync(eldDir, { recursive: true });
+  const probe = join(import.meta.dirname, 'tile-bench-eld.ts');
+  const args = [...apiNodeArgs(), '--import', 'tsx', '--import', probe, 'api/main.ts'];
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: join(import.meta.dirname, '..'),
     env: {
       ...process.env,
@@ -32,6 +37,7 @@ export async function startApi(stack: BenchStack, processes: number, memoryMb = 
       PORT: String(port),
       API_PROCESSES: String(processes),
       TILE_MEMORY_CACHE_MB: String(memoryMb),
+      TILE_BENCH_ELD_DIR: eldDir,
       // The "api listening" line says when all servers are up (a cluster says it once, for all).
       LOG_LEVEL: 'info',
     },
@@ -39,6 +45,7 @@ export async function startApi(stack: BenchStack, processes: number, memoryMb = 
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
+    if (runningEldDir === eldDir) runningEldDir = undefined;
     if (child.exitCode === null) child.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -59,7 +66,41 @@ export async function startApi(stack: BenchStack, processes: number, memoryMb = 
     await stop();
     throw new Error('the API did not start');
   }
+  runningEldDir = eldDir;
   return { baseUrl: `http://127.0.0.1:${port}`, stop };
+}
+
+/** Where the API processes write their event-loop delay each second (bench/tile-bench-eld.ts), per API. */
+const ELD_ROOT = '/tmp/tile-bench-eld';
+/** The directory of the API this process started last, while it runs (wrk runs against nginx have none). */
+let runningEldDir: string | undefined;
+
+/**
+ * The running API's processes' event-loop delay between two instants: the worst second's p99 and the longest
+ * delay seen, in ms, over all processes (undefined when nothing was written).
+ */
+export function loopDelayBetween(from: number, to: number): { p99: number; max: number } | undefined {
+  let p99 = -1;
+  let max = -1;
+  const dir = runningEldDir;
+  if (!dir) return undefined;
+  let files: string[];
+  try {
+    files = readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  for (const f of files) {
+    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
+      if (!line) continue;
+      const s = JSON.parse(line) as { t: number; p99: number; max: number };
+      // Each line covers the second before its time.
+      if (s.t - 1000 < from || s.t > to + 1000) continue;
+      p99 = Math.max(p99, s.p99);
+      max = Math.max(max, s.max);
+    }
+  }
+  return p99 < 0 ? undefined : { p99, max };
 }
 
 export interface WrkResult {
@@ -70,16 +111,25 @@ export interface WrkResult {
   errors: number;
   /** Bytes per response (headers and body), from wrk's transfer rate. */
   bytesPerResponse: number;
+  /** The API's event-loop delay during the run (ours only). */
+  loop?: { p99: number; max: number };
 }
 
 const UNITS: Record<string, number> = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
 
 /** wrk -t2 -c50 -d10s over the paths in `pathsFile` (one per line, or `path<TAB>etag` for the 304 script). */
-export async function wrk(dir: string, script: string, pathsFile: string, url: string): Promise<WrkResult> {
+export async function wrk(
+  dir: string,
+  script: string,
+  pathsFile: string,
+  url: string,
+  env: Record<string, string> = {},
+): Promise<WrkResult> {
+  const started = Date.now();
   const { stdout: out } = await execFileAsync(
     'timeout',
     ['30', 'wrk', '-t2', '-c50', '-d10s', '-s', join(dir, script), '--latency', url],
-    { env: { ...process.env, PATHS: pathsFile } },
+    { env: { ...process.env, ...env, PATHS: pathsFile } },
   );
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
   const transfer = /Transfer\/sec:\s+([\d.]+)(B|KB|MB|GB)/.exec(out);
@@ -90,6 +140,7 @@ export async function wrk(dir: string, script: string, pathsFile: string, url: s
     p50: /^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? '?',
     p99: /^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? '?',
     errors: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
+    loop: loopDelayBetween(started, Date.now()),
   };
 }
 
@@ -124,4 +175,4 @@ export async function etagsOf(baseUrl: string, paths: string[]): Promise<string[
 }
 
 export const formatRun = (label: string, r: WrkResult, nginxRps: number) =>
-  `  ${label.padEnd(40)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.padStart(8)}  p99 ${r.p99.padStart(8)}  ${(r.bytesPerResponse / 1024).toFixed(1).padStart(5)} KiB/response  ${(r.rps / nginxRps).toFixed(2)}x nginx${r.errors ? `  (${r.errors} non-2xx/3xx!)` : ''}`;
+  `  ${label.padEnd(40)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.padStart(8)}  p99 ${r.p99.padStart(8)}  ${(r.bytesPerResponse / 1024).toFixed(1).padStart(5)} KiB/response  ${(r.rps / nginxRps).toFixed(2)}x nginx${r.loop ? `  loop delay p99 ${r.loop.p99} ms, max ${r.loop.max} ms` : ''}${r.errors ? `  (${r.errors} non-2xx/3xx!)` : ''}`;

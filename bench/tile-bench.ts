@@ -12,6 +12,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { countTiles, lonLatToMercator } from '../lib/tiles/web-mercator.js';
+import { GEO_NAMESPACE } from '../soap/schema/model.js';
 import { startBenchStack } from './ingest-stack.js';
 import { publishAndCache, shareWithEveryone, signInAs } from './tile-bench-client.js';
 import { tileBenchConfigs } from './tile-bench-configs.js';
@@ -181,11 +182,19 @@ try {
   const nginxMapcache = await wrk(dir, 'rand.lua', mapcacheTilesFile, 'http://127.0.0.1:8089');
   console.log(formatRun("nginx static, mapcache's tiles", nginxMapcache, nginx.rps));
   const runs: { label: string; result: WrkResult }[] = [];
-  const measure = async (label: string, script: string, paths: string, url: string) => {
-    const result = await wrk(dir, script, paths, url);
+  const measure = async (
+    label: string,
+    script: string,
+    paths: string,
+    url: string,
+    env: Record<string, string> = {},
+  ) => {
+    const result = await wrk(dir, script, paths, url, env);
     console.log(formatRun(label, result, nginx.rps));
     runs.push({ label, result });
+    return result;
   };
+  const soapPairs: { label: string; rest: WrkResult; soap: WrkResult }[] = [];
   for (const processes of values.processes.split(',').map(Number)) {
     // A fresh API each time: the first run starts with empty memory (tiles, rows, grants).
     const api = await startApi(stack, processes);
@@ -194,6 +203,15 @@ try {
       await measure(`${label}, cold (empty LRU)`, 'rand.lua', oursFile, api.baseUrl);
       await measure(`${label}, warm`, 'rand.lua', oursFile, api.baseUrl);
       await measure(`${label}, warm, token in query`, 'rand.lua', withTokenFile, api.baseUrl);
+      // SOAP GetMapTile against REST on the same tiles, connections and load generator (requests
+      // formatted once by both scripts), after checking SOAP answers with REST's bytes.
+      await checkSoapTiles(api.baseUrl, ours.name, both.slice(0, 50));
+      const soapPath = `/services/Hosted/${ours.name}/MapServer`;
+      const rest = await measure(`${label}, REST (pre-formatted)`, 'rest.lua', oursFile, api.baseUrl);
+      const soap = await measure(`${label}, SOAP GetMapTile`, 'soap.lua', oursFile, api.baseUrl, {
+        SOAP_PATH: soapPath,
+      });
+      soapPairs.push({ label, rest, soap });
       const etags = pathsFile('ours-etags.txt', await etagsOf(api.baseUrl, oursPaths));
       await measure(`${label}, 304 (If-None-Match)`, conditional, etags, api.baseUrl);
     } finally {
@@ -205,6 +223,11 @@ try {
   const nginxMean = (nginx.rps + nginxAfter.rps) / 2;
   console.log(`\nAgainst the mean of nginx's two runs on our tiles (${nginxMean.toFixed(0)} req/s):`);
   for (const { label, result } of runs) console.log(formatRun(label, result, nginxMean));
+  for (const { label, rest, soap } of soapPairs) {
+    console.log(
+      `  ${label}: SOAP GetMapTile / REST tiles = ${(soap.rps / rest.rps).toFixed(2)}x (${soap.rps.toFixed(0)} / ${rest.rps.toFixed(0)} req/s)`,
+    );
+  }
   console.log(`  load average after the runs: ${loadAverage()}`);
 } finally {
   // The reference servers first: stopping the stack may end the process before its promise settles.
@@ -226,6 +249,28 @@ try {
     signal('SIGKILL');
   }
   await stack.stop();
+}
+
+/** GetMapTile over SOAP answers each tile with the REST tile's bytes (base64 in Result), or the bench stops. */
+async function checkSoapTiles(baseUrl: string, name: string, tiles: string[]): Promise<void> {
+  for (const t of tiles) {
+    const [z, y, x] = t.split('/');
+    const body = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><tns:GetMapTile xmlns:tns="${GEO_NAMESPACE}"><MapName>Layers</MapName><Level>${z}</Level><Row>${y}</Row><Column>${x}</Column></tns:GetMapTile></soap:Body></soap:Envelope>`;
+    const soap = await fetch(`${baseUrl}/services/Hosted/${name}/MapServer`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '""' },
+      body,
+    });
+    const text = await soap.text();
+    const rest = Buffer.from(
+      await (await fetch(`${baseUrl}/rest/services/Hosted/${name}/MapServer/tile/${t}`)).arrayBuffer(),
+    );
+    const b64 = /<Result>([^<]*)<\/Result>/.exec(text)?.[1];
+    if (soap.status !== 200 || !b64 || !Buffer.from(b64, 'base64').equals(rest)) {
+      throw new Error(`SOAP GetMapTile ${t} does not answer the REST tile (${soap.status})`);
+    }
+  }
+  console.log(`  SOAP GetMapTile answers ${tiles.length} sampled tiles with the REST tiles' bytes`);
 }
 
 /** `z/y/x` of every real (not symlinked blank) tile file of the template cache. */

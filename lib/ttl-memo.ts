@@ -2,6 +2,12 @@
  * Answers remembered for a short time: each key's answer is loaded at most once per `ttlMs`, concurrent
  * callers share the one load, and the settled answer can be read synchronously while fresh (the lean tile
  * path answers from memory without awaiting). The clock is passed in, so tests move time themselves.
+ *
+ * A key in use is refreshed ahead of its expiry: once its answer is older than `refreshAfterMs`, the next
+ * `get` or `peek` starts one reload in the background and goes on answering from the remembered answer,
+ * which the reload replaces when it settles. So a key asked for all the time never expires under its
+ * callers, who would otherwise all wait on the same reload every `ttlMs` (one stalled request per waiting
+ * caller, the tail of the tile benchmark). An answer is still never used past `ttlMs` after its load began.
  */
 export interface TtlMemoOptions<V> {
   ttlMs: number;
@@ -10,6 +16,8 @@ export interface TtlMemoOptions<V> {
   now: () => number;
   /** Whether a loaded answer is remembered; one that is not is loaded again by the next caller. */
   keep?: (value: V) => boolean;
+  /** Age after which a use starts a background reload; default half of `ttlMs`. `ttlMs` or more: never. */
+  refreshAfterMs?: number;
 }
 
 export interface TtlMemo<V> {
@@ -20,33 +28,81 @@ export interface TtlMemo<V> {
 }
 
 interface Entry<V> {
-  until: number;
+  /** When the load began: the answer is used until `loadedAt + ttlMs`. */
+  loadedAt: number;
   answer: Promise<V>;
   settled?: { value: V };
+  /** The load that made it, for a refresh ahead of expiry. */
+  load: () => Promise<V>;
+  /** Set while a background reload of this entry runs. */
+  refreshing?: boolean;
 }
 
-export function createTtlMemo<V>({ ttlMs, maxEntries, now, keep }: TtlMemoOptions<V>): TtlMemo<V> {
+export function createTtlMemo<V>({
+  ttlMs,
+  maxEntries,
+  now,
+  keep,
+  refreshAfterMs = ttlMs / 2,
+}: TtlMemoOptions<V>): TtlMemo<V> {
   const entries = new Map<string, Entry<V>>();
-  const fresh = (key: string): Entry<V> | undefined => {
-    const entry = entries.get(key);
-    return entry && entry.until > now() ? entry : undefined;
-  };
   const forget = (key: string, entry: Entry<V>) => {
     if (entries.get(key) === entry) entries.delete(key);
   };
+
+  /** Starts `load` as the key's entry; the entry counts from now. */
+  const start = (key: string, load: () => Promise<V>, at: number): Entry<V> => {
+    const entry: Entry<V> = { loadedAt: at, answer: load(), load };
+    entry.answer.then(
+      (value) => {
+        if (keep && !keep(value)) forget(key, entry);
+        else entry.settled = { value };
+      },
+      () => forget(key, entry),
+    );
+    return entry;
+  };
+
+  /** A reload in the background: the settled entry keeps answering until the new one has settled. */
+  const refresh = (key: string, entry: Entry<V>, at: number) => {
+    entry.refreshing = true;
+    let next: Entry<V>;
+    try {
+      next = start(key, entry.load, at);
+    } catch {
+      entry.refreshing = false;
+      return;
+    }
+    next.answer.then(
+      () => {
+        if (entries.get(key) !== entry) return; // forgotten or replaced meanwhile
+        if (next.settled) entries.set(key, next);
+        else entries.delete(key); // the new answer is not to be kept (`keep` refused it)
+      },
+      () => {
+        // Keep the old answer until it expires; the next use after that loads again.
+        entry.refreshing = false;
+      },
+    );
+  };
+
+  /** The key's entry while fresh, starting a refresh when it is settled and old enough. */
+  const fresh = (key: string): Entry<V> | undefined => {
+    const entry = entries.get(key);
+    if (!entry) return undefined;
+    const at = now();
+    const age = at - entry.loadedAt;
+    if (age >= ttlMs) return undefined;
+    if (age >= refreshAfterMs && entry.settled && !entry.refreshing) refresh(key, entry, at);
+    return entry;
+  };
+
   return {
     get(key, load) {
       const hit = fresh(key);
       if (hit) return hit.answer;
       if (entries.size >= maxEntries) entries.clear();
-      const entry: Entry<V> = { until: now() + ttlMs, answer: load() };
-      entry.answer.then(
-        (value) => {
-          if (keep && !keep(value)) forget(key, entry);
-          else entry.settled = { value };
-        },
-        () => forget(key, entry),
-      );
+      const entry = start(key, load, now());
       entries.set(key, entry);
       return entry.answer;
     },

@@ -67,8 +67,15 @@ export interface RenderedTile extends TileAddress {
 const meets = (a: Bounds, b: Bounds): boolean => a[0] <= b[2] && a[2] >= b[0] && a[1] <= b[3] && a[3] >= b[1];
 
 /**
- * Draws every non-empty tile of `range`, calling `onTile` for each and `onMetatile` after each
- * metatile (for heartbeats). Layers are drawn in order onto one buffer per metatile.
+ * Metatiles whose tiles may be encoding at once: the next metatile is drawn (on this thread) while the
+ * previous ones' tiles are encoded (by sharp, on libuv's threads), instead of each waiting for the last.
+ * Each holds its 4×4-tile RGBA buffer (4 MiB) until its tiles are encoded.
+ */
+const METATILES_IN_FLIGHT = 3;
+
+/**
+ * Draws every non-empty tile of `range`, calling `onTile` for each and `onMetatile` as each metatile's
+ * tiles are done (for heartbeats). Layers are drawn in order onto one buffer per metatile.
  */
 export async function renderRange(
   range: TileRange,
@@ -81,43 +88,59 @@ export async function renderRange(
   const reaches = layers.map((l) => maxSymbolReach(l.layer.drawingInfo));
   let tiles = 0;
   let metatiles = 0;
-  for (const meta of metatilesInRange(range, METATILE)) {
-    const drawn = layers
-      .map((l, i) => {
-        const area = queryBounds(meta.bounds, reaches[i], resolution);
-        return { l, features: l.features.filter((f) => meets(f.bounds, area)) };
-      })
-      .filter((d) => d.features.length > 0);
-    metatiles++;
-    if (drawn.length > 0) {
-      const rgba = new Uint8Array(meta.width * meta.height * 4);
-      for (const { l, features } of drawn) {
-        renderTile({
-          features,
-          drawingInfo: l.layer.drawingInfo,
-          geometryType: l.layer.geometryType,
-          envelope: meta.bounds,
-          width: meta.width,
-          height: meta.height,
-          target: rgba,
-          sprites: l.sprites,
-          pictures,
-        });
-      }
+  let done = 0;
+  const inFlight: Promise<void>[] = [];
+  const settle = async (all: Promise<void>[]) => {
+    // Every pending encode is awaited before a failure is thrown: none is left running unobserved.
+    const results = await Promise.allSettled(all);
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+  };
+  try {
+    for (const meta of metatilesInRange(range, METATILE)) {
+      const drawn = layers
+        .map((l, i) => {
+          const area = queryBounds(meta.bounds, reaches[i], resolution);
+          return { l, features: l.features.filter((f) => meets(f.bounds, area)) };
+        })
+        .filter((d) => d.features.length > 0);
+      metatiles++;
       const encodes: Promise<void>[] = [];
-      for (const t of metatileTiles(meta, range)) {
-        const tileRgba = cropTile(rgba, meta.width, t.col - meta.col0, t.row - meta.row0, TILE_SIZE);
-        if (isEmptyTile(tileRgba)) continue;
-        encodes.push(
-          encodePng(tileRgba).then(async (png) => {
-            tiles++;
-            await onTile({ ...t, png });
-          }),
-        );
+      if (drawn.length > 0) {
+        const rgba = new Uint8Array(meta.width * meta.height * 4);
+        for (const { l, features } of drawn) {
+          renderTile({
+            features,
+            drawingInfo: l.layer.drawingInfo,
+            geometryType: l.layer.geometryType,
+            envelope: meta.bounds,
+            width: meta.width,
+            height: meta.height,
+            target: rgba,
+            sprites: l.sprites,
+            pictures,
+          });
+        }
+        for (const t of metatileTiles(meta, range)) {
+          const tileRgba = cropTile(rgba, meta.width, t.col - meta.col0, t.row - meta.row0, TILE_SIZE);
+          if (isEmptyTile(tileRgba)) continue;
+          encodes.push(
+            encodePng(tileRgba).then(async (png) => {
+              tiles++;
+              await onTile({ ...t, png });
+            }),
+          );
+        }
       }
-      await Promise.all(encodes);
+      const finished = settle(encodes).then(() => onMetatile(++done));
+      finished.catch(() => {}); // observed below, in order
+      inFlight.push(finished);
+      if (inFlight.length >= METATILES_IN_FLIGHT) await inFlight.shift();
     }
-    onMetatile(metatiles);
+    await settle(inFlight.splice(0));
+  } finally {
+    // After a failure, let the encodes still running finish before the caller moves on.
+    if (inFlight.length > 0) await Promise.allSettled(inFlight);
   }
   return { tiles, metatiles };
 }

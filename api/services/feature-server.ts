@@ -18,7 +18,7 @@ import { sendIdsStream } from '../render-stream.js';
 import { mountAttachmentRoutes } from './attachments-routes.js';
 import { mountFeatureEditRoutes } from './feature-edit-routes.js';
 import { serviceNotFound } from './hosted-layer.js';
-import { queryFeatureLayer } from './layer-query.js';
+import { JsonPieces, queryFeatureLayer } from './layer-query.js';
 import { requestLayer, requestService } from './request-layer.js';
 import { authorizeService } from './service-access.js';
 
@@ -87,13 +87,21 @@ export async function sendLayerQuery(c: Context<AppEnv>, service: HostedServiceR
   if (etag && c.req.header('if-none-match') === etag) {
     return c.body(null, 304, { ETag: etag, 'Cache-Control': STATIC_CACHE_CONTROL });
   }
-  const out = await queryFeatureLayer(c.get('deps').database, service, layer, params, { streamIds: true });
+  // f=json without a callback is written as it is rendered (pjson, JSONP and GeoJSON are rendered whole).
+  const f = (params.f ?? 'json').toLowerCase();
+  const streamJson = (f === 'json' || f === '') && params.callback === undefined;
+  const out = await queryFeatureLayer(c.get('deps').database, service, layer, params, {
+    streamIds: true,
+    streamJson,
+  });
   const res =
     out.format === 'pbf'
       ? c.body(out.body, 200, { 'Content-Type': 'application/x-protobuf' })
       : out.ids
         ? sendIdsStream(c, out.ids)
-        : sendJson(c, out.body);
+        : out.body instanceof JsonPieces
+          ? c.body(streamPieces(out.body.pieces), 200, { 'Content-Type': 'application/json; charset=utf-8' })
+          : sendJson(c, out.body);
   if (etag && res.status === 200) {
     res.headers.set('ETag', etag);
     res.headers.set('Cache-Control', STATIC_CACHE_CONTROL);
@@ -144,4 +152,17 @@ export function createFeatureServerRouter(): Hono<AppEnv> {
   mountAttachmentRoutes(router, base);
 
   return router;
+}
+
+/** A byte stream of text pieces, each made only when the response is ready for more (backpressure). */
+function streamPieces(pieces: Iterable<string>): ReadableStream<Uint8Array> {
+  const it = pieces[Symbol.iterator]();
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    pull(controller) {
+      const next = it.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+  });
 }

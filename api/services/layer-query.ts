@@ -16,6 +16,7 @@ import { renderFeatureAnswer } from '../../lib/query/feature-answer.js';
 import {
   boundsOfRow,
   type EsriFeature,
+  featureSetJsonChunks,
   renderCount,
   renderDistinctValues,
   renderExtent,
@@ -49,13 +50,28 @@ export type QueryOutput =
     }
   | { body: Uint8Array<ArrayBuffer>; format: 'pbf' };
 
+/**
+ * An f=json feature set to be written as it is rendered (`streamJson`): its pieces concatenate to the
+ * JSON text of the body the query would otherwise answer.
+ */
+export class JsonPieces {
+  constructor(readonly pieces: Iterable<string>) {}
+}
+
+export interface QueryOptions {
+  /** Answer an Esri JSON feature set as JsonPieces rather than an object (other answers are unchanged). */
+  streamJson?: boolean;
+  /** Answer returnIdsOnly (json, pjson) as batches of ids to write as they come. */
+  streamIds?: boolean;
+}
+
 /** The answer to a FeatureServer layer query, for a service and layer the caller has looked up. */
 export async function queryFeatureLayer(
   database: DatabaseHandle,
   service: HostedServiceRow,
   layer: HostedLayerRow,
   params: Record<string, string | undefined>,
-  options: { streamIds?: boolean } = {},
+  options: QueryOptions = {},
 ): Promise<QueryOutput> {
   const capabilities = String(layer.definition.capabilities ?? 'Query');
   if (!capabilities.split(',').some((c) => c.trim().toLowerCase() === 'query')) {
@@ -117,7 +133,7 @@ export async function queryFeatureLayer(
       const page = takePage(rows, plan.pageSize);
       // returnExceededLimitFeatures=false: a page past the limit answers no features, only the flag.
       if (page.exceededTransferLimit && !q.returnExceededLimitFeatures) page.rows = [];
-      const features = page.rows.map((r) => {
+      const featureOf = (r: (typeof rows)[number]) => {
         const row = featureRowOf(plan, r);
         if (q.returnCentroid) row.centroid = centroidOf(row.shape, toOut);
         if (!q.returnGeometry) delete row.shape;
@@ -126,7 +142,29 @@ export async function queryFeatureLayer(
           row.shape = q.maxAllowableOffset ? simplifyGeometry(shape, q.maxAllowableOffset) : shape;
         }
         return row;
-      });
+      };
+      const layerOut = {
+        objectIdField: catalog.objectIdField,
+        globalIdField: '',
+        geometryType: catalog.geometryType ?? null,
+        spatialReference: outRef,
+      };
+      if (options.streamJson && q.format === 'json' && !q.quantization) {
+        // Rows become features as the response is written, a few hundred at a time. (A quantized
+        // answer needs every shape first for its grid, and f=pbf is one message: both are made whole.)
+        const pieces = featureSetJsonChunks({
+          layer: layerOut,
+          fields: plan.columns,
+          rows: (function* () {
+            for (const r of page.rows) yield featureOf(r);
+          })(),
+          exceededTransferLimit: page.exceededTransferLimit,
+          returnGeometry: q.returnGeometry,
+          geometryPrecision: q.geometryPrecision,
+        });
+        return { body: new JsonPieces(pieces), format: 'json' };
+      }
+      const features = page.rows.map(featureOf);
       if (q.format === 'geojson') {
         return {
           format: 'geojson',
@@ -135,12 +173,7 @@ export async function queryFeatureLayer(
       }
       const answer = renderFeatureAnswer({
         query: q,
-        layer: {
-          objectIdField: catalog.objectIdField,
-          globalIdField: '',
-          geometryType: catalog.geometryType ?? null,
-          spatialReference: outRef,
-        },
+        layer: layerOut,
         storage,
         outSR,
         fields: plan.columns,

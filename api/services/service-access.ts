@@ -10,6 +10,7 @@ import { findItem } from '../../db/repositories/items.js';
 import type { UserRow } from '../../db/repositories/users.js';
 import { audienceOf, type ServiceAudience } from '../../lib/access/items.js';
 import { forbidden, tokenRequired } from '../../lib/errors.js';
+import { createTtlMemo } from '../../lib/ttl-memo.js';
 import { serviceNotFound } from './hosted-layer.js';
 
 export type { ServiceAudience };
@@ -33,33 +34,29 @@ export interface ServiceAuthorizer {
 
 /**
  * authorizeService with each answer (granted or refused) remembered for a short time per item and
- * viewer: a map view asks for its tiles by the hundred. A change of sharing shows within `ttlMs`.
+ * viewer: a map view asks for its tiles by the hundred. Concurrent first requests share one lookup, and
+ * an answer in use is looked up again in the background before it expires (lib/ttl-memo.ts), so tile
+ * requests do not all wait on the same lookup every `ttlMs`. A change of sharing shows within `ttlMs`.
  */
 export function createServiceAuthorizer(ttlMs = 2_000, maxEntries = 10_000): ServiceAuthorizer {
-  const answers = new Map<string, { until: number; audience?: ServiceAudience; error?: unknown }>();
+  type Answer = { audience: ServiceAudience } | { error: unknown };
+  const answers = createTtlMemo<Answer>({ ttlMs, maxEntries, now: Date.now });
   const keyOf = (serviceItemId: string, viewer: UserRow | undefined) =>
     viewer ? `${serviceItemId}\u0000${viewer.username}` : serviceItemId;
   const authorize = async (db: Database, serviceItemId: string, viewer: UserRow | undefined) => {
-    const key = keyOf(serviceItemId, viewer);
-    const now = Date.now();
-    const hit = answers.get(key);
-    if (hit && hit.until > now) {
-      if (hit.audience) return hit.audience;
-      throw hit.error;
-    }
-    if (answers.size >= maxEntries) answers.clear();
-    try {
-      const audience = await authorizeService(db, serviceItemId, viewer);
-      answers.set(key, { until: now + ttlMs, audience });
-      return audience;
-    } catch (error) {
-      answers.set(key, { until: now + ttlMs, error });
-      throw error;
-    }
+    const answer = await answers.get(keyOf(serviceItemId, viewer), async () => {
+      try {
+        return { audience: await authorizeService(db, serviceItemId, viewer) };
+      } catch (error) {
+        return { error };
+      }
+    });
+    if ('audience' in answer) return answer.audience;
+    throw answer.error;
   };
   const known = (serviceItemId: string, viewer: UserRow | undefined) => {
-    const hit = answers.get(keyOf(serviceItemId, viewer));
-    return hit && hit.until > Date.now() ? hit.audience : undefined;
+    const hit = answers.peek(keyOf(serviceItemId, viewer))?.value;
+    return hit && 'audience' in hit ? hit.audience : undefined;
   };
   return Object.assign(authorize, { known });
 }

@@ -57,7 +57,44 @@ export function renderFeatureSet(input: FeatureSetInput): Record<string, unknown
 export const featureAttribute = (row: FeatureRow, f: CatalogField, objectIdField: string): unknown =>
   f.name === objectIdField ? row.objectid : toWireValue(row.attrs[f.name], f.type);
 
-function feature(row: FeatureRow, input: FeatureSetInput): EsriFeature {
+/** A feature set whose rows are made as they are written (see featureSetJsonChunks). */
+export interface StreamedFeatureSetInput extends Omit<FeatureSetInput, 'rows'> {
+  rows: Iterable<FeatureRow>;
+}
+
+/** The JSON object key the features are written under, as JSON.stringify writes it after `fields`. */
+const FEATURES_KEY = ',"features":[]';
+
+/**
+ * `JSON.stringify(renderFeatureSet(input))`, character for character, as a sequence of pieces: the head
+ * (everything before the first feature), then `featuresPerPiece` features at a time, then the tail. No
+ * piece holds more than that many features and rows are read from `input.rows` only as they are written,
+ * so a large answer is never held whole.
+ */
+export function* featureSetJsonChunks(
+  input: StreamedFeatureSetInput,
+  featuresPerPiece = 500,
+): Generator<string, void, undefined> {
+  const shell = JSON.stringify(renderFeatureSet({ ...input, rows: [] }));
+  // `features` comes after `fields` and before `exceededTransferLimit` (a boolean), so the last
+  // occurrence is the key itself, whatever the field names and aliases hold.
+  const at = shell.lastIndexOf(FEATURES_KEY);
+  yield `${shell.slice(0, at)},"features":[`;
+  let piece: string[] = [];
+  let first = true;
+  for (const row of input.rows) {
+    piece.push(JSON.stringify(feature(row, input)));
+    if (piece.length >= featuresPerPiece) {
+      yield (first ? '' : ',') + piece.join(',');
+      first = false;
+      piece = [];
+    }
+  }
+  if (piece.length > 0) yield (first ? '' : ',') + piece.join(',');
+  yield `]${shell.slice(at + FEATURES_KEY.length)}`;
+}
+
+function feature(row: FeatureRow, input: Omit<FeatureSetInput, 'rows'>): EsriFeature {
   const attributes: Record<string, unknown> = {};
   for (const f of input.fields) attributes[f.name] = featureAttribute(row, f, input.layer.objectIdField);
   const out: EsriFeature = { attributes };

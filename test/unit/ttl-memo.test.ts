@@ -73,3 +73,84 @@ describe('createTtlMemo', () => {
     expect(loads).toBe(4);
   });
 });
+
+describe('createTtlMemo refresh ahead of expiry', () => {
+  it('reloads a key in use in the background and keeps answering at once meanwhile', async () => {
+    let clock = 0;
+    let loads = 0;
+    let release: (() => void) | undefined;
+    const memo = createTtlMemo<number>({ ttlMs: 100, maxEntries: 10, now: () => clock });
+    const load = () =>
+      new Promise<number>((resolve) => {
+        const n = ++loads;
+        if (n === 1) resolve(n);
+        else release = () => resolve(n);
+      });
+    expect(await memo.get('a', load)).toBe(1);
+    await settle();
+    clock = 49;
+    expect(memo.peek('a')).toEqual({ value: 1 });
+    expect(loads).toBe(1); // younger than half the ttl: no reload
+    clock = 50;
+    expect(memo.peek('a')).toEqual({ value: 1 }); // starts the reload, still answers
+    expect(loads).toBe(2);
+    clock = 99;
+    expect(memo.peek('a')).toEqual({ value: 1 });
+    expect(await memo.get('a', load)).toBe(1);
+    expect(loads).toBe(2); // one reload, however many uses
+    release?.();
+    await settle();
+    expect(memo.peek('a')).toEqual({ value: 2 });
+    // The new answer counts from when its load began (50): fresh until 150, reloaded from 100.
+    clock = 149;
+    expect(memo.peek('a')).toEqual({ value: 2 });
+    expect(loads).toBe(3);
+  });
+
+  it('never answers past the ttl when the reload has not settled', async () => {
+    let clock = 0;
+    let loads = 0;
+    const memo = createTtlMemo<string>({ ttlMs: 100, maxEntries: 10, now: () => clock });
+    // The first load answers; its reload (the same function) never settles.
+    const load = () => (++loads === 1 ? Promise.resolve('old') : new Promise<string>(() => {}));
+    await memo.get('k', load);
+    await settle();
+    clock = 60;
+    let calls = 0;
+    const other = () => {
+      calls++;
+      return Promise.resolve('other');
+    };
+    expect(await memo.get('k', other)).toBe('old');
+    expect(loads).toBe(2);
+    expect(calls).toBe(0); // the reload reuses the entry's own load, not this caller's
+    clock = 100;
+    expect(memo.peek('k')).toBeUndefined();
+    expect(await memo.get('k', async () => 'new')).toBe('new');
+  });
+
+  it('keeps the old answer when a reload fails, and drops the key when `keep` refuses the new one', async () => {
+    let clock = 0;
+    let next: () => Promise<number | undefined> = async () => 1;
+    const memo = createTtlMemo<number | undefined>({
+      ttlMs: 100,
+      maxEntries: 10,
+      now: () => clock,
+      keep: (v) => v !== undefined,
+    });
+    await memo.get('k', () => next());
+    await settle();
+    next = () => Promise.reject(new Error('down'));
+    clock = 50;
+    expect(memo.peek('k')).toEqual({ value: 1 });
+    await settle();
+    clock = 60;
+    expect(memo.peek('k')).toEqual({ value: 1 }); // a second reload starts after the failure
+    next = async () => undefined;
+    await settle();
+    clock = 70;
+    expect(memo.peek('k')).toEqual({ value: 1 });
+    await settle();
+    expect(memo.peek('k')).toBeUndefined(); // gone: the next get loads afresh
+  });
+});

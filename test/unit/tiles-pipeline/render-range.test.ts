@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { renderRange } from '../../../activities/tiles/render-bundle.js';
+import { encodePng, METATILE, renderRange } from '../../../activities/tiles/render-bundle.js';
 import type { DrawableLayer, LocatedFeature } from '../../../db/repositories/layer-features.js';
 import { MarkerSpriteCache } from '../../../lib/render/marker-sprites.js';
-import { tileBounds } from '../../../lib/tiles/web-mercator.js';
+import { cropTile } from '../../../lib/render/metatile-crop.js';
+import { isEmptyTile, renderTile } from '../../../lib/render/render-tile.js';
+import { metatilesInRange, metatileTiles } from '../../../lib/tiles/metatile.js';
+import { TILE_SIZE, tileBounds } from '../../../lib/tiles/web-mercator.js';
 
 const layer: DrawableLayer = {
   layerId: 0,
@@ -63,5 +66,81 @@ describe('renderRange', () => {
     );
     expect(out).toEqual({ tiles: 0, metatiles: 4 });
     expect(seen).toEqual([1, 2, 3, 4]);
+  });
+
+  /** Points spread over the range (a fixed sequence), so most metatiles draw several tiles. */
+  function spreadPoints(n: number): LocatedFeature[] {
+    const [xmin, , , ymax] = tileBounds({ level: 10, row: range.minRow, col: range.minCol });
+    const [, ymin, xmax] = tileBounds({ level: 10, row: range.maxRow, col: range.maxCol });
+    let seed = 3;
+    const rand = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
+    return Array.from({ length: n }, () => {
+      const x = xmin + rand() * (xmax - xmin);
+      const y = ymin + rand() * (ymax - ymin);
+      return { geometry: { x, y }, attributes: {}, bounds: [x, y, x, y] as [number, number, number, number] };
+    });
+  }
+
+  it('gives the tiles and bytes of drawing and encoding one metatile at a time, with encodes overlapping', async () => {
+    const features = spreadPoints(60);
+    const got = new Map<string, Buffer>();
+    const out = await renderRange(
+      range,
+      [{ layer, features, sprites: new MarkerSpriteCache(96) }],
+      new Map(),
+      (t) => void got.set(`${t.row}/${t.col}`, Buffer.from(t.png)),
+      () => {},
+    );
+    // One metatile at a time, every tile encoded before the next metatile is drawn.
+    const expected = new Map<string, Buffer>();
+    for (const meta of metatilesInRange(range, METATILE)) {
+      const rgba = new Uint8Array(meta.width * meta.height * 4);
+      renderTile({
+        features,
+        drawingInfo: null,
+        geometryType: 'esriGeometryPoint',
+        envelope: meta.bounds,
+        width: meta.width,
+        height: meta.height,
+        target: rgba,
+        sprites: new MarkerSpriteCache(96),
+        pictures: new Map(),
+      });
+      for (const t of metatileTiles(meta, range)) {
+        const crop = cropTile(rgba, meta.width, t.col - meta.col0, t.row - meta.row0, TILE_SIZE);
+        if (!isEmptyTile(crop)) expected.set(`${t.row}/${t.col}`, Buffer.from(await encodePng(crop)));
+      }
+    }
+    expect(expected.size).toBeGreaterThan(20);
+    expect(out.tiles).toBe(expected.size);
+    expect([...got.keys()].sort()).toEqual([...expected.keys()].sort());
+    for (const [k, png] of expected) expect({ k, same: got.get(k)?.equals(png) }).toEqual({ k, same: true });
+  });
+
+  it('fails when a tile cannot be handed on, after every encode has settled', async () => {
+    let calls = 0;
+    let callsAfter = 0;
+    let failed = false;
+    await expect(
+      renderRange(
+        range,
+        [{ layer, features: spreadPoints(60), sprites: new MarkerSpriteCache(96) }],
+        new Map(),
+        () => {
+          calls++;
+          if (failed) callsAfter++;
+          if (calls === 3) throw new Error('store down');
+        },
+        () => {},
+      ),
+    ).rejects.toThrow('store down');
+    failed = true;
+    const settledCalls = calls;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(calls).toBe(settledCalls); // nothing was still running once renderRange had failed
+    expect(callsAfter).toBe(0);
   });
 });

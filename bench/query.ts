@@ -1,0 +1,244 @@
+/**
+ * A bbox query returning about 1,000 of 1,000,000 points, through FeatureServer/0/query (f=json, all
+ * fields, geometry) against the same query written by hand on the same PostgreSQL table, with its JSON
+ * rendering (see bench/README.md):
+ *   npx tsx bench/query.ts [--rows 1000000] [--seconds 10] [--concurrency 1,16] [--pg postgres://…]
+ *
+ * The product runs as production runs it (api/main.ts, one process, bench/tile-bench-serve.ts) against the
+ * bench stack; this process is the client of both sides. Ours: an HTTP GET per query, the answer read
+ * whole as text. By hand: one prepared statement on the table with the same filter the plan uses (the box,
+ * and the point in the box, so the point index answers), the rows rendered as Esri JSON features
+ * (attributes named after the layer's fields, the stored shape parsed) and stringified. Both sides ask the
+ * same boxes in the same order; a sample is checked to return the same object ids.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import postgres from 'postgres';
+import { featureTableName } from '../db/repositories/feature-tables.js';
+import { lonLatToMercator } from '../lib/tiles/web-mercator.js';
+import { writePointsCsv } from './ingest-data.js';
+import { startBenchStack } from './ingest-stack.js';
+import { startApi } from './tile-bench-serve.js';
+
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    seconds: { type: 'string', default: '10' },
+    concurrency: { type: 'string', default: '1,16' },
+    pg: {
+      type: 'string',
+      default: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    },
+  },
+});
+const rows = Number(values.rows);
+const seconds = Number(values.seconds);
+const dir = '/tmp/query-bench';
+rmSync(dir, { recursive: true, force: true });
+mkdirSync(dir, { recursive: true });
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
+
+async function json(url: string, init?: RequestInit): Promise<Record<string, any>> {
+  return (await (await fetch(url, init)).json()) as Record<string, any>;
+}
+
+/** Boxes of about 1,000 points each over the data (the points are spread evenly, ingest-data.ts). */
+function boxes(count: number, total: number): [number, number, number, number][] {
+  // The data spans 0.45° × 0.38° from (-87.94, 41.64); a box of that shape scaled by √(1000/total).
+  const scale = Math.sqrt(1000 / total);
+  const w = 0.45 * scale;
+  const h = 0.38 * scale;
+  let seed = 11;
+  const rand = () => {
+    seed = (seed * 48271) % 2147483647;
+    return seed / 2147483647;
+  };
+  return Array.from({ length: count }, () => {
+    const west = -87.94 + rand() * (0.45 - w);
+    const south = 41.64 + rand() * (0.38 - h);
+    const [x0, y0] = lonLatToMercator(west, south);
+    const [x1, y1] = lonLatToMercator(west + w, south + h);
+    return [x0, y0, x1, y1];
+  });
+}
+
+interface Timing {
+  rps: number;
+  p50: number;
+  p99: number;
+  count: number;
+}
+
+/** `concurrency` loops over the boxes for `seconds`; latencies of every call, in ms. */
+async function measure(
+  concurrency: number,
+  ask: (b: [number, number, number, number]) => Promise<unknown>,
+  list: [number, number, number, number][],
+): Promise<Timing> {
+  const latencies: number[] = [];
+  let next = 0;
+  const until = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        const b = list[next++ % list.length];
+        const t = performance.now();
+        await ask(b);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
+  return { rps: latencies.length / elapsed, p50: at(50), p99: at(99), count: latencies.length };
+}
+
+/**
+ * The API, answering: a free port found for it may be taken by another process before it binds (a busy
+ * machine), so an API that does not answer is stopped and started again on another port.
+ */
+async function startHealthyApi() {
+  for (let attempt = 1; ; attempt++) {
+    const api = await startApi(stack, 1);
+    const ok = await fetch(`${api.baseUrl}/rest/info?f=json`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return api;
+    await api.stop();
+    if (attempt === 3) throw new Error('the API did not answer after three starts');
+  }
+}
+
+const stack = await startBenchStack(join(dir, 'stack'), values.pg);
+const sqlClient = postgres(stack.databaseUrl, { max: 16, onnotice: () => {} });
+try {
+  const csv = join(dir, 'points.csv');
+  await writePointsCsv(csv, rows);
+  const token = (
+    await json(`${stack.baseUrl}/sharing/rest/generateToken`, {
+      method: 'POST',
+      body: new URLSearchParams({ f: 'json', ...stack.admin, client: 'requestip', expiration: '600' }),
+    })
+  ).token as string;
+  const name = `query_bench_${Date.now().toString(36)}`;
+  const form = new FormData();
+  form.set('f', 'json');
+  form.set('token', token);
+  form.set('filetype', 'csv');
+  form.set(
+    'publishParameters',
+    JSON.stringify({
+      name,
+      locationType: 'coordinates',
+      latitudeFieldName: 'lat',
+      longitudeFieldName: 'lon',
+      layerInfo: { capabilities: 'Query' },
+    }),
+  );
+  const { openAsBlob } = await import('node:fs');
+  form.set('file', await openAsBlob(csv), `${name}.csv`);
+  const owner = stack.admin.username;
+  const published = await json(`${stack.baseUrl}/sharing/rest/content/users/${owner}/publish`, {
+    method: 'POST',
+    body: form,
+  });
+  const service = published.services?.[0];
+  if (!service) throw new Error(`publish failed: ${JSON.stringify(published)}`);
+  for (;;) {
+    const status = await json(
+      `${stack.baseUrl}/sharing/rest/content/users/${owner}/items/${service.serviceItemId}/status?f=json&token=${token}&jobId=${service.jobId}`,
+    );
+    if (status.status === 'completed') break;
+    if (status.status === 'failed') throw new Error(`publish failed: ${status.statusMessage}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  console.log(`published ${rows} points as ${name} (load ${load()})`);
+
+  const api = await startHealthyApi();
+  try {
+    const layerUrl = `${api.baseUrl}/rest/services/Hosted/${name}/FeatureServer/0`;
+    const layer = await json(`${layerUrl}?f=json&token=${token}`);
+    const fields = (layer.fields as { name: string; type: string }[]).filter(
+      (f) => f.type !== 'esriFieldTypeOID',
+    );
+    const oidField = String(layer.objectIdField);
+    const table = featureTableName(service.serviceItemId, 0);
+    // a_n is the n-th attribute field (db/repositories/feature-tables.ts).
+    const columns = fields.map((_f, n) => `"a_${n}"`).join(', ');
+    const statement = `select "objectid", ${columns}, "shape" from "${table}" where "bbox" && $1::box and ("bbox"[0]) <@ $1::box order by "objectid" limit 2001`;
+
+    const ours = async (b: [number, number, number, number]) => {
+      const url = `${layerUrl}/query?f=json&where=1%3D1&outFields=*&returnGeometry=true&geometryType=esriGeometryEnvelope&spatialRel=esriSpatialRelIntersects&inSR=102100&geometry=${b.join('%2C')}&token=${token}`;
+      const res = await fetch(url);
+      return res.text();
+    };
+    const byHand = async (b: [number, number, number, number]) => {
+      const found = await sqlClient.unsafe(statement, [`(${b[0]},${b[1]}),(${b[2]},${b[3]})`], {
+        prepare: true,
+      });
+      const features = found.map((r) => {
+        const attributes: Record<string, unknown> = { [oidField]: r.objectid };
+        fields.forEach((f, n) => {
+          attributes[f.name] = r[`a_${n}`];
+        });
+        return { attributes, geometry: r.shape === null ? null : JSON.parse(r.shape) };
+      });
+      return JSON.stringify({
+        objectIdFieldName: oidField,
+        geometryType: 'esriGeometryPoint',
+        spatialReference: { wkid: 102100, latestWkid: 3857 },
+        features,
+        exceededTransferLimit: false,
+      });
+    };
+
+    const list = boxes(200, rows);
+    // Same answers: the object ids of a sample of boxes.
+    let sizes = 0;
+    for (const b of list.slice(0, 10)) {
+      const a = JSON.parse(await ours(b)) as { features?: { attributes: Record<string, number> }[] };
+      const h = JSON.parse(await byHand(b)) as { features: { attributes: Record<string, number> }[] };
+      const idsA = (a.features ?? []).map((f) => f.attributes[oidField]);
+      const idsH = h.features.map((f) => f.attributes[oidField]);
+      if (JSON.stringify(idsA) !== JSON.stringify(idsH)) {
+        throw new Error(
+          `different answers for box ${b.join(',')}: ${idsA.length} against ${idsH.length} features`,
+        );
+      }
+      sizes += idsA.length;
+    }
+    console.log(
+      `10 sampled boxes: the same object ids on both sides, ${(sizes / 10).toFixed(0)} features each on average`,
+    );
+    // Warm both sides (plans, caches, JIT) before measuring.
+    await measure(4, ours, list.slice(0, 40));
+    await measure(4, byHand, list.slice(0, 40));
+    for (const c of values.concurrency.split(',').map(Number)) {
+      const h = await measure(c, byHand, list);
+      const o = await measure(c, ours, list);
+      const fmt = (t: Timing) =>
+        `${t.rps.toFixed(0).padStart(6)} queries/s  p50 ${t.p50.toFixed(1).padStart(6)} ms  p99 ${t.p99.toFixed(1).padStart(6)} ms`;
+      console.log(`concurrency ${c} (load ${load()})`);
+      console.log(`  hand-written SQL + JSON  ${fmt(h)}`);
+      console.log(`  ours, FeatureServer      ${fmt(o)}`);
+      console.log(
+        `  ratio ours / hand: p50 ${(o.p50 / h.p50).toFixed(2)}x, p99 ${(o.p99 / h.p99).toFixed(2)}x, throughput ${(h.rps / o.rps).toFixed(2)}x slower`,
+      );
+    }
+  } finally {
+    await api.stop();
+  }
+} finally {
+  await sqlClient.end();
+  await stack.stop();
+}
