@@ -25,26 +25,15 @@ import {
   type PublishWorkflowResult,
   publishProgressQuery,
 } from './messages.js';
-import { LONG_STEP_RETRY, STEP_RETRY } from './retry-presets.js';
+import { DATA_STEP, LONG_STEP, SHORT_STEP } from './retry-presets.js';
 import { tileCacheBuildWorkflow } from './tile-cache-build.js';
 import { tileCacheBuildWorkflowId } from './tile-cache-messages.js';
 
-const { planPublish, finishLayer, markServiceReady, failPublish, finishPublishJob, swapInOverwrite } =
-  proxyActivities<PublishActivities>({
-    startToCloseTimeout: '10 minutes',
-    retry: STEP_RETRY,
-  });
-
-const { cachesDrawnFrom } = proxyActivities<TileActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: STEP_RETRY,
-});
-
-const { loadLayer } = proxyActivities<PublishActivities>({
-  startToCloseTimeout: '4 hours',
-  heartbeatTimeout: '20 seconds',
-  retry: LONG_STEP_RETRY,
-});
+const { planPublish, finishLayer, failPublish, swapInOverwrite } =
+  proxyActivities<PublishActivities>(DATA_STEP);
+const { markServiceReady, finishPublishJob } = proxyActivities<PublishActivities>(SHORT_STEP);
+const { cachesDrawnFrom } = proxyActivities<TileActivities>(SHORT_STEP);
+const { loadLayer } = proxyActivities<PublishActivities>(LONG_STEP);
 
 export async function publishWorkflow(input: PublishWorkflowInput): Promise<PublishWorkflowResult> {
   const progress: PublishProgress = { phase: 'planning', layersTotal: 0, layersDone: 0, layers: [] };

@@ -17,6 +17,7 @@ import type { LayerPlan, PublishRequest } from '../../db/schema/publish-request.
 import { sharedBoundaryLookup } from '../../infra/boundary-service.js';
 import { WGS84 } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
+import { recordProgress } from '../heartbeat.js';
 import { lookupOf, lookupRows } from './boundary-lookup-rows.js';
 import { CsvEncoderThread, type ThreadBatch } from './csv-encoder-thread.js';
 import { type CsvDialect, csvByteBatches } from './csv-source.js';
@@ -67,7 +68,7 @@ export async function loadLayer(
     );
     const start = plan.source.kind === 'csv' ? plan.source.dataOffset : 0;
     progress = { byteOffset: start, rowNumber: 0, rowsLoaded: 0, rowsRejected: 0, reasons: [] };
-    ctx.heartbeat(progress);
+    recordProgress(progress);
   }
   const columns = copyColumns(plan.fields.map((f) => ({ name: f.name, column: f.column, type: f.type })));
   let lastReport = 0;
@@ -80,7 +81,7 @@ export async function loadLayer(
     const failure = await inFlight;
     inFlight = null;
     if (failure) throw failure;
-    ctx.heartbeat(afterInFlight);
+    recordProgress(afterInFlight);
     const now = deps.now();
     if (now - lastReport >= PROGRESS_EVERY_MS) {
       lastReport = now;
