@@ -14,6 +14,8 @@ const lastDetails = new WeakMap<Context, { details: unknown }>();
 /** Heartbeats `details` as the current activity's resume point, repeated by the timer from now on. */
 export function recordProgress(details: unknown): void {
   const ctx = Context.current();
+  // A local activity has no heartbeats (its workflow task stands for it) and nothing to resume.
+  if (ctx.info.isLocal) return;
   lastDetails.set(ctx, { details });
   ctx.heartbeat(details);
 }

@@ -15,7 +15,12 @@ export interface PublishWorkflowInput {
   cache?: { serviceItemId: string; jobId: string };
   /** Re-publish into the existing service: swap the new tables in, then rebuild its caches. */
   overwrite?: boolean;
+  /** The source file's size in bytes: a small file is published in one step. */
+  sourceSize?: number;
 }
+
+/** Sources up to this size are planned, loaded, finished and marked ready in one activity. */
+export const SMALL_SOURCE_BYTES = 4 * 1024 * 1024;
 
 export interface LayerProgress {
   layerId: number;

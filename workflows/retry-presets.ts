@@ -7,7 +7,7 @@
  * dies is noticed within `HEARTBEAT_TIMEOUT` whatever the step was doing, and the retry starts on
  * the next worker a second later: recovery takes seconds, never a start-to-close timeout.
  */
-import type { ActivityOptions, RetryPolicy } from '@temporalio/workflow';
+import type { ActivityOptions, LocalActivityOptions, RetryPolicy } from '@temporalio/workflow';
 
 const backoff = {
   initialInterval: '1 second',
@@ -49,4 +49,14 @@ export const LONG_STEP: ActivityOptions = {
   startToCloseTimeout: '4 hours',
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
   retry: LONG_STEP_RETRY,
+};
+
+/**
+ * A small job done in one go as a local activity: it runs on the worker that holds the workflow task,
+ * without a trip through the activity task queue. A local activity cannot heartbeat; if its worker
+ * dies, the workflow task times out (10 s) and the next worker replays and runs it again.
+ */
+export const LOCAL_STEP: LocalActivityOptions = {
+  startToCloseTimeout: '2 minutes',
+  retry: STEP_RETRY,
 };

@@ -52,10 +52,11 @@ export async function loadLayer(
   request: PublishRequest,
   plan: LayerPlan,
   persistErrors: boolean,
+  /** The resume point a previous attempt heartbeated; none to load from the start. */
+  resumed: LoadProgress | undefined,
 ): Promise<LoadResult> {
   const { database } = deps;
   const ctx = Context.current();
-  const resumed = ctx.info.heartbeatDetails as LoadProgress | undefined;
   let progress: LoadProgress;
   if (resumed && (await featureTableExists(database, plan.tableName))) {
     progress = resumed;
@@ -98,7 +99,7 @@ export async function loadLayer(
       );
     }
   };
-  const batches = encodesOnThread(plan)
+  const batches = encodesOnThread(plan, request)
     ? threadBatches(deps.store, request, plan, progress)
     : inProcessBatches(deps, request, plan, progress);
   for await (const batch of batches) {
@@ -152,9 +153,17 @@ interface PreparedBatch {
   geocoded?: GeocodeCounts;
 }
 
+/**
+ * Below this size a file is encoded on the activity's thread: starting the encoder thread (and its
+ * TypeScript loader) costs more than encoding a batch or two, and there is nothing to overlap.
+ */
+const THREAD_MIN_BYTES = 4 * 1024 * 1024;
+
 /** Delimited text located by x/y columns (or not at all) is parsed and encoded on its own thread. */
-const encodesOnThread = (plan: LayerPlan) =>
-  plan.source.kind === 'csv' && (plan.location.type === 'coordinates' || plan.location.type === 'none');
+const encodesOnThread = (plan: LayerPlan, request: PublishRequest) =>
+  plan.source.kind === 'csv' &&
+  (plan.location.type === 'coordinates' || plan.location.type === 'none') &&
+  request.sourceSize >= THREAD_MIN_BYTES;
 
 /** Batches encoded by the CSV encoder thread: up to two waiting there while one is copied. */
 async function* threadBatches(
