@@ -28,6 +28,8 @@ export interface BenchStack {
   stop(): Promise<void>;
 }
 
+let runtimeInstalled = false;
+
 const ADMIN = { username: 'benchadmin', password: 'Bench-Passw0rd!' };
 
 export async function startBenchStack(dir: string, adminUrl: string | null): Promise<BenchStack> {
@@ -76,7 +78,9 @@ export async function startBenchStack(dir: string, adminUrl: string | null): Pro
   const config = loadConfig(env);
   const log = createLogger(config.logLevel);
   const runtime = await openRuntime(config, log);
-  installTemporalRuntime(log);
+  // The SDK's runtime is one per process; a bench that starts a second stack reuses it.
+  if (!runtimeInstalled) installTemporalRuntime(log);
+  runtimeInstalled = true;
   const deps = appDeps(runtime);
   await ensureSearchAttributes(await deps.temporal(), config.temporal.namespace, log);
   const worker = await createWorker({ config, deps: runtime, log });
