@@ -32,7 +32,16 @@ let runtimeInstalled = false;
 
 const ADMIN = { username: 'benchadmin', password: 'Bench-Passw0rd!' };
 
-export async function startBenchStack(dir: string, adminUrl: string | null): Promise<BenchStack> {
+/** Temporal, MinIO and the database, without the product: what its processes are started against. */
+export interface BackingServices {
+  /** The product's environment for these services (API port, data directory, addresses, admin). */
+  env: Record<string, string>;
+  databaseUrl: URL | null;
+  admin: { username: string; password: string };
+  stop(): Promise<void>;
+}
+
+export async function startBackingServices(dir: string, adminUrl: string | null): Promise<BackingServices> {
   const [temporalPort, uiPort, minioPort, consolePort, apiPort] = await Promise.all(
     Array.from({ length: 5 }, () => freePort()),
   );
@@ -75,6 +84,24 @@ export async function startBenchStack(dir: string, adminUrl: string | null): Pro
     EMBEDDED_SERVICES: 'false',
     LOG_LEVEL: 'error',
   };
+  return {
+    env,
+    databaseUrl,
+    admin: ADMIN,
+    async stop() {
+      for (const s of services.reverse()) await s.stop();
+      if (!adminUrl) return;
+      const drop = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await drop.unsafe(`drop database if exists ${dbName} with (force)`);
+      await drop.end();
+    },
+  };
+}
+
+export async function startBenchStack(dir: string, adminUrl: string | null): Promise<BenchStack> {
+  const backing = await startBackingServices(dir, adminUrl);
+  const { env, databaseUrl } = backing;
+  const apiPort = Number(env.PORT);
   const config = loadConfig(env);
   const log = createLogger(config.logLevel);
   const runtime = await openRuntime(config, log);
@@ -99,11 +126,7 @@ export async function startBenchStack(dir: string, adminUrl: string | null): Pro
       worker.shutdown();
       await running.catch(() => {});
       await runtime.close();
-      for (const s of services.reverse()) await s.stop();
-      if (!adminUrl) return;
-      const drop = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      await drop.unsafe(`drop database if exists ${dbName} with (force)`);
-      await drop.end();
+      await backing.stop();
     },
   };
 }
