@@ -8,7 +8,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, openAsBlob, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
@@ -207,6 +207,7 @@ async function main() {
   }
   console.log(`  ${(statSync(large).size / 2 ** 20).toFixed(0)} MB for ${rows} rows`);
   const stack = await startBenchStack(join(dir, 'stack'), values.pg as string);
+  const loadAtStart = loadavg()[0];
   try {
     const token = await signIn(stack);
     const runs: Run[] = [];
@@ -219,6 +220,9 @@ async function main() {
         `| ${r.label} | ${r.rows} | ${r.loaded} | ${r.seconds.toFixed(2)} | ${Math.round(r.rows / r.seconds)} | ${r.peakRssMb ?? '-'} |`,
       );
     }
+    console.log(
+      `\nload average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end`,
+    );
     const [quarter, full, peer] = runs;
     const rate = (r: Run) => r.rows / r.seconds;
     console.log(

@@ -8,7 +8,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { sql } from 'drizzle-orm';
@@ -146,7 +146,9 @@ describe('a worker killed while finishLayer builds the indexes', () => {
       return status.name === 'COMPLETED' ? Date.now() : null;
     });
     const restartToMoving = moved - restartedAt;
-    console.log(`crash recovery: restart to moving ${restartToMoving} ms`);
+    console.log(
+      `crash recovery: restart to moving ${restartToMoving} ms (load average ${loadavg()[0].toFixed(2)})`,
+    );
     expect(restartToMoving).toBeLessThan(30_000);
 
     const result = (await handle.result()) as PublishWorkflowResult;
