@@ -230,21 +230,24 @@ export function createPublishActivities(deps: PublishDeps) {
       extent,
       layers: layers.map((l) => l.definition),
     });
-    await updateService(db, row.serviceItemId, { status: 'ready', definition, modified: deps.now() });
     const item = await findItem(db, row.serviceItemId);
-    if (item) {
-      await updateItem(db, row.serviceItemId, {
-        extent: extent ? wgs84Extent(extent, spatialReference) : null,
-        spatialReference: String(spatialReference.latestWkid ?? spatialReference.wkid ?? ''),
-        typeKeywords: [
-          ...item.typeKeywords.filter((k) => k !== 'Singlelayer' && k !== 'Multilayer'),
-          layers.length > 1 ? 'Multilayer' : 'Singlelayer',
-        ],
-        modified: deps.now(),
-      });
-    }
-    await updateJobProgress(db, jobId, { ...totals }, deps.now());
-    if (!cacheFollows) await finishJob(db, jobId, 'completed', 'completed', deps.now());
+    // One transaction: the service, its item and the job become ready together (and one commit).
+    await db.transaction(async (tx) => {
+      await updateService(tx, row.serviceItemId, { status: 'ready', definition, modified: deps.now() });
+      if (item) {
+        await updateItem(tx, row.serviceItemId, {
+          extent: extent ? wgs84Extent(extent, spatialReference) : null,
+          spatialReference: String(spatialReference.latestWkid ?? spatialReference.wkid ?? ''),
+          typeKeywords: [
+            ...item.typeKeywords.filter((k) => k !== 'Singlelayer' && k !== 'Multilayer'),
+            layers.length > 1 ? 'Multilayer' : 'Singlelayer',
+          ],
+          modified: deps.now(),
+        });
+      }
+      await updateJobProgress(tx, jobId, { ...totals }, deps.now());
+      if (!cacheFollows) await finishJob(tx, jobId, 'completed', 'completed', deps.now());
+    });
   }
 
   return withFailureMapping({
