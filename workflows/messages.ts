@@ -19,8 +19,11 @@ export interface PublishWorkflowInput {
   sourceSize?: number;
 }
 
-/** Sources up to this size are planned, loaded, finished and marked ready in one activity. */
-export const SMALL_SOURCE_BYTES = 4 * 1024 * 1024;
+/**
+ * Sources up to this size are planned, loaded, finished and marked ready in one local activity: about
+ * 10,000 CSV rows, a second of work, or a few minutes at most when every row is sent to a remote geocoder.
+ */
+export const SMALL_SOURCE_BYTES = 1024 * 1024;
 
 export interface LayerProgress {
   layerId: number;

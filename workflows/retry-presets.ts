@@ -57,6 +57,7 @@ export const LONG_STEP: ActivityOptions = {
  * dies, the workflow task times out (10 s) and the next worker replays and runs it again.
  */
 export const LOCAL_STEP: LocalActivityOptions = {
-  startToCloseTimeout: '2 minutes',
+  // Long enough for a small file geocoded row by row by a remote service.
+  startToCloseTimeout: '10 minutes',
   retry: STEP_RETRY,
 };
