@@ -1,6 +1,7 @@
 // Every activity group, built from real dependencies passed in by the worker.
 import type { LocatorSource } from '../infra/locator-service.js';
 import { createOutboundFetch, type OutboundFetch } from '../infra/outbound-fetch.js';
+import { heartbeatingActivities } from './heartbeat.js';
 import { createGazetteerGeocoder } from './publish/gazetteer-geocoder.js';
 import { createPublishActivities } from './publish/publish-activities.js';
 import type { PublishDeps } from './publish/publish-deps.js';
@@ -27,8 +28,9 @@ const FETCH_NOTHING = createOutboundFetch({
   maxResponseBytes: 0,
 });
 
+/** Every activity heartbeats from a timer while it runs (see heartbeat.ts). */
 export function createActivities(deps: ActivityDeps) {
-  return {
+  return heartbeatingActivities({
     ...createSelfCheckActivities(deps),
     ...createPublishActivities({
       ...deps,
@@ -37,7 +39,7 @@ export function createActivities(deps: ActivityDeps) {
     }),
     ...createTileActivities(deps),
     ...createTilePackageActivities(deps),
-  };
+  });
 }
 
 export type Activities = ReturnType<typeof createActivities>;

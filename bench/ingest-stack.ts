@@ -1,7 +1,8 @@
 /**
  * The product as the ingest benchmark runs it: a Temporal dev server and MinIO from the cached
- * binaries, a fresh PostgreSQL database, and the API and a worker in this process (so the process's
- * memory is the product's memory).
+ * binaries, a fresh PostgreSQL database (or, with `adminUrl` null, the embedded PGlite one as
+ * `npm start` has it), and the API and a worker in this process (so the process's memory is the
+ * product's memory).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import { freePort } from '../test/integration/support/ports.js';
 
 export interface BenchStack {
   baseUrl: string;
+  /** The PostgreSQL database's URL; empty on the embedded PGlite database. */
   databaseUrl: string;
   admin: { username: string; password: string };
   temporal: Client;
@@ -26,18 +28,32 @@ export interface BenchStack {
   stop(): Promise<void>;
 }
 
+let runtimeInstalled = false;
+
 const ADMIN = { username: 'benchadmin', password: 'Bench-Passw0rd!' };
 
-export async function startBenchStack(dir: string, adminUrl: string): Promise<BenchStack> {
+/** Temporal, MinIO and the database, without the product: what its processes are started against. */
+export interface BackingServices {
+  /** The product's environment for these services (API port, data directory, addresses, admin). */
+  env: Record<string, string>;
+  databaseUrl: URL | null;
+  admin: { username: string; password: string };
+  stop(): Promise<void>;
+}
+
+export async function startBackingServices(dir: string, adminUrl: string | null): Promise<BackingServices> {
   const [temporalPort, uiPort, minioPort, consolePort, apiPort] = await Promise.all(
     Array.from({ length: 5 }, () => freePort()),
   );
   const dbName = `bench_ingest_${Date.now()}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${dbName}`);
-  await admin.end();
-  const databaseUrl = new URL(adminUrl);
-  databaseUrl.pathname = `/${dbName}`;
+  let databaseUrl: URL | null = null;
+  if (adminUrl) {
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${dbName}`);
+    await admin.end();
+    databaseUrl = new URL(adminUrl);
+    databaseUrl.pathname = `/${dbName}`;
+  }
 
   const { cacheDir } = loadConfig({});
   const minio = { accessKey: 'bench-ingest', secretKey: 'bench-ingest-secret' };
@@ -55,7 +71,7 @@ export async function startBenchStack(dir: string, adminUrl: string): Promise<Be
   const env = {
     PORT: String(apiPort),
     DATA_DIR: join(dir, 'product'),
-    DATABASE_URL: databaseUrl.toString(),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl.toString() } : {}),
     TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
     TEMPORAL_TASK_QUEUE: 'bench-ingest',
     MINIO_ENDPOINT: `http://127.0.0.1:${minioPort}`,
@@ -68,10 +84,30 @@ export async function startBenchStack(dir: string, adminUrl: string): Promise<Be
     EMBEDDED_SERVICES: 'false',
     LOG_LEVEL: 'error',
   };
+  return {
+    env,
+    databaseUrl,
+    admin: ADMIN,
+    async stop() {
+      for (const s of services.reverse()) await s.stop();
+      if (!adminUrl) return;
+      const drop = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await drop.unsafe(`drop database if exists ${dbName} with (force)`);
+      await drop.end();
+    },
+  };
+}
+
+export async function startBenchStack(dir: string, adminUrl: string | null): Promise<BenchStack> {
+  const backing = await startBackingServices(dir, adminUrl);
+  const { env, databaseUrl } = backing;
+  const apiPort = Number(env.PORT);
   const config = loadConfig(env);
   const log = createLogger(config.logLevel);
   const runtime = await openRuntime(config, log);
-  installTemporalRuntime(log);
+  // The SDK's runtime is one per process; a bench that starts a second stack reuses it.
+  if (!runtimeInstalled) installTemporalRuntime(log);
+  runtimeInstalled = true;
   const deps = appDeps(runtime);
   await ensureSearchAttributes(await deps.temporal(), config.temporal.namespace, log);
   const worker = await createWorker({ config, deps: runtime, log });
@@ -81,7 +117,7 @@ export async function startBenchStack(dir: string, adminUrl: string): Promise<Be
 
   return {
     baseUrl: `http://127.0.0.1:${apiPort}`,
-    databaseUrl: databaseUrl.toString(),
+    databaseUrl: databaseUrl?.toString() ?? '',
     admin: ADMIN,
     temporal: await deps.temporal(),
     env,
@@ -90,10 +126,7 @@ export async function startBenchStack(dir: string, adminUrl: string): Promise<Be
       worker.shutdown();
       await running.catch(() => {});
       await runtime.close();
-      for (const s of services.reverse()) await s.stop();
-      const drop = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      await drop.unsafe(`drop database if exists ${dbName} with (force)`);
-      await drop.end();
+      await backing.stop();
     },
   };
 }

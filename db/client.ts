@@ -51,8 +51,13 @@ function openPostgres(url: string, poolSize: number, statementTimeoutMs?: number
   const client = postgres(url, {
     max: poolSize,
     onnotice: () => {},
-    // Sent as a startup parameter, so every connection of the pool has it from its first statement.
-    ...(statementTimeoutMs ? { connection: { statement_timeout: statementTimeoutMs } } : {}),
+    // Sent as startup parameters, so every connection of the pool has them from its first statement.
+    // The connection check ends a statement (an index build, a COPY) whose process was killed within
+    // seconds, instead of letting it run on and hold its locks against the retry.
+    connection: {
+      client_connection_check_interval: 2000,
+      ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
+    },
   });
   const db = drizzlePostgres(client, { schema }) as unknown as Database;
   return {

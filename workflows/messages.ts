@@ -15,7 +15,15 @@ export interface PublishWorkflowInput {
   cache?: { serviceItemId: string; jobId: string };
   /** Re-publish into the existing service: swap the new tables in, then rebuild its caches. */
   overwrite?: boolean;
+  /** The source file's size in bytes: a small file is published in one step. */
+  sourceSize?: number;
 }
+
+/**
+ * Sources up to this size are planned, loaded, finished and marked ready in one local activity: about
+ * 10,000 CSV rows, a second of work, or a few minutes at most when every row is sent to a remote geocoder.
+ */
+export const SMALL_SOURCE_BYTES = 1024 * 1024;
 
 export interface LayerProgress {
   layerId: number;

@@ -10,6 +10,7 @@ import {
   executeChild,
   ParentClosePolicy,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   startChild,
   upsertMemo,
@@ -17,40 +18,44 @@ import {
 } from '@temporalio/workflow';
 import type { PublishActivities } from '../activities/publish/publish-activities.js';
 import type { TileActivities } from '../activities/tiles/tile-activities.js';
-import { BAD_INPUT } from '../lib/workflow-failures.js';
+import { BAD_INPUT, noRowsPublishedMessage } from '../lib/workflow-failures.js';
 import {
   type LayerProgress,
   type PublishProgress,
   type PublishWorkflowInput,
   type PublishWorkflowResult,
   publishProgressQuery,
+  SMALL_SOURCE_BYTES,
 } from './messages.js';
-import { LONG_STEP_RETRY, STEP_RETRY } from './retry-presets.js';
+import { DATA_STEP, LOCAL_STEP, LONG_STEP, SHORT_STEP } from './retry-presets.js';
 import { tileCacheBuildWorkflow } from './tile-cache-build.js';
 import { tileCacheBuildWorkflowId } from './tile-cache-messages.js';
 
-const { planPublish, finishLayer, markServiceReady, failPublish, finishPublishJob, swapInOverwrite } =
-  proxyActivities<PublishActivities>({
-    startToCloseTimeout: '10 minutes',
-    retry: STEP_RETRY,
-  });
-
-const { cachesDrawnFrom } = proxyActivities<TileActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: STEP_RETRY,
-});
-
-const { loadLayer } = proxyActivities<PublishActivities>({
-  startToCloseTimeout: '4 hours',
-  heartbeatTimeout: '20 seconds',
-  retry: LONG_STEP_RETRY,
-});
+const { planPublish, finishLayer, failPublish, swapInOverwrite } =
+  proxyActivities<PublishActivities>(DATA_STEP);
+const { publishSmallFile } = proxyLocalActivities<PublishActivities>(LOCAL_STEP);
+const { markServiceReady, finishPublishJob } = proxyActivities<PublishActivities>(SHORT_STEP);
+const { cachesDrawnFrom } = proxyActivities<TileActivities>(SHORT_STEP);
+const { loadLayer } = proxyActivities<PublishActivities>(LONG_STEP);
 
 export async function publishWorkflow(input: PublishWorkflowInput): Promise<PublishWorkflowResult> {
   const progress: PublishProgress = { phase: 'planning', layersTotal: 0, layersDone: 0, layers: [] };
   setHandler(publishProgressQuery, () => progress);
   let result: PublishWorkflowResult;
   try {
+    if (isSmallFeaturePublish(input)) {
+      progress.phase = 'loading';
+      const done = await publishSmallFile(input.jobId);
+      Object.assign(progress, {
+        phase: 'completed',
+        layersTotal: done.layers.length,
+        layersDone: done.layers.length,
+        layers: done.layers,
+      });
+      const { featureCount, rowsRejected } = done;
+      await upsertMemo({ layersDone: done.layers.length, featureCount, rowsRejected });
+      return { serviceItemId: input.serviceItemId, featureCount, rowsRejected };
+    }
     const layers = await planPublish(input.jobId);
     progress.layersTotal = layers.length;
     progress.layers = layers.map(
@@ -92,12 +97,8 @@ export async function publishWorkflow(input: PublishWorkflowInput): Promise<Publ
       await upsertMemo({ layersDone: progress.layersDone, featureCount, rowsRejected });
     }
     if (featureCount === 0) {
-      const why = reasons.length ? ` ${reasons.slice(0, 3).join(' ')}` : ' The file has no data rows.';
-      throw ApplicationFailure.nonRetryable(`No row of the file could be published.${why}`, BAD_INPUT, {
-        code: 400,
-        message: `No row of the file could be published.${why}`,
-        details: [],
-      });
+      const message = noRowsPublishedMessage(reasons);
+      throw ApplicationFailure.nonRetryable(message, BAD_INPUT, { code: 400, message, details: [] });
     }
     const rowsRead = progress.layers.reduce((n, l) => n + l.rowsRead, 0);
     const rowsLoaded = progress.layers.reduce((n, l) => n + l.rowsLoaded, 0);
@@ -133,6 +134,13 @@ export async function publishWorkflow(input: PublishWorkflowInput): Promise<Publ
   progress.phase = 'completed';
   return result;
 }
+
+/** A new feature service from a small file, without a cache to build: one activity does it all. */
+const isSmallFeaturePublish = (input: PublishWorkflowInput) =>
+  !input.overwrite &&
+  !input.cache &&
+  input.sourceSize !== undefined &&
+  input.sourceSize <= SMALL_SOURCE_BYTES;
 
 /** The `{code, message}` the status operation reports: the activity's own words for bad input. */
 function failureOf(err: unknown): { code: number; message: string } {

@@ -20,7 +20,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { TileActivities } from '../activities/tiles/tile-activities.js';
-import { LONG_STEP_RETRY, STEP_RETRY } from './retry-presets.js';
+import { DATA_STEP, LONG_STEP, SHORT_STEP } from './retry-presets.js';
 import { type BundleRef, cacheBundlesFrom, countCacheBundles } from './tile-cache-bundles.js';
 import {
   type TileCacheBuildInput,
@@ -29,16 +29,9 @@ import {
   tileCacheProgressQuery,
 } from './tile-cache-messages.js';
 
-const { prepareTileCache, finishTileCache, failTileCache, resetTileCache } = proxyActivities<TileActivities>({
-  startToCloseTimeout: '10 minutes',
-  retry: STEP_RETRY,
-});
-
-const { buildBundle } = proxyActivities<TileActivities>({
-  startToCloseTimeout: '2 hours',
-  heartbeatTimeout: '1 minute',
-  retry: LONG_STEP_RETRY,
-});
+const { prepareTileCache, finishTileCache, resetTileCache } = proxyActivities<TileActivities>(DATA_STEP);
+const { failTileCache } = proxyActivities<TileActivities>(SHORT_STEP);
+const { buildBundle } = proxyActivities<TileActivities>(LONG_STEP);
 
 export async function tileCacheBuildWorkflow(input: TileCacheBuildInput): Promise<TileCacheBuildResult> {
   const { serviceItemId, jobId } = input;

@@ -7,20 +7,14 @@ import { executeChild, proxyActivities, setHandler, workflowInfo } from '@tempor
 import type { TileActivities } from '../activities/tiles/tile-activities.js';
 import type { TilePackageActivities } from '../activities/tiles/tile-package-activities.js';
 import { publishProgressQuery } from './messages.js';
-import { STEP_RETRY } from './retry-presets.js';
+import { DATA_STEP, LONG_STEP, SHORT_STEP, STEP_RETRY } from './retry-presets.js';
 import { tileCacheBuildWorkflow } from './tile-cache-build.js';
 import type { TileCacheBuildResult, TilePublishInput } from './tile-cache-messages.js';
 
-const { finishTileCache, failTileCache } = proxyActivities<TileActivities>({
-  startToCloseTimeout: '10 minutes',
-  retry: STEP_RETRY,
-});
-
-const { importTilePackage } = proxyActivities<TilePackageActivities>({
-  startToCloseTimeout: '2 hours',
-  heartbeatTimeout: '1 minute',
-  retry: STEP_RETRY,
-});
+const { finishTileCache } = proxyActivities<TileActivities>(DATA_STEP);
+const { failTileCache } = proxyActivities<TileActivities>(SHORT_STEP);
+// Resumes by skipping the bundles already imported; bad packages fail at once.
+const { importTilePackage } = proxyActivities<TilePackageActivities>({ ...LONG_STEP, retry: STEP_RETRY });
 
 export async function tilePublishWorkflow(input: TilePublishInput): Promise<TileCacheBuildResult> {
   let phase = 'caching';

@@ -22,7 +22,7 @@ import type { TileActivities } from '../activities/tiles/tile-activities.js';
 import type { BundleRecord } from '../db/repositories/tile-caches.js';
 import type { Bounds } from '../lib/geometry/types.js';
 import { refreshPlan } from '../lib/tiles/refresh-areas.js';
-import { LONG_STEP_RETRY, STEP_RETRY } from './retry-presets.js';
+import { DATA_STEP, LONG_STEP, SHORT_STEP } from './retry-presets.js';
 import {
   refreshAreasSignal,
   type TileCacheRefreshInput,
@@ -30,16 +30,9 @@ import {
   tileCacheRefreshProgressQuery,
 } from './tile-cache-messages.js';
 
-const { refreshTarget, switchTileCacheGeneration } = proxyActivities<TileActivities>({
-  startToCloseTimeout: '5 minutes',
-  retry: STEP_RETRY,
-});
-
-const { refreshBundle } = proxyActivities<TileActivities>({
-  startToCloseTimeout: '1 hour',
-  heartbeatTimeout: '1 minute',
-  retry: LONG_STEP_RETRY,
-});
+const { refreshTarget } = proxyActivities<TileActivities>(SHORT_STEP);
+const { switchTileCacheGeneration } = proxyActivities<TileActivities>(DATA_STEP);
+const { refreshBundle } = proxyActivities<TileActivities>(LONG_STEP);
 
 /** Bundles drawn at once in a round. */
 const CONCURRENCY = 3;

@@ -17,6 +17,7 @@ import type { LayerPlan, PublishRequest } from '../../db/schema/publish-request.
 import { sharedBoundaryLookup } from '../../infra/boundary-service.js';
 import { WGS84 } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
+import { recordProgress } from '../heartbeat.js';
 import { lookupOf, lookupRows } from './boundary-lookup-rows.js';
 import { CsvEncoderThread, type ThreadBatch } from './csv-encoder-thread.js';
 import { type CsvDialect, csvByteBatches } from './csv-source.js';
@@ -51,10 +52,11 @@ export async function loadLayer(
   request: PublishRequest,
   plan: LayerPlan,
   persistErrors: boolean,
+  /** The resume point a previous attempt heartbeated; none to load from the start. */
+  resumed: LoadProgress | undefined,
 ): Promise<LoadResult> {
   const { database } = deps;
   const ctx = Context.current();
-  const resumed = ctx.info.heartbeatDetails as LoadProgress | undefined;
   let progress: LoadProgress;
   if (resumed && (await featureTableExists(database, plan.tableName))) {
     progress = resumed;
@@ -67,7 +69,7 @@ export async function loadLayer(
     );
     const start = plan.source.kind === 'csv' ? plan.source.dataOffset : 0;
     progress = { byteOffset: start, rowNumber: 0, rowsLoaded: 0, rowsRejected: 0, reasons: [] };
-    ctx.heartbeat(progress);
+    recordProgress(progress);
   }
   const columns = copyColumns(plan.fields.map((f) => ({ name: f.name, column: f.column, type: f.type })));
   let lastReport = 0;
@@ -80,7 +82,7 @@ export async function loadLayer(
     const failure = await inFlight;
     inFlight = null;
     if (failure) throw failure;
-    ctx.heartbeat(afterInFlight);
+    recordProgress(afterInFlight);
     const now = deps.now();
     if (now - lastReport >= PROGRESS_EVERY_MS) {
       lastReport = now;
@@ -97,7 +99,7 @@ export async function loadLayer(
       );
     }
   };
-  const batches = encodesOnThread(plan)
+  const batches = encodesOnThread(plan, request)
     ? threadBatches(deps.store, request, plan, progress)
     : inProcessBatches(deps, request, plan, progress);
   for await (const batch of batches) {
@@ -151,9 +153,17 @@ interface PreparedBatch {
   geocoded?: GeocodeCounts;
 }
 
+/**
+ * Below this size a file is encoded on the activity's thread: starting the encoder thread (and its
+ * TypeScript loader) costs more than encoding a batch or two, and there is nothing to overlap.
+ */
+const THREAD_MIN_BYTES = 4 * 1024 * 1024;
+
 /** Delimited text located by x/y columns (or not at all) is parsed and encoded on its own thread. */
-const encodesOnThread = (plan: LayerPlan) =>
-  plan.source.kind === 'csv' && (plan.location.type === 'coordinates' || plan.location.type === 'none');
+const encodesOnThread = (plan: LayerPlan, request: PublishRequest) =>
+  plan.source.kind === 'csv' &&
+  (plan.location.type === 'coordinates' || plan.location.type === 'none') &&
+  request.sourceSize >= THREAD_MIN_BYTES;
 
 /** Batches encoded by the CSV encoder thread: up to two waiting there while one is copied. */
 async function* threadBatches(

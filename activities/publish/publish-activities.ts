@@ -3,6 +3,7 @@
  * data, load each layer, finish it (indexes, counts, extent, layer resource), then mark the service
  * ready, or undo everything when the job fails. Arguments and results are ids and counts only.
  */
+import { Context } from '@temporalio/activity';
 import { sql } from 'drizzle-orm';
 import { addTrackingColumns } from '../../db/repositories/feature-edits.js';
 import {
@@ -43,12 +44,14 @@ import { badRequest, internalError } from '../../lib/errors.js';
 import { unionBounds } from '../../lib/geometry/index.js';
 import type { Bounds } from '../../lib/geometry/types.js';
 import { createTransformer, spatialReferenceForWkid, wkidOf } from '../../lib/projection/index.js';
+import { noRowsPublishedMessage } from '../../lib/workflow-failures.js';
 import { withFailureMapping } from './activity-errors.js';
+import type { GeocodeCounts } from './geocoder.js';
 import { buildLayerDefinition, buildServiceDefinition, editorTrackingFieldsOf } from './layer-definition.js';
 import { planLayer } from './layer-plan.js';
 import { sourceTables } from './layer-sources.js';
 import { timeFieldsOf, timeInfoResource } from './layer-time-info.js';
-import { type LoadResult, loadLayer } from './load-layer.js';
+import { type LoadProgress, type LoadResult, loadLayer } from './load-layer.js';
 import type { PublishDeps } from './publish-deps.js';
 
 export interface LayerRef {
@@ -72,6 +75,26 @@ export interface FinishedLayer {
   layerId: number;
   featureCount: number;
 }
+
+/** What a one-step small publish did, layer by layer, for the workflow's progress and result. */
+export interface SmallPublishResult {
+  layers: {
+    layerId: number;
+    name: string;
+    rowsRead: number;
+    rowsLoaded: number;
+    rowsRejected: number;
+    featureCount: number;
+  }[];
+  featureCount: number;
+  rowsRejected: number;
+}
+
+const addGeocodeCounts = (a: GeocodeCounts | undefined, b: GeocodeCounts): GeocodeCounts => ({
+  matched: (a?.matched ?? 0) + b.matched,
+  tied: (a?.tied ?? 0) + b.tied,
+  unmatched: (a?.unmatched ?? 0) + b.unmatched,
+});
 
 export function createPublishActivities(deps: PublishDeps) {
   const { database } = deps;
@@ -142,79 +165,162 @@ export function createPublishActivities(deps: PublishDeps) {
     };
   }
 
-  return withFailureMapping({
-    /** Reads a sample of the source, resolves fields and locations per layer, stores the plan. */
-    async planPublish(jobId: string): Promise<LayerRef[]> {
-      const row = await job(jobId);
-      if (row.plan) return row.plan.layers.map((l) => ({ layerId: l.id, name: l.name }));
-      const request = row.request;
-      const tables = await sourceTables(deps.store, request, deps.parseLimits);
-      // Built only when a lookup layer must find its column of place names in the data.
-      const detecting = tables.some(
-        (t) => t.layer.location.type === 'lookup' && Object.keys(t.layer.location.lookupFields).length === 0,
-      );
-      const boundaries = detecting ? await (deps.boundaries ?? sharedBoundaryLookup)() : undefined;
-      const layers = tables.map((t) =>
-        planLayer({
-          serviceItemId: row.serviceItemId,
-          layer: t.layer,
-          sample: {
-            headers: t.headers,
-            rows: t.sampleRows,
-            geometryType: t.geometryType,
-            textColumns: t.textColumns,
-            declaredFields: t.declaredFields,
-          },
-          source: t.source,
-          sourceSR: t.sourceSR
-            ? t.sourceSR
-            : t.wgs84Geometry
-              ? request.fileType === 'geojson' && request.sourceSR
-                ? request.sourceSR
-                : { wkid: 4326 }
-              : (request.sourceSR ?? { wkid: 4326 }),
-          decimalComma: t.decimalComma,
-          boundaries,
-        }),
-      );
-      for (const l of layers) {
-        if (l.fields.length === 0 && !l.geometryType) {
-          throw badRequest('Unable to publish the file.', [
-            `Layer ${l.name} has neither fields nor locations.`,
-          ]);
-        }
+  /** Reads a sample of the source, resolves fields and locations per layer, stores the plan. */
+  async function planPublish(jobId: string): Promise<LayerRef[]> {
+    const row = await job(jobId);
+    if (row.plan) return row.plan.layers.map((l) => ({ layerId: l.id, name: l.name }));
+    const request = row.request;
+    const tables = await sourceTables(deps.store, request, deps.parseLimits);
+    // Built only when a lookup layer must find its column of place names in the data.
+    const detecting = tables.some(
+      (t) => t.layer.location.type === 'lookup' && Object.keys(t.layer.location.lookupFields).length === 0,
+    );
+    const boundaries = detecting ? await (deps.boundaries ?? sharedBoundaryLookup)() : undefined;
+    const layers = tables.map((t) =>
+      planLayer({
+        serviceItemId: row.serviceItemId,
+        layer: t.layer,
+        sample: {
+          headers: t.headers,
+          rows: t.sampleRows,
+          geometryType: t.geometryType,
+          textColumns: t.textColumns,
+          declaredFields: t.declaredFields,
+        },
+        source: t.source,
+        sourceSR: t.sourceSR
+          ? t.sourceSR
+          : t.wgs84Geometry
+            ? request.fileType === 'geojson' && request.sourceSR
+              ? request.sourceSR
+              : { wkid: 4326 }
+            : (request.sourceSR ?? { wkid: 4326 }),
+        decimalComma: t.decimalComma,
+        boundaries,
+      }),
+    );
+    for (const l of layers) {
+      if (l.fields.length === 0 && !l.geometryType) {
+        throw badRequest('Unable to publish the file.', [
+          `Layer ${l.name} has neither fields nor locations.`,
+        ]);
       }
-      // An overwrite loads beside the service's tables; swapInOverwrite replaces them at the end.
-      if (request.overwrite) for (const l of layers) l.tableName = stagingTableName(l.tableName, jobId);
-      const plan: PublishPlan = { layers };
-      await db
-        .update(publishJobs)
-        .set({ plan, modified: deps.now() })
-        .where(sql`${publishJobs.id} = ${jobId}`);
-      return layers.map((l) => ({ layerId: l.id, name: l.name }));
-    },
+    }
+    // An overwrite loads beside the service's tables; swapInOverwrite replaces them at the end.
+    if (request.overwrite) for (const l of layers) l.tableName = stagingTableName(l.tableName, jobId);
+    const plan: PublishPlan = { layers };
+    await db.update(publishJobs).set({ plan, modified: deps.now() }).where(sql`${publishJobs.id} = ${jobId}`);
+    return layers.map((l) => ({ layerId: l.id, name: l.name }));
+  }
 
-    /** Long-running: heartbeats its resume point (see load-layer.ts). */
+  /**
+   * Indexes the loaded table and writes the layer resource with its count and extent. An overwrite
+   * keeps the layer row as it is: its staged table and row are swapped in with the others at once.
+   */
+  async function finishLayer(jobId: string, layerId: number): Promise<FinishedLayer> {
+    const row = await job(jobId);
+    const plan = layerPlan(row, layerId);
+    await indexFeatureTable(database, plan.tableName, plan.geometryType);
+    // Editor tracking: the loaded rows are credited to the publisher at the job's start.
+    const tracking = editorTrackingFieldsOf(plan, row.request.service);
+    await addTrackingColumns(database, plan.tableName, tracking, row.owner, row.created);
+    const layer = await layerRowOf(row, plan);
+    if (!row.request.overwrite) await upsertLayer(db, layer);
+    return { layerId, featureCount: layer.featureCount ?? 0 };
+  }
+
+  /** Publishes the service resource and completes the job; the item gets its extent in WGS84. */
+  /** `cacheFollows`: a tile cache is built next, and the job completes only after it. */
+  async function markServiceReady(jobId: string, totals: JobTotals, cacheFollows = false): Promise<void> {
+    const row = await job(jobId);
+    const service = await findService(db, row.serviceItemId);
+    if (!service) throw internalError('Unable to complete operation.', ['The service row is missing.']);
+    const layers = await listLayers(db, row.serviceItemId);
+    const extents = layers.map((l) => extentOf(l.definition));
+    const extent = unionBounds(extents);
+    const spatialReference = spatialReferenceForWkid(wkidOf(row.request.targetSR) ?? 3857);
+    const definition = buildServiceDefinition({
+      serviceItemId: row.serviceItemId,
+      name: service.name,
+      service: row.request.service,
+      spatialReference,
+      extent,
+      layers: layers.map((l) => l.definition),
+    });
+    const item = await findItem(db, row.serviceItemId);
+    // One transaction: the service, its item and the job become ready together (and one commit).
+    await db.transaction(async (tx) => {
+      await updateService(tx, row.serviceItemId, { status: 'ready', definition, modified: deps.now() });
+      if (item) {
+        await updateItem(tx, row.serviceItemId, {
+          extent: extent ? wgs84Extent(extent, spatialReference) : null,
+          spatialReference: String(spatialReference.latestWkid ?? spatialReference.wkid ?? ''),
+          typeKeywords: [
+            ...item.typeKeywords.filter((k) => k !== 'Singlelayer' && k !== 'Multilayer'),
+            layers.length > 1 ? 'Multilayer' : 'Singlelayer',
+          ],
+          modified: deps.now(),
+        });
+      }
+      await updateJobProgress(tx, jobId, { ...totals }, deps.now());
+      if (!cacheFollows) await finishJob(tx, jobId, 'completed', 'completed', deps.now());
+    });
+  }
+
+  return withFailureMapping({
+    planPublish,
+
+    /** Long-running: heartbeats its resume point and resumes from it (see load-layer.ts). */
     async loadLayer(jobId: string, layerId: number): Promise<LoadResult> {
       const row = await job(jobId);
       const plan = layerPlan(row, layerId);
-      return loadLayer(deps, jobId, row.request, plan, row.request.persistErrorRecordsForReview);
+      const resumed = Context.current().info.heartbeatDetails as LoadProgress | undefined;
+      return loadLayer(deps, jobId, row.request, plan, row.request.persistErrorRecordsForReview, resumed);
     },
 
+    finishLayer,
+    markServiceReady,
+
     /**
-     * Indexes the loaded table and writes the layer resource with its count and extent. An overwrite
-     * keeps the layer row as it is: its staged table and row are swapped in with the others at once.
+     * A small file in one step: plan, load and finish every layer, then mark the service ready, so a
+     * small publish waits for one activity instead of four or more. Each part is idempotent and the
+     * load starts from the beginning on a retry (nothing to resume in a few megabytes), so the whole is.
      */
-    async finishLayer(jobId: string, layerId: number): Promise<FinishedLayer> {
+    async publishSmallFile(jobId: string): Promise<SmallPublishResult> {
+      const refs = await planPublish(jobId);
       const row = await job(jobId);
-      const plan = layerPlan(row, layerId);
-      await indexFeatureTable(database, plan.tableName, plan.geometryType);
-      // Editor tracking: the loaded rows are credited to the publisher at the job's start.
-      const tracking = editorTrackingFieldsOf(plan, row.request.service);
-      await addTrackingColumns(database, plan.tableName, tracking, row.owner, row.created);
-      const layer = await layerRowOf(row, plan);
-      if (!row.request.overwrite) await upsertLayer(db, layer);
-      return { layerId, featureCount: layer.featureCount ?? 0 };
+      const layers: SmallPublishResult['layers'] = [];
+      const reasons: string[] = [];
+      let geocoded: GeocodeCounts | undefined;
+      for (const ref of refs) {
+        const plan = layerPlan(row, ref.layerId);
+        const persist = row.request.persistErrorRecordsForReview;
+        const loaded = await loadLayer(deps, jobId, row.request, plan, persist, undefined);
+        reasons.push(...loaded.reasons);
+        if (loaded.geocoded) geocoded = addGeocodeCounts(geocoded, loaded.geocoded);
+        const finished = await finishLayer(jobId, ref.layerId);
+        layers.push({
+          layerId: ref.layerId,
+          name: ref.name,
+          rowsRead: loaded.rowsRead,
+          rowsLoaded: loaded.rowsLoaded,
+          rowsRejected: loaded.rowsRejected,
+          featureCount: finished.featureCount,
+        });
+      }
+      const sum = (k: 'rowsRead' | 'rowsLoaded' | 'rowsRejected' | 'featureCount') =>
+        layers.reduce((n, l) => n + l[k], 0);
+      const featureCount = sum('featureCount');
+      if (featureCount === 0) throw badRequest(noRowsPublishedMessage(reasons), []);
+      const totals: JobTotals = {
+        rowsRead: sum('rowsRead'),
+        rowsLoaded: sum('rowsLoaded'),
+        rowsRejected: sum('rowsRejected'),
+        featureCount,
+        ...geocoded,
+      };
+      await markServiceReady(jobId, totals);
+      return { layers, featureCount, rowsRejected: totals.rowsRejected };
     },
 
     /** Overwrite: the staged tables replace the service's tables, and its layer rows, in one step. */
@@ -235,41 +341,6 @@ export function createPublishActivities(deps: PublishDeps) {
       );
       // The replaced features' attachment files; their rows went with the swap.
       for (const key of attachments) await deps.store.remove(key);
-    },
-
-    /** Publishes the service resource and completes the job; the item gets its extent in WGS84. */
-    /** `cacheFollows`: a tile cache is built next, and the job completes only after it. */
-    async markServiceReady(jobId: string, totals: JobTotals, cacheFollows = false): Promise<void> {
-      const row = await job(jobId);
-      const service = await findService(db, row.serviceItemId);
-      if (!service) throw internalError('Unable to complete operation.', ['The service row is missing.']);
-      const layers = await listLayers(db, row.serviceItemId);
-      const extents = layers.map((l) => extentOf(l.definition));
-      const extent = unionBounds(extents);
-      const spatialReference = spatialReferenceForWkid(wkidOf(row.request.targetSR) ?? 3857);
-      const definition = buildServiceDefinition({
-        serviceItemId: row.serviceItemId,
-        name: service.name,
-        service: row.request.service,
-        spatialReference,
-        extent,
-        layers: layers.map((l) => l.definition),
-      });
-      await updateService(db, row.serviceItemId, { status: 'ready', definition, modified: deps.now() });
-      const item = await findItem(db, row.serviceItemId);
-      if (item) {
-        await updateItem(db, row.serviceItemId, {
-          extent: extent ? wgs84Extent(extent, spatialReference) : null,
-          spatialReference: String(spatialReference.latestWkid ?? spatialReference.wkid ?? ''),
-          typeKeywords: [
-            ...item.typeKeywords.filter((k) => k !== 'Singlelayer' && k !== 'Multilayer'),
-            layers.length > 1 ? 'Multilayer' : 'Singlelayer',
-          ],
-          modified: deps.now(),
-        });
-      }
-      await updateJobProgress(db, jobId, { ...totals }, deps.now());
-      if (!cacheFollows) await finishJob(db, jobId, 'completed', 'completed', deps.now());
     },
 
     /**

@@ -5,7 +5,7 @@
  * interrupted half way is simply written again. Bundles are written under `writeAtGeneration`, so a
  * build that another rebuild has superseded cannot write into the new one.
  */
-import { Context } from '@temporalio/activity';
+
 import { ApplicationFailure } from '@temporalio/common';
 import { findJob, finishJob, updateJobProgress } from '../../db/repositories/jobs.js';
 import { drawableLayers, featuresIn } from '../../db/repositories/layer-features.js';
@@ -36,6 +36,7 @@ import { defaultLevelRange } from '../../lib/tiles/level-range.js';
 import { checkTileBudget, DEFAULT_TILE_BUDGET } from '../../lib/tiles/tile-budget.js';
 import { vectorTileServiceRoot } from '../../lib/tiles/vector-tile-service.js';
 import { lodOf } from '../../lib/tiles/web-mercator.js';
+import { recordProgress } from '../heartbeat.js';
 import { withFailureMapping } from '../publish/activity-errors.js';
 import { decodePictures } from './picture-symbols.js';
 import {
@@ -116,7 +117,7 @@ export function createTileActivities(deps: TileDeps) {
         range,
         maxLevel,
         (t) => void builder.add(t.row, t.col, t.bytes),
-        (tiles) => Context.current().heartbeat({ level, row0, col0, tiles }),
+        (tiles) => recordProgress({ level, row0, col0, tiles }),
       );
     }
     const tileCount = builder.tileCount;
@@ -236,7 +237,7 @@ export function createTileActivities(deps: TileDeps) {
           );
           if (features.length > 0) withFeatures.push({ layer, features, sprites: new MarkerSpriteCache(96) });
         }
-        Context.current().heartbeat({ level, row0, col0, metatiles: 0 });
+        recordProgress({ level, row0, col0, metatiles: 0 });
         const pictures = await decodePictures(layers.map((l) => l.drawingInfo));
         const exploded = definition.storage === 'exploded';
         const { builder, onTile: collect } = bundleCollector();
@@ -245,7 +246,7 @@ export function createTileActivities(deps: TileDeps) {
           withFeatures,
           pictures,
           exploded ? (t) => void drawn.push(t) : collect,
-          (metatiles) => Context.current().heartbeat({ level, row0, col0, metatiles }),
+          (metatiles) => recordProgress({ level, row0, col0, metatiles }),
         );
         tileCount = result.tiles;
         if (exploded) bytes = drawn.reduce((n, t) => n + t.png.length, 0);

@@ -4,7 +4,7 @@
  * sprites and fonts are copied under the vector tile service's prefix. Bundles already recorded are
  * skipped, so a retried import only does what is left.
  */
-import { Context } from '@temporalio/activity';
+
 import { findJob } from '../../db/repositories/jobs.js';
 import {
   findBundle,
@@ -25,6 +25,7 @@ import {
   type PackageReader,
   readPackageDefinition,
 } from '../../lib/tiles/tile-package.js';
+import { recordProgress } from '../heartbeat.js';
 import { withFailureMapping } from '../publish/activity-errors.js';
 import type { TileDeps } from './tile-deps.js';
 
@@ -84,7 +85,7 @@ export function createTilePackageActivities(deps: TileDeps) {
 
       let tiles = 0;
       for (const [i, b] of layout.bundles.entries()) {
-        Context.current().heartbeat({ bundle: i });
+        recordProgress({ bundle: i });
         if (await findBundle(db, id, cache.generation, b.level, b.row0, b.col0)) continue;
         const raw = await reader.read(b.bundlePath);
         let bytes: Uint8Array;

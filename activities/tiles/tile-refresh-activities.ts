@@ -10,7 +10,7 @@
  * write under way before removing the old objects, and a write after the reset is refused (`stale`), so a
  * refresh never leaves old tiles in a rebuilt bundle, however its attempts are retried.
  */
-import { Context } from '@temporalio/activity';
+
 import { drawableLayers, featuresIn, type SourceLayers } from '../../db/repositories/layer-features.js';
 import {
   advanceGeneration,
@@ -35,6 +35,7 @@ import {
 } from '../../lib/tiles/compact-bundle.js';
 import { tileExtension } from '../../lib/tiles/exploded-paths.js';
 import { lodOf, type TileAddress, type TileRange, tilesInRange } from '../../lib/tiles/web-mercator.js';
+import { recordProgress } from '../heartbeat.js';
 import { decodePictures } from './picture-symbols.js';
 import { type LayerFeatures, rangeBounds, renderRange } from './render-bundle.js';
 import type { TileDeps } from './tile-deps.js';
@@ -98,7 +99,7 @@ export function createTileRefreshActivities(deps: TileDeps) {
         withFeatures,
         pictures,
         (t) => void tiles.set(`${t.row}/${t.col}`, t.png),
-        (metatiles) => Context.current().heartbeat({ level: range.level, metatiles }),
+        (metatiles) => recordProgress({ level: range.level, metatiles }),
       );
     }
     return tiles;
@@ -120,7 +121,7 @@ export function createTileRefreshActivities(deps: TileDeps) {
         range,
         maxLevel,
         (t) => void tiles.set(`${t.row}/${t.col}`, t.bytes),
-        (visited) => Context.current().heartbeat({ level: range.level, visited }),
+        (visited) => recordProgress({ level: range.level, visited }),
       );
     }
     return tiles;

@@ -27,6 +27,7 @@ export async function startWorkflow(
     serviceItemId: job.serviceItemId,
     owner: job.owner,
     fileType: job.fileType,
+    sourceSize: job.request.sourceSize,
     ...(cache ? { cache } : {}),
     ...(overwrite ? { overwrite } : {}),
   };

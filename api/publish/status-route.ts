@@ -29,7 +29,7 @@ export async function itemStatus(c: Context<AppEnv>) {
   if (job.status !== 'processing') {
     return { status: job.status, statusMessage: job.statusMessage, ...base, ...counts };
   }
-  const live = await workflowState(c, job.workflowId);
+  const live = await workflowState(c, job.workflowId, deps.now() - job.created);
   if (live.closedWithoutOutcome) {
     const statusMessage = JSON.stringify({
       code: 500,
@@ -64,20 +64,39 @@ function progressCounts(p: PublishProgress) {
   };
 }
 
+/**
+ * Live counts come from the workflow's progress query, which goes through the worker and waits for
+ * the workflow task it may be running (a small publish runs whole inside one). A job younger than
+ * `QUERY_AFTER_MS` has no counts worth that wait, and a query gets at most `QUERY_WAIT_MS`; without
+ * it the status answers from the database, whose counts the load updates every second.
+ */
+const QUERY_AFTER_MS = 1000;
+const QUERY_WAIT_MS = 500;
+
 async function workflowState(
   c: Context<AppEnv>,
   workflowId: string,
+  ageMs: number,
 ): Promise<{ progress?: PublishProgress; closedWithoutOutcome?: string }> {
   try {
-    const handle = (await c.get('deps').temporal()).workflow.getHandle(workflowId);
+    const client = await c.get('deps').temporal();
+    const handle = client.workflow.getHandle(workflowId);
+    // Asked at once with the description, which the server answers alone.
+    const progress =
+      ageMs >= QUERY_AFTER_MS
+        ? client
+            .withDeadline(Date.now() + QUERY_WAIT_MS, () => handle.query(publishProgressQuery))
+            .catch(() => undefined)
+        : Promise.resolve(undefined);
     const description = await handle.describe();
     const status = description.status.name;
     if (status === 'TERMINATED' || status === 'CANCELLED' || status === 'TIMED_OUT')
       return { closedWithoutOutcome: status.toLowerCase() };
     if (status !== 'RUNNING') return {};
-    return { progress: await handle.query(publishProgressQuery) };
+    const live = await progress;
+    return live ? { progress: live } : {};
   } catch {
-    // Temporal unreachable or the query not answered yet: the database state still stands.
+    // Temporal unreachable: the database state still stands.
     return {};
   }
 }

@@ -3,64 +3,28 @@
  * its last heartbeat and the table ends with exactly the usable rows. The workflow runs on a task
  * queue only this test's worker processes poll, so the test decides which worker dies.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePublishParameters } from '../../../api/publish/publish-parameters.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { featureTableName } from '../../../db/repositories/feature-tables.js';
-import { findJob, insertJob } from '../../../db/repositories/jobs.js';
-import { insertService } from '../../../db/repositories/services.js';
-import { createObjectStore } from '../../../infra/object-store.js';
+import { findJob } from '../../../db/repositories/jobs.js';
 import {
   PUBLISH_WORKFLOW,
   type PublishWorkflowResult,
   publishWorkflowId,
 } from '../../../workflows/messages.js';
 import { stack } from '../support/portal-client.js';
+import { insertCsvPublishJob, startWorker, writePointsCsv } from './worker-process.js';
 
 const ROWS = 400_000;
 /** Every 1000th row has an unusable latitude. */
 const usable = ROWS - ROWS / 1000;
-
-async function writeCsv(path: string) {
-  const out = createWriteStream(path);
-  out.write('id,name,category,value,lat,lon\n');
-  for (let i = 1; i <= ROWS; i++) {
-    const lat = i % 1000 === 0 ? 'n/a' : (41.6 + (i % 3800) / 10000).toFixed(5);
-    const lon = (-87.9 + (i % 4500) / 10000).toFixed(5);
-    if (!out.write(`${i},point ${i},c${i % 7},${(i % 997) / 10},${lat},${lon}\n`)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
-}
-
-function startWorker(taskQueue: string, dataDir: string): ChildProcess {
-  const s = stack();
-  return spawn(process.execPath, ['--import', 'tsx', 'infra/worker-main.ts'], {
-    cwd: join(import.meta.dirname, '..', '..', '..'),
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      DATABASE_URL: s.databaseUrl,
-      TEMPORAL_ADDRESS: s.temporalAddress,
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      MINIO_ENDPOINT: s.minio.endpoint,
-      MINIO_ACCESS_KEY: s.minio.accessKey,
-      MINIO_SECRET_KEY: s.minio.secretKey,
-      MINIO_BUCKET: s.minio.bucket,
-      PORTAL_ADMIN_USERNAME: s.admin.username,
-      PORTAL_ADMIN_PASSWORD: s.admin.password,
-      LOG_LEVEL: 'error',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
 
 describe('a worker killed in the middle of a load', () => {
   const dir = mkdtempSync(join(tmpdir(), 'publish-kill-'));
@@ -76,42 +40,8 @@ describe('a worker killed in the middle of a load', () => {
     database = await openDatabase({ databaseUrl: s.databaseUrl, poolSize: 2 });
     connection = await Connection.connect({ address: s.temporalAddress });
     const path = join(dir, 'points.csv');
-    await writeCsv(path);
-    const store = createObjectStore({ ...s.minio, endpoint: new URL(s.minio.endpoint), consolePort: 0 });
-    const sourceKey = `publish/${jobId}/source`;
-    const { createReadStream } = await import('node:fs');
-    await store.put(sourceKey, createReadStream(path), statSync(path).size);
-    const checked = parsePublishParameters({
-      fileType: 'csv',
-      parameters: {
-        name: `killed_${serviceItemId.slice(0, 8)}`,
-        locationType: 'coordinates',
-        layerInfo: { capabilities: 'Query' },
-      },
-      buildInitialCache: false,
-      outputType: '',
-    });
-    const now = Date.now();
-    await insertService(database.db, {
-      serviceItemId,
-      name: checked.serviceName,
-      owner: s.admin.username,
-      status: 'processing',
-      definition: {},
-      created: now,
-      modified: now,
-    });
-    await insertJob(database.db, {
-      id: jobId,
-      serviceItemId,
-      owner: s.admin.username,
-      fileType: 'csv',
-      workflowId: publishWorkflowId(jobId),
-      status: 'processing',
-      request: { ...checked, sourceKey, sourceSize: statSync(path).size },
-      created: now,
-      modified: now,
-    });
+    await writePointsCsv(path, ROWS);
+    await insertCsvPublishJob(database, path, jobId, serviceItemId);
   }, 120_000);
 
   afterAll(async () => {

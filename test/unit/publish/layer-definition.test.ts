@@ -84,8 +84,8 @@ describe('buildLayerDefinition', () => {
   it('drops layerInfo keys that would claim what the server does not do', () => {
     const def = build({
       layerInfo: {
-        supportsCoordinatesQuantization: true,
-        supportedQueryFormats: 'JSON, geoJSON, PBF',
+        supportsApplyEditsWithGlobalIds: true,
+        supportedQueryFormats: 'JSON, geoJSON, PBF, esriCompressedShapeBuffer',
         advancedQueryCapabilities: { supportsQueryWithResultType: true },
         relationships: [{ id: 0 }],
         htmlPopupType: 'esriServerHTMLPopupTypeAsHTMLText',
@@ -94,8 +94,8 @@ describe('buildLayerDefinition', () => {
         description: 'Branch libraries',
       },
     });
-    expect(def.supportsCoordinatesQuantization).toBe(false);
-    expect(def.supportedQueryFormats).toBe('JSON, geoJSON');
+    expect(def.supportsApplyEditsWithGlobalIds).toBe(false);
+    expect(def.supportedQueryFormats).toBe('JSON, geoJSON, PBF');
     expect((def.advancedQueryCapabilities as Record<string, boolean>).supportsQueryWithResultType).toBe(
       false,
     );

@@ -1,0 +1,170 @@
+/**
+ * Scale-out benchmark, in the production shape: the API (`npm run start:api`) and 1, then 2, ...
+ * workers (`npm run start:worker`) as separate processes against one PostgreSQL, Temporal dev server
+ * and MinIO. Each round publishes the same CSVs at once over HTTP and waits for every job; it prints
+ * the wall time, rows per second and the gain over one worker, with the load average.
+ *
+ *   npx tsx bench/scale-out.ts [--files 8] [--rows 250000] [--workers 1,2]
+ *                              [--pg postgres://postgres@127.0.0.1:5432/test]
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, openAsBlob, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { writePointsCsv } from './ingest-data.js';
+import { type BackingServices, startBackingServices } from './ingest-stack.js';
+
+const { values } = parseArgs({
+  options: {
+    files: { type: 'string', default: '8' },
+    rows: { type: 'string', default: '250000' },
+    workers: { type: 'string', default: '1,2' },
+    pg: {
+      type: 'string',
+      default: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    },
+  },
+});
+const FILES = Number(values.files);
+const ROWS = Number(values.rows);
+const WORKER_COUNTS = (values.workers as string).split(',').map(Number);
+const root = join(import.meta.dirname, '..');
+
+function startProcess(script: 'start:api' | 'start:worker', env: Record<string, string>): ChildProcess {
+  const entry = script === 'start:api' ? 'api/main.ts' : 'infra/worker-main.ts';
+  // What `npm run <script>` runs, without npm's own process in between (so a kill reaches Node).
+  return spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function stopProcess(p: ChildProcess) {
+  if (p.exitCode !== null) return;
+  p.kill('SIGTERM');
+  const timer = setTimeout(() => p.kill('SIGKILL'), 10_000);
+  await once(p, 'exit');
+  clearTimeout(timer);
+}
+
+async function json(url: string, init?: RequestInit): Promise<Record<string, any>> {
+  const res = await fetch(url, init);
+  const body = (await res.json()) as Record<string, any>;
+  if (body.error) throw new Error(`${url}: ${JSON.stringify(body.error)}`);
+  return body;
+}
+
+async function waitForApi(baseUrl: string) {
+  for (const started = Date.now(); Date.now() - started < 120_000; ) {
+    try {
+      if ((await fetch(`${baseUrl}/sharing/rest/info?f=json`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('the API did not start within 120 s');
+}
+
+async function round(backing: BackingServices, csvs: string[], workers: number) {
+  const queue = `scale-out-${workers}-${Date.now()}`;
+  const env: Record<string, string> = { ...backing.env, TEMPORAL_TASK_QUEUE: queue };
+  const processes = [startProcess('start:api', env)];
+  for (let i = 0; i < workers; i++) processes.push(startProcess('start:worker', env));
+  try {
+    const baseUrl = `http://127.0.0.1:${env.PORT}`;
+    await waitForApi(baseUrl);
+    const body = new URLSearchParams({ f: 'json', ...backing.admin, client: 'requestip', expiration: '600' });
+    const { token } = await json(`${baseUrl}/sharing/rest/generateToken`, { method: 'POST', body });
+    const owner = backing.admin.username;
+    const load = loadavg()[0];
+    const started = performance.now();
+    const jobs = await Promise.all(
+      csvs.map(async (file, i) => {
+        const form = new FormData();
+        form.set('f', 'json');
+        form.set('token', token);
+        form.set('filetype', 'csv');
+        const name = `scale_${workers}w_${i}_${Date.now().toString(36)}`;
+        form.set(
+          'publishParameters',
+          JSON.stringify({
+            name,
+            locationType: 'coordinates',
+            latitudeFieldName: 'lat',
+            longitudeFieldName: 'lon',
+            layerInfo: { capabilities: 'Query' },
+          }),
+        );
+        form.set('file', await openAsBlob(file), `${name}.csv`);
+        const res = await json(`${baseUrl}/sharing/rest/content/users/${owner}/publish`, {
+          method: 'POST',
+          body: form,
+        });
+        return res.services[0] as { serviceItemId: string; jobId: string };
+      }),
+    );
+    let featureCount = 0;
+    await Promise.all(
+      jobs.map(async (job) => {
+        for (;;) {
+          const status = await json(
+            `${baseUrl}/sharing/rest/content/users/${owner}/items/${job.serviceItemId}/status?f=json&token=${token}&jobId=${job.jobId}`,
+          );
+          if (status.status === 'completed') {
+            featureCount += Number(status.featureCount ?? 0);
+            return;
+          }
+          if (status.status === 'failed') throw new Error(`job ${job.jobId} failed: ${status.statusMessage}`);
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    return { workers, seconds, rowsPerSecond: (FILES * ROWS) / seconds, featureCount, load };
+  } finally {
+    for (const p of processes.reverse()) await stopProcess(p);
+  }
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-scale-'));
+  const csvs: string[] = [];
+  for (let i = 0; i < FILES; i++) {
+    const file = join(dir, `points-${i}.csv`);
+    await writePointsCsv(file, ROWS);
+    csvs.push(file);
+  }
+  const backing = await startBackingServices(join(dir, 'stack'), values.pg as string);
+  try {
+    const results = [];
+    for (const n of WORKER_COUNTS) {
+      const r = await round(backing, csvs, n);
+      results.push(r);
+      console.log(
+        `${n} worker(s): ${FILES} × ${ROWS} rows in ${r.seconds.toFixed(1)} s = ${Math.round(r.rowsPerSecond)} rows/s (${r.featureCount} features; load average ${r.load.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end)`,
+      );
+    }
+    const base = results[0].rowsPerSecond;
+    console.log('\n| workers | seconds | rows/s | vs first | load average at start |\n|---|---|---|---|---|');
+    for (const r of results) {
+      console.log(
+        `| ${r.workers} | ${r.seconds.toFixed(1)} | ${Math.round(r.rowsPerSecond)} | ${(r.rowsPerSecond / base).toFixed(2)}× | ${r.load.toFixed(2)} |`,
+      );
+    }
+  } finally {
+    await backing.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,95 @@
+/**
+ * For the crash tests: worker processes on a task queue of the test's own (so the test decides which
+ * worker dies), and a publish job of a generated CSV inserted as the publish route would insert it.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parsePublishParameters } from '../../../api/publish/publish-parameters.js';
+import type { DatabaseHandle } from '../../../db/client.js';
+import { insertJob } from '../../../db/repositories/jobs.js';
+import { insertService } from '../../../db/repositories/services.js';
+import { createObjectStore } from '../../../infra/object-store.js';
+import { publishWorkflowId } from '../../../workflows/messages.js';
+import { stack } from '../support/portal-client.js';
+
+/** A CSV of `rows` points; every 1000th row has an unusable latitude. */
+export async function writePointsCsv(path: string, rows: number): Promise<void> {
+  const out = createWriteStream(path);
+  out.write('id,name,category,value,lat,lon\n');
+  for (let i = 1; i <= rows; i++) {
+    const lat = i % 1000 === 0 ? 'n/a' : (41.6 + (i % 3800) / 10000).toFixed(5);
+    const lon = (-87.9 + (i % 4500) / 10000).toFixed(5);
+    if (!out.write(`${i},point ${i},c${i % 7},${(i % 997) / 10},${lat},${lon}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+export function startWorker(taskQueue: string, dataDir: string): ChildProcess {
+  const s = stack();
+  return spawn(process.execPath, ['--import', 'tsx', 'infra/worker-main.ts'], {
+    cwd: join(import.meta.dirname, '..', '..', '..'),
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: s.databaseUrl,
+      TEMPORAL_ADDRESS: s.temporalAddress,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      MINIO_ENDPOINT: s.minio.endpoint,
+      MINIO_ACCESS_KEY: s.minio.accessKey,
+      MINIO_SECRET_KEY: s.minio.secretKey,
+      MINIO_BUCKET: s.minio.bucket,
+      PORTAL_ADMIN_USERNAME: s.admin.username,
+      PORTAL_ADMIN_PASSWORD: s.admin.password,
+      LOG_LEVEL: 'error',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+/** Uploads the CSV and inserts the service and job rows a publish of it by the administrator makes. */
+export async function insertCsvPublishJob(
+  database: DatabaseHandle,
+  csvPath: string,
+  jobId: string,
+  serviceItemId: string,
+): Promise<void> {
+  const s = stack();
+  const store = createObjectStore({ ...s.minio, endpoint: new URL(s.minio.endpoint), consolePort: 0 });
+  const sourceKey = `publish/${jobId}/source`;
+  const size = statSync(csvPath).size;
+  await store.put(sourceKey, createReadStream(csvPath), size);
+  const checked = parsePublishParameters({
+    fileType: 'csv',
+    parameters: {
+      name: `killed_${serviceItemId.slice(0, 8)}`,
+      locationType: 'coordinates',
+      layerInfo: { capabilities: 'Query' },
+    },
+    buildInitialCache: false,
+    outputType: '',
+  });
+  const now = Date.now();
+  await insertService(database.db, {
+    serviceItemId,
+    name: checked.serviceName,
+    owner: s.admin.username,
+    status: 'processing',
+    definition: {},
+    created: now,
+    modified: now,
+  });
+  await insertJob(database.db, {
+    id: jobId,
+    serviceItemId,
+    owner: s.admin.username,
+    fileType: 'csv',
+    workflowId: publishWorkflowId(jobId),
+    status: 'processing',
+    request: { ...checked, sourceKey, sourceSize: size },
+    created: now,
+    modified: now,
+  });
+}
