@@ -35,15 +35,20 @@ export async function countAttempt(
   rule: ThrottleRule,
 ): Promise<Admission> {
   return db.transaction(async (tx) => {
-    const created = await tx
-      .insert(signInThrottle)
-      .values({ key, failures: 0, lastFailure: now, lockedUntil: 0 })
-      .onConflictDoNothing()
-      .returning({ key: signInThrottle.key });
-    // Each new key clears away a few forgotten ones, so guesses at endless names cannot grow the table.
-    if (created.length > 0) await forgetQuietKeys(tx, now, rule.resetMs);
-    const [row] = await tx.select().from(signInThrottle).where(eq(signInThrottle.key, key)).for('update');
-    if (!row) throw new Error(`sign-in throttle row ${key} vanished`);
+    // A concurrent successful sign-in may clear the key (clearAttempts) between our insert finding it
+    // there and our select: insert it again then. Each try either inserts or finds a committed row.
+    let row: typeof signInThrottle.$inferSelect | undefined;
+    for (let attempt = 0; !row && attempt < 5; attempt++) {
+      const created = await tx
+        .insert(signInThrottle)
+        .values({ key, failures: 0, lastFailure: now, lockedUntil: 0 })
+        .onConflictDoNothing()
+        .returning({ key: signInThrottle.key });
+      // Each new key clears away a few forgotten ones, so guesses at endless names cannot grow the table.
+      if (created.length > 0) await forgetQuietKeys(tx, now, rule.resetMs);
+      [row] = await tx.select().from(signInThrottle).where(eq(signInThrottle.key, key)).for('update');
+    }
+    if (!row) throw new Error(`sign-in throttle row ${key} kept vanishing`);
     if (row.lockedUntil > now) return { admitted: false, lockedUntil: row.lockedUntil };
     const failures = now - row.lastFailure > rule.resetMs ? 1 : row.failures + 1;
     const lock = lockAfter(failures, rule);

@@ -28,6 +28,8 @@ export function layerCatalog(layer: StoredLayer): LayerCatalog {
     fields?: { name: string; type: string; alias?: string; length?: number }[];
     geometryType?: string;
     maxRecordCount?: number;
+    standardMaxRecordCount?: number;
+    tileMaxRecordCount?: number;
     timeInfo?: { startTimeField?: unknown; endTimeField?: unknown };
   };
   const columnOf = new Map(layer.columns.map((c) => [c.name, c.column]));
@@ -47,6 +49,14 @@ export function layerCatalog(layer: StoredLayer): LayerCatalog {
     maxRecordCount: effectiveMaxRecordCount(
       typeof def.maxRecordCount === 'number' ? def.maxRecordCount : 2000,
     ),
+    resultTypeMaxRecordCount: {
+      standard: effectiveMaxRecordCount(
+        typeof def.standardMaxRecordCount === 'number' ? def.standardMaxRecordCount : 32000,
+      ),
+      tile: effectiveMaxRecordCount(
+        typeof def.tileMaxRecordCount === 'number' ? def.tileMaxRecordCount : 8000,
+      ),
+    },
     hasGeometry: Boolean(def.geometryType),
     ...(def.geometryType ? { geometryType: def.geometryType as EsriGeometryType } : {}),
     ...(typeof def.timeInfo?.startTimeField === 'string'

@@ -15,6 +15,8 @@ export interface LayerCatalog {
   fields: FieldCatalog;
   /** The layer's cap on features per response; requests ask for at most this many. */
   maxRecordCount: number;
+  /** The caps for `resultType=standard` and `resultType=tile` (the layer JSON's standard/tileMaxRecordCount). */
+  resultTypeMaxRecordCount?: { standard: number; tile: number };
   hasGeometry: boolean;
   /** Lets the planner skip the exact spatial test where the bbox test is already exact (points). */
   geometryType?: EsriGeometryType;

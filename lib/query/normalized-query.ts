@@ -24,6 +24,11 @@ export interface NormalizedQuery {
   resultRecordCount: number | null;
   /** `maxRecordCountFactor` (1 to 5): a page may hold maxRecordCount × this many rows; absent: 1. */
   maxRecordCountFactor?: number;
+  /**
+   * `resultType`: `standard` and `tile` page by the layer's standardMaxRecordCount / tileMaxRecordCount
+   * instead of maxRecordCount (esri-leaflet always asks `tile`); absent or `none`: maxRecordCount.
+   */
+  resultType?: 'standard' | 'tile';
   /** Null means the layer's own spatial reference. */
   outSR: SpatialReference | null;
   outStatistics: OutStatistic[] | null;

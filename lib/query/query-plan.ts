@@ -98,7 +98,11 @@ export function planFeatureQuery(
 ): QueryPlan {
   const mode = modeOf(q);
   const oidField = layer.fields.lookup(layer.objectIdField);
-  const declared = layer.maxRecordCount > 0 ? layer.maxRecordCount : DEFAULT_MAX_RECORD_COUNT;
+  const declared = q.resultType
+    ? (layer.resultTypeMaxRecordCount?.[q.resultType] ?? layer.maxRecordCount)
+    : layer.maxRecordCount > 0
+      ? layer.maxRecordCount
+      : DEFAULT_MAX_RECORD_COUNT;
   // maxRecordCountFactor raises the page, still within the fixed bound on one page's rows.
   const maxRecordCount = Math.min(
     declared * (q.maxRecordCountFactor ?? 1),

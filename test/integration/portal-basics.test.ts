@@ -127,7 +127,7 @@ describe('portal sign-in basics', () => {
   });
 
   it('rejects an unknown f value', async () => {
-    const { json } = await call('/sharing/rest/community/self', { f: 'xml' });
+    const { json } = await call('/sharing/rest/info', { f: 'xml' });
     expect(json.error.code).toBe(400);
   });
 

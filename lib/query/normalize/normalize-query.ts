@@ -14,6 +14,7 @@ import {
   normalizeMaxRecordCountFactor,
   normalizeResultOffset,
   normalizeResultRecordCount,
+  normalizeResultType,
 } from './paging.js';
 import type { QueryParams } from './parameter-values.js';
 import { fail, readBoolean } from './parameter-values.js';
@@ -50,6 +51,7 @@ export function normalizeQuery(params: QueryParams, layer: LayerCatalog): Normal
     resultOffset: normalizeResultOffset(params.resultoffset),
     resultRecordCount: normalizeResultRecordCount(params.resultrecordcount),
     maxRecordCountFactor: normalizeMaxRecordCountFactor(params.maxrecordcountfactor),
+    ...normalizeResultType(params.resulttype),
     outSR:
       spatialReferenceParameter('outSR', params.outsr) ??
       spatialReferenceParameter('defaultSR', params.defaultsr),

@@ -24,3 +24,11 @@ export function normalizeMaxRecordCountFactor(value: string | undefined): number
     throw fail('maxRecordCountFactor', `'${text}' is more than 5, the largest factor ArcGIS allows`);
   return factor;
 }
+
+/** `resultType`: none (or absent), standard or tile; anything else is refused by name. */
+export function normalizeResultType(value: string | undefined): { resultType?: 'standard' | 'tile' } {
+  const text = present(value)?.toLowerCase();
+  if (text === undefined || text === 'none') return {};
+  if (text === 'standard' || text === 'tile') return { resultType: text };
+  throw fail('resultType', `'${value}' is not one of none, standard, tile`);
+}

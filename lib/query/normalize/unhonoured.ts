@@ -15,8 +15,7 @@ import { fail, present, type QueryParams, readBoolean } from './parameter-values
  *   that can read non-UTC dates gets the UTC ones it would get anyway.
  * - `multipatchOption` takes its documented values as a no-op: it applies to multipatch layers only,
  *   and no hosted layer here is one (ArcGIS ignores it on other layers too).
- * - `resultType` takes `none` only (the layer JSON says supportsQueryWithResultType false);
- *   `featureEncoding` `esriDefault` only (`maxRecordCountFactor` is honoured: paging.ts).
+ * - `featureEncoding` `esriDefault` only (`maxRecordCountFactor` is honoured: paging.ts).
  * - Versioning, archiving, datum transformations, collations, query layers' parameter and range
  *   values, unique ids and the relation spatialRel's parameter are refused whenever given.
  */
@@ -65,12 +64,6 @@ export function refuseUnhonoured(params: QueryParams): void {
     !MULTIPATCH_OPTIONS.some((o) => o.toLowerCase() === multipatch.toLowerCase())
   )
     throw fail('multipatchOption', `'${multipatch}' is not one of ${MULTIPATCH_OPTIONS.join(', ')}`);
-  const resultType = present(params.resulttype)?.toLowerCase();
-  if (resultType !== undefined && resultType !== 'none')
-    throw fail(
-      'resultType',
-      `resultType '${params.resulttype}' is not supported; this layer answers resultType=none only`,
-    );
   const encoding = present(params.featureencoding)?.toLowerCase();
   if (encoding !== undefined && encoding !== 'esridefault')
     throw fail('featureEncoding', `'${params.featureencoding}' is not supported; use esriDefault`);

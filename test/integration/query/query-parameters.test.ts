@@ -37,8 +37,8 @@ beforeAll(async () => {
       layerInfo: {
         timeInfo: { startTimeField: 'Opened', endTimeField: 'Closed' },
         // Claims a publisher cannot make: dropped at publish.
-        supportsCoordinatesQuantization: true,
-        supportedQueryFormats: 'JSON, geoJSON, PBF',
+        supportsApplyEditsWithGlobalIds: true,
+        supportedQueryFormats: 'JSON, geoJSON, PBF, esriCompressedShapeBuffer',
         advancedQueryCapabilities: { supportsQueryWithResultType: true },
       },
     }),
@@ -184,8 +184,8 @@ describe('time', () => {
       endTimeField: 'Closed',
       timeExtent: [Math.min(...stations.map((s) => s.Opened)), Math.max(...ends)],
     });
-    expect(layer.supportsCoordinatesQuantization).toBe(false);
-    expect(layer.supportedQueryFormats).toBe('JSON, geoJSON');
+    expect(layer.supportsApplyEditsWithGlobalIds).toBe(false);
+    expect(layer.supportedQueryFormats).toBe('JSON, geoJSON, PBF');
     expect(layer.advancedQueryCapabilities.supportsQueryWithResultType).toBe(false);
   });
 
@@ -373,7 +373,7 @@ describe('parameters that cannot be honoured', () => {
 });
 
 describe('the advertised query capabilities', () => {
-  it('are exactly these, each exercised in this file or the distance one', async () => {
+  it('are exactly these, each exercised in this file, the distance one or pbf-query (quantization)', async () => {
     const layer = (await call(blocks, { token }, { method: 'GET' })).json;
     expect(layer.advancedQueryCapabilities).toEqual({
       supportsPagination: true,
@@ -392,8 +392,9 @@ describe('the advertised query capabilities', () => {
       supportsAdvancedQueryRelated: false,
       supportsReturningGeometryCentroid: true,
       supportsQueryWithDatumTransformation: false,
+      supportsQuantizationEditMode: true,
     });
-    expect(layer.supportedQueryFormats).toBe('JSON, geoJSON');
+    expect(layer.supportedQueryFormats).toBe('JSON, geoJSON, PBF');
   });
 
   it('count distinct, distinct values ordered, the extent, and pages of features', async () => {

@@ -26,7 +26,7 @@ describe('parameters this server cannot honour', () => {
     ['parameterValues', 'parametervalues', '{}'],
     ['uniqueIds', 'uniqueids', '1,2'],
     ['relationParam', 'relationparam', 'FFFTTT***'],
-    ['resultType', 'resulttype', 'tile'],
+    ['resultType', 'resulttype', 'compact'],
     ['featureEncoding', 'featureencoding', 'esriCompressedShapeBuffer'],
     ['maxRecordCountFactor', 'maxrecordcountfactor', '6'],
     ['multipatchOption', 'multipatchoption', 'wireframe'],
