@@ -67,6 +67,8 @@ const FS = '/rest/services/Hosted/:name/FeatureServer';
 const LAYER = `${FS}/:layer{[0-9]+}`;
 const FEATURE = `${LAYER}/:objectId{[0-9]+}`;
 const MS = '/rest/services/Hosted/:name/MapServer';
+const ADMIN_FS = '/rest/admin/services/Hosted/:name/FeatureServer';
+const ADMIN_LAYER = `${ADMIN_FS}/:layer{[0-9]+}`;
 const VTS = '/rest/services/Hosted/:name/VectorTileServer';
 const GEO = '/rest/services/:name/GeocodeServer';
 const PUBLISHER = { anyPrivilege: [PUBLISH_FEATURES, PUBLISH_TILES, PUBLISH_VECTOR_TILES] } as const;
@@ -316,6 +318,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
     paths: [
       FS,
       `${FS}/layers`,
+      `${FS}/query`,
       LAYER,
       `${LAYER}/query`,
       `${LAYER}/queryAttachments`,
@@ -397,6 +400,23 @@ export const ROUTE_RULES: readonly RouteRule[] = [
     ],
     caller: anyone,
     resource: 'service:read',
+  },
+  {
+    operation: 'service admin',
+    methods: GP,
+    paths: [ADMIN_FS, ADMIN_LAYER],
+    caller: signedIn,
+    resource: 'service:change',
+  },
+  {
+    operation: 'change definition',
+    methods: POST,
+    paths: ['addToDefinition', 'updateDefinition', 'deleteFromDefinition'].flatMap((op) => [
+      `${ADMIN_FS}/${op}`,
+      `${ADMIN_LAYER}/${op}`,
+    ]),
+    caller: signedIn,
+    resource: 'service:change',
   },
   {
     operation: 'updateTiles',

@@ -20,6 +20,7 @@ import { serviceNotFound } from './hosted-layer.js';
 import { queryFeatureLayer } from './layer-query.js';
 import { requestLayer, requestService } from './request-layer.js';
 import { authorizeService } from './service-access.js';
+import { sendServiceQuery } from './service-query.js';
 
 const methods = ['GET', 'POST'];
 
@@ -123,6 +124,8 @@ export function createFeatureServerRouter(): Hono<AppEnv> {
       tables: defs.filter((d) => d.type === 'Table'),
     });
   });
+
+  router.on(methods, `${base}/query`, async (c) => sendServiceQuery(c, requestService(c)));
 
   router.on(methods, `${base}/:layer{[0-9]+}`, async (c) => {
     const { layer } = await requestLayer(c);
