@@ -338,6 +338,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
       `${LAYER}/addFeatures`,
       `${LAYER}/updateFeatures`,
       `${LAYER}/deleteFeatures`,
+      `${LAYER}/calculate`,
       `${FEATURE}/addAttachment`,
       `${FEATURE}/updateAttachment`,
       `${FEATURE}/deleteAttachments`,
@@ -409,12 +410,15 @@ export const ROUTE_RULES: readonly RouteRule[] = [
     resource: 'service:change',
   },
   {
-    operation: 'change definition',
+    operation: 'change service',
     methods: POST,
-    paths: ['addToDefinition', 'updateDefinition', 'deleteFromDefinition'].flatMap((op) => [
-      `${ADMIN_FS}/${op}`,
-      `${ADMIN_LAYER}/${op}`,
-    ]),
+    paths: [
+      ...['addToDefinition', 'updateDefinition', 'deleteFromDefinition'].flatMap((op) => [
+        `${ADMIN_FS}/${op}`,
+        `${ADMIN_LAYER}/${op}`,
+      ]),
+      `${ADMIN_LAYER}/truncate`,
+    ],
     caller: signedIn,
     resource: 'service:change',
   },

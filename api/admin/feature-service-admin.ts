@@ -33,6 +33,7 @@ import { refreshCachesAfterEdit } from '../services/cache-refresh.js';
 import { extentBounds } from '../services/feature-edit-layer.js';
 import { layerOfService, serviceNotFound } from '../services/hosted-layer.js';
 import { authorizeService } from '../services/service-access.js';
+import { truncateLayer } from './layer-truncate.js';
 
 type Json = Record<string, unknown>;
 type Operation = 'addToDefinition' | 'updateDefinition' | 'deleteFromDefinition';
@@ -241,6 +242,18 @@ export function createFeatureServiceAdminRouter(): Hono<AppEnv> {
     const service = await changeableService(c);
     const layer = await layerOfService(c.get('deps').database.db, service, c.req.param('layer') ?? '');
     return sendJson(c, layer.definition);
+  });
+
+  router.post(`${layerPath}/truncate`, async (c) => {
+    format(c, ['json', 'pjson']);
+    const service = await changeableService(c);
+    const layer = await layerOfService(c.get('deps').database.db, service, c.req.param('layer') ?? '');
+    const params = c.get('params');
+    const attachmentOnly = readBoolean('attachmentOnly', params.get('attachmentonly'), false);
+    if (readBoolean('async', params.get('async'), false))
+      throw invalidDefinition('truncate', "'async=true' is not supported: truncate answers when it is done.");
+    await truncateLayer(c.get('deps'), service, layer, attachmentOnly);
+    return sendJson(c, { success: true });
   });
 
   for (const operation of Object.keys(PLANNERS) as Operation[]) {

@@ -23,6 +23,7 @@ import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { selectObjectIds } from './feature-edit-select.js';
 import { applyEdits, type LayerEditResults } from './feature-edits.js';
+import { sendCalculate } from './layer-calculate.js';
 import { queryFeatureLayer } from './layer-query.js';
 import { requestLayer, requestService } from './request-layer.js';
 
@@ -98,6 +99,8 @@ export function mountFeatureEditRoutes(router: Hono<AppEnv>, base: string): void
       deleteResults: r.deleteResults,
     });
   });
+
+  router.post(`${layerPath}/calculate`, (c) => sendCalculate(c));
 
   router.post(`${base}/applyEdits`, async (c) => {
     const deps = c.get('deps');
