@@ -321,6 +321,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
       `${FS}/query`,
       LAYER,
       `${LAYER}/query`,
+      `${LAYER}/queryRelatedRecords`,
       `${LAYER}/queryAttachments`,
       FEATURE,
       `${FEATURE}/attachments`,

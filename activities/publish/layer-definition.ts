@@ -14,6 +14,7 @@ import {
 import type { Bounds, EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
 import { sqlTypeOf } from '../../lib/ingest/index.js';
 import { effectiveMaxRecordCount } from '../../lib/query/query-limits.js';
+import { readRelationships } from '../../lib/service/relationships.js';
 
 export const OBJECT_ID_FIELD = 'OBJECTID';
 export const CURRENT_VERSION = 11.2;
@@ -211,6 +212,8 @@ export function buildLayerDefinition(input: LayerDefinitionInput): Record<string
   for (const [key, value] of Object.entries(input.layerInfo)) {
     if (!COMPUTED.has(key) && value !== undefined && value !== null && value !== '') base[key] = value;
   }
+  // Relationships a publisher declares (ArcGIS's layer JSON form) are checked against the layer's fields.
+  base.relationships = readRelationships(base.relationships, fields, `layer ${plan.id}`);
   if (typeof base.maxRecordCount !== 'number' || base.maxRecordCount <= 0)
     base.maxRecordCount = maxRecordCount;
   base.maxRecordCount = effectiveMaxRecordCount(base.maxRecordCount as number);

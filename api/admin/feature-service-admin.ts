@@ -26,6 +26,7 @@ import {
   planUpdateLayer,
   type StoredLayerSchema,
 } from '../../lib/service/definition-changes.js';
+import { checkRelationshipPairs } from '../../lib/service/relationships.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { format, sendJson } from '../render.js';
@@ -113,6 +114,14 @@ async function apply(
   serviceChanges: Json,
 ) {
   const deps = c.get('deps');
+  // Relationships come in pairs: after the change each one must still have its other side.
+  const all = await listLayers(deps.database.db, service.serviceItemId);
+  checkRelationshipPairs(
+    all.map((l) => ({
+      layerId: l.layerId,
+      definition: plans.find((p) => p.layer.layerId === l.layerId)?.plan.definition ?? l.definition,
+    })),
+  );
   const now = deps.now();
   const changes: LayerSchemaChange[] = plans.map(({ layer, plan }) => ({
     layerId: layer.layerId,

@@ -18,6 +18,7 @@ import { mountAttachmentRoutes } from './attachments-routes.js';
 import { mountFeatureEditRoutes } from './feature-edit-routes.js';
 import { serviceNotFound } from './hosted-layer.js';
 import { queryFeatureLayer } from './layer-query.js';
+import { sendRelatedRecords } from './related-records.js';
 import { requestLayer, requestService } from './request-layer.js';
 import { authorizeService } from './service-access.js';
 import { sendServiceQuery } from './service-query.js';
@@ -136,6 +137,8 @@ export function createFeatureServerRouter(): Hono<AppEnv> {
     const { service, layer } = await requestLayer(c);
     return sendLayerQuery(c, service, layer);
   });
+
+  router.on(methods, `${base}/:layer{[0-9]+}/queryRelatedRecords`, async (c) => sendRelatedRecords(c));
 
   mountFeatureEditRoutes(router, base);
   mountAttachmentRoutes(router, base);

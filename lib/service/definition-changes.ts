@@ -9,6 +9,7 @@ import { editFieldsInfoOf, trackingFieldResource, trackingFieldsFor } from '../e
 import { badRequest, type GeoError } from '../errors.js';
 import { type EsriFieldType, FIELD_STORAGE, isEsriFieldType } from '../query/field-types.js';
 import { effectiveMaxRecordCount } from '../query/query-limits.js';
+import { readRelationship } from './relationships.js';
 
 export type SchemaOp =
   | { kind: 'addColumn'; column: string; sqlType: string }
@@ -175,7 +176,7 @@ function newField(operation: string, input: unknown, fields: Field[]): Field {
 /** addToDefinition of one layer: new fields (empty columns) and indexes. */
 export function planAddToLayer(layer: StoredLayerSchema, request: Json, now: number): LayerPlan {
   const op = 'add to definition';
-  onlyKeys(op, 'addToDefinition of a layer', request, ['fields', 'indexes']);
+  onlyKeys(op, 'addToDefinition of a layer', request, ['fields', 'indexes', 'relationships']);
   const def: Json = structuredClone(layer.definition);
   const fields = fieldsOf(def);
   const columns = [...layer.columns];
@@ -200,7 +201,19 @@ export function planAddToLayer(layer: StoredLayerSchema, request: Json, now: num
     });
   }
   def.indexes = indexes;
-  if (ops.length === 0) throw invalidDefinition(op, 'Nothing to add: give fields or indexes.');
+  const relationships = [...((def.relationships as Json[] | undefined) ?? [])];
+  for (const [i, input] of arrayOf(op, 'relationships', request.relationships).entries()) {
+    const r = readRelationship(input, fields, `relationships[${i}]`);
+    if (relationships.some((x) => x.id === r.id))
+      throw invalidDefinition(op, `The layer already has a relationship with id ${r.id}.`);
+    relationships.push({ ...r });
+  }
+  def.relationships = relationships;
+  if (
+    ops.length === 0 &&
+    relationships.length === ((layer.definition.relationships as unknown[]) ?? []).length
+  )
+    throw invalidDefinition(op, 'Nothing to add: give fields, indexes or relationships.');
   bumpVersion(def, now);
   return { definition: def, columns, ops, drawingChanged: false };
 }
@@ -256,7 +269,7 @@ function newIndex(
 /** deleteFromDefinition of one layer: fields (their columns dropped) and indexes. */
 export function planDeleteFromLayer(layer: StoredLayerSchema, request: Json, now: number): LayerPlan {
   const op = 'delete from definition';
-  onlyKeys(op, 'deleteFromDefinition of a layer', request, ['fields', 'indexes']);
+  onlyKeys(op, 'deleteFromDefinition of a layer', request, ['fields', 'indexes', 'relationships']);
   const def: Json = structuredClone(layer.definition);
   let fields = fieldsOf(def);
   let columns = [...layer.columns];
@@ -297,7 +310,19 @@ export function planDeleteFromLayer(layer: StoredLayerSchema, request: Json, now
     if (column) ops.push({ kind: 'dropColumn', column });
     if (def.displayField === field.name) def.displayField = 'OBJECTID';
   }
-  if (ops.length === 0) throw invalidDefinition(op, 'Nothing to delete: give fields or indexes.');
+  let relationships = [...((def.relationships as Json[] | undefined) ?? [])];
+  for (const input of arrayOf(op, 'relationships', request.relationships)) {
+    const id = isObject(input) ? input.id : undefined;
+    if (!relationships.some((r) => r.id === id))
+      throw invalidDefinition(op, `The layer has no relationship with id ${String(id)}.`);
+    relationships = relationships.filter((r) => r.id !== id);
+  }
+  def.relationships = relationships;
+  if (
+    ops.length === 0 &&
+    relationships.length === ((layer.definition.relationships as unknown[]) ?? []).length
+  )
+    throw invalidDefinition(op, 'Nothing to delete: give fields, indexes or relationships.');
   def.fields = fields;
   def.indexes = indexes;
   bumpVersion(def, now);
