@@ -148,3 +148,38 @@ export function checkRelationshipPairs(layers: readonly LayerFacts[]): void {
     for (const r of list) relationshipPair(layers, layer.layerId, r.id);
   }
 }
+
+/**
+ * The pairs a publish declares, checked before any data is read (the key fields are checked against the
+ * data's fields when each layer is built): every side's partner is listed, with the same id and the
+ * other role, in the layer its relatedTableId names.
+ */
+export function checkDeclaredPairs(layers: readonly { layerId: number; relationships: unknown }[]): void {
+  type Side = { id?: unknown; relatedTableId?: unknown; role?: unknown };
+  const sidesOf = (layerId: number): Side[] => {
+    const raw = layers.find((l) => l.layerId === layerId)?.relationships;
+    if (raw === undefined || raw === null) return [];
+    if (!Array.isArray(raw)) throw invalid(`layer ${layerId}`, "'relationships' must be an array");
+    return raw.filter((s): s is Side => typeof s === 'object' && s !== null);
+  };
+  for (const layer of layers) {
+    for (const side of sidesOf(layer.layerId)) {
+      const where = `layer ${layer.layerId}`;
+      if (!layers.some((l) => l.layerId === side.relatedTableId))
+        throw invalid(
+          where,
+          `relationship ${String(side.id)} names layer ${String(side.relatedTableId)}, which is not published`,
+        );
+      const partner = sidesOf(side.relatedTableId as number).find(
+        (s) => s.id === side.id && s.relatedTableId === layer.layerId,
+      );
+      if (!partner)
+        throw invalid(
+          where,
+          `layer ${String(side.relatedTableId)} does not list relationship ${String(side.id)} back to layer ${layer.layerId}`,
+        );
+      if (partner.role === side.role)
+        throw invalid(where, `both sides of relationship ${String(side.id)} have role ${String(side.role)}`);
+    }
+  }
+}

@@ -69,6 +69,31 @@ describe('relationships and queryRelatedRecords', () => {
     expect(inspections.relationships).toEqual([INSPECTION_SIDE]);
   });
 
+  it('refuses a publish that declares one side of a relationship only', async () => {
+    const analyzed = await upload(
+      '/sharing/rest/content/features/analyze',
+      { token, filetype: 'GeoPackage' },
+      { name: 'towns.gpkg', path: fixture('sqlite/towns.gpkg') },
+    );
+    const layers = analyzed.publishParameters.layers.map((l: any) =>
+      l.id === 2 ? { ...l, relationships: [PARCEL_SIDE] } : l,
+    );
+    const res = await upload(
+      `/sharing/rest/content/users/${stack().admin.username}/publish`,
+      {
+        token,
+        filetype: 'geoPackage',
+        publishParameters: JSON.stringify({
+          ...analyzed.publishParameters,
+          layers,
+          name: uniqueName('onesided'),
+        }),
+      },
+      { name: 'towns.gpkg', path: fixture('sqlite/towns.gpkg') },
+    );
+    expect(res.error.details[0]).toBe('layer 2: layer 3 does not list relationship 0 back to layer 2');
+  });
+
   it('queryRelated of @esri/arcgis-rest-feature-service groups inspections by parcel', async () => {
     const res = await queryRelated({
       url: `${stack().baseUrl}${path}/2`,

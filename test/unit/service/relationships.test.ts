@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GeoError } from '../../../lib/errors.js';
 import {
+  checkDeclaredPairs,
   checkRelationshipPairs,
   readRelationships,
   relationshipPair,
@@ -76,5 +77,19 @@ describe('relationships', () => {
       { layerId: 1, definition: { fields, relationships: [{ ...destination, role: 'esriRelRoleOrigin' }] } },
     ];
     expect(problem(() => checkRelationshipPairs(twins))).toMatch(/both sides/);
+  });
+
+  it('checks the pairs a publish declares before reading data', () => {
+    const declared = [
+      { layerId: 0, relationships: [origin] },
+      { layerId: 1, relationships: [destination] },
+    ];
+    expect(() => checkDeclaredPairs(declared)).not.toThrow();
+    expect(problem(() => checkDeclaredPairs([declared[0], { layerId: 1, relationships: undefined }]))).toBe(
+      'layer 0: layer 1 does not list relationship 4 back to layer 0',
+    );
+    expect(problem(() => checkDeclaredPairs([declared[0]]))).toBe(
+      'layer 0: relationship 4 names layer 1, which is not published',
+    );
   });
 });
