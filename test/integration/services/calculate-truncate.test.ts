@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EDITABLE, type EditableService, edit, features, publishStations } from '../editing/edit-client.js';
+import { newUser } from '../portal/portal-helpers.js';
 import { call, signIn, stack } from '../support/portal-client.js';
 
 // stations.csv: 1 North Pier (pier, Depth 4.5, Visits 120), 2 Lock Station (lock, 7.25, 80),
@@ -71,6 +72,41 @@ describe('calculate', () => {
     expect(await column('Visits')).toEqual([500, 80, 15]);
     const async = await calculate({ calcExpression: [{ field: 'Visits', value: 1 }], async: 'true' });
     expect(async.error.details[0]).toMatch(/async/);
+  });
+});
+
+describe('who may calculate', () => {
+  let token: string;
+  let svc: EditableService;
+
+  beforeAll(async () => {
+    token = await signIn();
+    // A read-only layer, shared with the organization.
+    svc = await publishStations(token, { capabilities: 'Query' });
+    const shared = await call(
+      `/sharing/rest/content/users/${stack().admin.username}/items/${svc.serviceItemId}/share`,
+      { token, org: 'true' },
+    );
+    expect(shared.json.error).toBeUndefined();
+  }, 120_000);
+
+  it('the owner calculates a layer without the Update capability, as on ArcGIS', async () => {
+    const res = await edit(`${svc.layer}/calculate`, token, {
+      where: 'OBJECTID = 2',
+      calcExpression: [{ field: 'Visits', value: 81 }],
+    });
+    expect(res).toEqual({ success: true, updatedFeatureCount: 1 });
+    expect((await features(svc, token)).map((f) => f.attributes.Visits)).toEqual([120, 81, 15]);
+  });
+
+  it('another user who may read it may not', async () => {
+    const other = await newUser('org_user');
+    expect((await features(svc, other.token)).length).toBe(3);
+    const res = await edit(`${svc.layer}/calculate`, other.token, {
+      calcExpression: [{ field: 'Visits', value: 0 }],
+    });
+    expect(res.error.message).toBe('Requested operation is not supported by this service.');
+    expect((await features(svc, token)).map((f) => f.attributes.Visits)).toEqual([120, 81, 15]);
   });
 });
 
