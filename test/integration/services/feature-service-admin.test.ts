@@ -72,6 +72,38 @@ describe('the feature service admin API', () => {
     expect(dup.updateResults[0].success).toBe(false);
   });
 
+  it('applyEdits with rollbackOnFailure answers the edit the unique index refuses and applies nothing', async () => {
+    const res = await edit(`${svc.layer}/applyEdits`, token, {
+      adds: [{ attributes: { Name: 'Weir', Kind: 'weir' }, geometry: { x: -9750000, y: 5140000 } }],
+      updates: [
+        { attributes: { OBJECTID: 3, Name: 'Renamed Buoy' } },
+        { attributes: { OBJECTID: 2, Kind: 'pier' } },
+      ],
+      deletes: [1],
+    });
+    expect(res.addResults).toEqual([
+      { globalId: null, success: false, error: { code: 1003, description: 'Operation rolled back.' } },
+    ]);
+    expect(res.updateResults.map((r: any) => [r.objectId, r.success, r.error.code])).toEqual([
+      [3, false, 1003],
+      [2, false, 1000],
+    ]);
+    expect(res.updateResults[1].error.description).toMatch(/unique index/);
+    expect(res.deleteResults.map((r: any) => [r.objectId, r.success, r.error.code])).toEqual([
+      [1, false, 1003],
+    ]);
+    const rows = (await features(svc, token)).map((f) => [
+      f.attributes.OBJECTID,
+      f.attributes.Name,
+      f.attributes.Kind,
+    ]);
+    expect(rows).toEqual([
+      [1, 'North Pier', 'pier'],
+      [2, 'Lock Station', 'lock'],
+      [3, 'South Buoy', 'buoy'],
+    ]);
+  });
+
   it('updateDefinition is all or nothing: a field that cannot be required leaves the others as they were', async () => {
     const stamp = (await layerJson()).editingInfo.schemaLastEditDate;
     const res = await change('updateDefinition', {
@@ -110,6 +142,17 @@ describe('the feature service admin API', () => {
       rollbackOnFailure: false,
     });
     expect(added.addResults[0].success).toBe(false);
+    const together = await edit(`${svc.layer}/addFeatures`, token, {
+      features: [
+        { attributes: { Name: 'Weir', Kind: 'weir' }, geometry: { x: -9750000, y: 5140000 } },
+        { attributes: { Kind: 'buoy2' }, geometry: { x: -9750000, y: 5140000 } },
+      ],
+    });
+    expect(together.addResults.map((r: any) => r.error)).toEqual([
+      { code: 1003, description: 'Operation rolled back.' },
+      { code: 1000, description: expect.stringMatching(/cannot be null/) },
+    ]);
+    expect((await features(svc, token)).length).toBe(3);
     expect(await change('updateDefinition', { fields: [{ name: 'Name', nullable: true }] })).toEqual({
       success: true,
     });
