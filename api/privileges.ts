@@ -331,6 +331,13 @@ export const ROUTE_RULES: readonly RouteRule[] = [
     resource: 'service:read',
   },
   {
+    operation: 'append job status',
+    methods: GP,
+    paths: [`${FS}/jobs/:jobId{[0-9a-f]{32}}`],
+    caller: signedIn,
+    resource: 'service:read',
+  },
+  {
     operation: 'edit features',
     methods: POST,
     paths: [
@@ -340,6 +347,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
       `${LAYER}/updateFeatures`,
       `${LAYER}/deleteFeatures`,
       `${LAYER}/calculate`,
+      `${LAYER}/append`,
       `${FEATURE}/addAttachment`,
       `${FEATURE}/updateAttachment`,
       `${FEATURE}/deleteAttachments`,
