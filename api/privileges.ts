@@ -331,7 +331,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
     resource: 'service:read',
   },
   {
-    operation: 'append job status',
+    operation: 'service job status',
     methods: GP,
     paths: [`${FS}/jobs/:jobId{[0-9a-f]{32}}`],
     caller: signedIn,

@@ -34,6 +34,7 @@ import { refreshCachesAfterEdit } from '../services/cache-refresh.js';
 import { extentBounds } from '../services/feature-edit-layer.js';
 import { layerOfService, serviceNotFound } from '../services/hosted-layer.js';
 import { authorizeService } from '../services/service-access.js';
+import { answerAsJob } from '../services/service-jobs.js';
 import { truncateLayer } from './layer-truncate.js';
 
 type Json = Record<string, unknown>;
@@ -65,12 +66,6 @@ async function changeableService(c: Context<AppEnv>): Promise<HostedServiceRow> 
 
 function requestJson(c: Context<AppEnv>, operation: Operation): Json {
   const params = c.get('params');
-  // The operation runs before it answers; a client asking for a job to poll is told so.
-  if (readBoolean('async', params.get('async'), false))
-    throw invalidDefinition(
-      WORDS[operation],
-      `'async=true' is not supported: ${operation} answers when it is done.`,
-    );
   const raw = present(params.get(operation));
   if (!raw) throw invalidDefinition(WORDS[operation], `'${operation}' is required.`);
   let value: unknown;
@@ -109,6 +104,7 @@ function serviceLayerLists(service: HostedServiceRow, layers: Map<number, Json>)
 
 async function apply(
   c: Context<AppEnv>,
+  operation: string,
   service: HostedServiceRow,
   plans: { layer: HostedLayerRow; plan: LayerPlan }[],
   serviceChanges: Json,
@@ -132,20 +128,26 @@ async function apply(
   }));
   const defs = new Map(plans.map(({ layer, plan }) => [layer.layerId, plan.definition]));
   const owner = (await findItem(deps.database.db, service.serviceItemId))?.owner ?? service.owner;
-  await applySchemaChanges(
-    deps.database,
-    service.serviceItemId,
-    changes,
-    { ...serviceChanges, ...serviceLayerLists(service, defs) },
-    owner,
-    now,
-  );
-  const redraw = plans
-    .filter(({ plan }) => plan.drawingChanged)
-    .map(({ plan }) => extentBounds(plan.definition.extent))
-    .filter((b): b is Bounds => b !== null);
-  if (redraw.length > 0) await refreshCachesAfterEdit(deps, service.serviceItemId, redraw);
-  return sendJson(c, { success: true });
+  const write = async () => {
+    await applySchemaChanges(
+      deps.database,
+      service.serviceItemId,
+      changes,
+      { ...serviceChanges, ...serviceLayerLists(service, defs) },
+      owner,
+      now,
+    );
+    const redraw = plans
+      .filter(({ plan }) => plan.drawingChanged)
+      .map(({ plan }) => extentBounds(plan.definition.extent))
+      .filter((b): b is Bounds => b !== null);
+    if (redraw.length > 0) await refreshCachesAfterEdit(deps, service.serviceItemId, redraw);
+    return { success: true };
+  };
+  // Checked above; with async=true the change itself runs as a job the client polls.
+  if (readBoolean('async', c.get('params').get('async'), false))
+    return answerAsJob(c, service, operation, write);
+  return sendJson(c, await write());
 }
 
 /** A service-level request: `layers` (and `tables`) entries for existing layers, by id. */
@@ -215,7 +217,7 @@ async function serviceOperation(c: Context<AppEnv>, operation: Operation) {
   // The service's own copies of what changed on every layer.
   for (const key of ['capabilities', 'maxRecordCount'])
     if (key in request) serviceChanges[key] = plans[0]?.plan.definition[key] ?? request[key];
-  return apply(c, service, plans, serviceChanges);
+  return apply(c, operation, service, plans, serviceChanges);
 }
 
 async function layerOperation(c: Context<AppEnv>, operation: Operation) {
@@ -224,7 +226,7 @@ async function layerOperation(c: Context<AppEnv>, operation: Operation) {
   const request = requestJson(c, operation);
   const layer = await layerOfService(c.get('deps').database.db, service, c.req.param('layer') ?? '');
   const plan = PLANNERS[operation](stored(layer), request, c.get('deps').now());
-  return apply(c, service, [{ layer, plan }], {});
+  return apply(c, operation, service, [{ layer, plan }], {});
 }
 
 export function createFeatureServiceAdminRouter(): Hono<AppEnv> {
@@ -259,10 +261,13 @@ export function createFeatureServiceAdminRouter(): Hono<AppEnv> {
     const layer = await layerOfService(c.get('deps').database.db, service, c.req.param('layer') ?? '');
     const params = c.get('params');
     const attachmentOnly = readBoolean('attachmentOnly', params.get('attachmentonly'), false);
+    const truncate = async () => {
+      await truncateLayer(c.get('deps'), service, layer, attachmentOnly);
+      return { success: true };
+    };
     if (readBoolean('async', params.get('async'), false))
-      throw invalidDefinition('truncate', "'async=true' is not supported: truncate answers when it is done.");
-    await truncateLayer(c.get('deps'), service, layer, attachmentOnly);
-    return sendJson(c, { success: true });
+      return answerAsJob(c, service, 'truncate', truncate);
+    return sendJson(c, await truncate());
   });
 
   for (const operation of Object.keys(PLANNERS) as Operation[]) {

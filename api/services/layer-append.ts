@@ -27,10 +27,9 @@ import {
 } from '../../workflows/append-messages.js';
 import type { AppDeps, AppEnv } from '../env.js';
 import { format, sendJson } from '../render.js';
-import { servicesUrl } from '../urls.js';
-import { type AppendJob, writeAppendJob } from './append-jobs.js';
 import { applyEdits } from './feature-edits.js';
 import { requestLayer } from './request-layer.js';
+import { answerAsJob } from './service-jobs.js';
 
 /** Rows read from one source at most: they are held in memory and applied in one transaction. */
 export const APPEND_MAX_ROWS = 100_000;
@@ -88,51 +87,35 @@ export async function sendAppend(c: Context<AppEnv>) {
     workflowId: appendWorkflowId(jobId),
     args: [input],
   });
+  // A synchronous request that gave up waiting must not apply the rows behind the client's back.
+  let abandoned = false;
   const run = async () => {
     const read = await handle.result();
+    if (abandoned) {
+      await deps.store.remove(read.rowsKey).catch(() => undefined);
+      throw refuse('The append was abandoned.');
+    }
     return applyAppend(deps, service, layer, model, options, matching, read, user);
   };
+  if (options.async) return answerAsJob(c, service, 'append', run, failureOf);
   const submissionTime = deps.now();
-  if (options.async) {
-    const job: AppendJob = {
-      jobId,
-      serviceItemId: service.serviceItemId,
-      layerId: layer.layerId,
-      submitter: user.username,
-      submissionTime,
-      lastUpdatedTime: submissionTime,
-      status: 'Executing',
-    };
-    await writeAppendJob(deps.store, job);
-    void run()
-      .then((result) => writeAppendJob(deps.store, { ...job, ...result, lastUpdatedTime: deps.now() }))
-      .catch((e: unknown) =>
-        writeAppendJob(deps.store, {
-          ...job,
-          status: 'Failed',
-          lastUpdatedTime: deps.now(),
-          error: failureOf(e).toBody(),
-        }),
-      )
-      .catch((e: unknown) =>
-        deps.log.error('append job state could not be written', { jobId, error: String(e) }),
-      );
-    return sendJson(c, { statusUrl: `${servicesUrl(c)}/Hosted/${service.name}/FeatureServer/jobs/${jobId}` });
-  }
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          badRequest('Unable to append.', [
-            'Reading the source took longer than a synchronous request may wait; append with async=true.',
-          ]),
-        ),
-      SYNC_WAIT_MS,
-    );
+    timer = setTimeout(() => {
+      abandoned = true;
+      void handle.cancel().catch(() => undefined);
+      reject(
+        badRequest('Unable to append.', [
+          'Reading the source took longer than a synchronous request may wait; append with async=true.',
+        ]),
+      );
+    }, SYNC_WAIT_MS);
   });
+  // The losing side of the race must not end as an unhandled rejection.
+  const work = run().catch((e: unknown) => Promise.reject(failureOf(e)));
+  work.catch(() => undefined);
   try {
-    const result = await Promise.race([run().catch((e: unknown) => Promise.reject(failureOf(e))), timeout]);
+    const result = await Promise.race([work, timeout]);
     return sendJson(c, { submissionTime, lastUpdatedTime: deps.now(), ...result });
   } finally {
     clearTimeout(timer);

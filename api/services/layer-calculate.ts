@@ -24,6 +24,7 @@ import type { AppEnv } from '../env.js';
 import { format, sendJson } from '../render.js';
 import { refreshCachesAfterEdit } from './cache-refresh.js';
 import { requestLayer } from './request-layer.js';
+import { answerAsJob } from './service-jobs.js';
 
 const ACCEPTED = new Set(['f', 'token', 'callback', 'where', 'calcexpression', 'sqlformat', 'async']);
 
@@ -36,10 +37,7 @@ function checkParameters(params: Record<string, string | undefined>): void {
     throw badRequest('Unable to complete operation.', [
       "'sqlFormat' must be standard: expressions are read as standardized SQL.",
     ]);
-  if (readBoolean('async', params.async, false))
-    throw badRequest('Unable to complete operation.', [
-      "'async=true' is not supported: calculate runs as one statement and answers when it is done.",
-    ]);
+  readBoolean('async', params.async, false);
 }
 
 export async function sendCalculate(c: Context<AppEnv>) {
@@ -82,27 +80,35 @@ export async function sendCalculate(c: Context<AppEnv>) {
     if (own) where = narrowedWhere(where, own);
   }
   const filter: SqlFragment | null = where ? compileWhere(parseWhere(where), catalog.fields) : null;
-  const outcome = await inEditTransaction(deps.database, async (tx) => {
-    const locked = await lockLayer(tx, service.serviceItemId, layer.layerId);
-    if (!locked)
-      throw badRequest('Unable to complete operation.', [`Layer ${layer.layerId} does not exist.`]);
-    const result = await calculateRows(tx, layer.tableName, sets, filter).catch((e: unknown) => {
-      const sqlstate = (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code;
-      throw dataExceptionError(sqlstate)
-        ? badRequest('Unable to complete operation.', [
-            'The calculation could not be done on the stored values (overflow, division by zero or a bad cast).',
-          ])
-        : e;
+  const calculate = async () => {
+    const outcome = await inEditTransaction(deps.database, async (tx) => {
+      const locked = await lockLayer(tx, service.serviceItemId, layer.layerId);
+      if (!locked)
+        throw badRequest('Unable to complete operation.', [`Layer ${layer.layerId} does not exist.`]);
+      const result = await calculateRows(tx, layer.tableName, sets, filter).catch((e: unknown) => {
+        const sqlstate = (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code;
+        throw dataExceptionError(sqlstate)
+          ? badRequest('Unable to complete operation.', [
+              'The calculation could not be done on the stored values (overflow, division by zero or a bad cast).',
+            ])
+          : e;
+      });
+      if (result.count > 0) {
+        const definition = {
+          ...locked.definition,
+          editingInfo: {
+            ...((locked.definition.editingInfo as object | undefined) ?? {}),
+            lastEditDate: now,
+          },
+        };
+        await writeLayerState(tx, service.serviceItemId, layer.layerId, locked.featureCount, definition);
+      }
+      return result;
     });
-    if (result.count > 0) {
-      const definition = {
-        ...locked.definition,
-        editingInfo: { ...((locked.definition.editingInfo as object | undefined) ?? {}), lastEditDate: now },
-      };
-      await writeLayerState(tx, service.serviceItemId, layer.layerId, locked.featureCount, definition);
-    }
-    return result;
-  });
-  if (outcome.bounds) await refreshCachesAfterEdit(deps, service.serviceItemId, [outcome.bounds]);
-  return sendJson(c, { success: true, updatedFeatureCount: outcome.count });
+    if (outcome.bounds) await refreshCachesAfterEdit(deps, service.serviceItemId, [outcome.bounds]);
+    return { success: true, updatedFeatureCount: outcome.count };
+  };
+  // Checked above; with async=true the statement runs as a job the client polls.
+  if (readBoolean('async', params.async, false)) return answerAsJob(c, service, 'calculate', calculate);
+  return sendJson(c, await calculate());
 }

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EDITABLE, type EditableService, edit, features, publishStations } from '../editing/edit-client.js';
 import { newUser } from '../portal/portal-helpers.js';
 import { call, signIn, stack } from '../support/portal-client.js';
+import { followJob } from './job-client.js';
 
 // stations.csv: OBJECTID 1 North Pier (pier, 41.8925/-87.6024), 2 Lock Station (lock), 3 South Buoy (buoy).
 describe('FeatureServer/{layer}/append', () => {
@@ -9,10 +10,10 @@ describe('FeatureServer/{layer}/append', () => {
   let svc: EditableService;
   const owner = () => stack().admin.username;
 
-  const addCsv = async (text: string, as = token, username = owner()) => {
+  const addCsv = async (text: string, as = token, username = owner(), type = 'CSV') => {
     const added = await call(`/sharing/rest/content/users/${username}/addItem`, {
       token: as,
-      type: 'CSV',
+      type,
       title: `append source ${Date.now()}`,
       text,
     });
@@ -116,6 +117,30 @@ describe('FeatureServer/{layer}/append', () => {
     expect((await byId(res.addResults[0].objectId)).attributes.Name).toBe('Skiff Ramp');
   });
 
+  it('appends a GeoJSON item: properties by name, points from its geometry', async () => {
+    const geojson = {
+      type: 'FeatureCollection',
+      features: [
+        {
+          type: 'Feature',
+          properties: { Name: 'Geo Point', Kind: 'geo', Depth: 2.25 },
+          geometry: { type: 'Point', coordinates: [-87.62, 41.95] },
+        },
+      ],
+    };
+    const item = await addCsv(JSON.stringify(geojson), token, owner(), 'GeoJson');
+    const res = await append({ appendItemId: item, appendUploadFormat: 'geojson' });
+    expect(res.status).toBe('Completed');
+    const added = await byId(res.addResults[0].objectId);
+    expect([added.attributes.Name, added.attributes.Kind, added.attributes.Depth]).toEqual([
+      'Geo Point',
+      'geo',
+      2.25,
+    ]);
+    expect(added.geometry!.x).toBeCloseTo(-87.62, 6);
+    expect(added.geometry!.y).toBeCloseTo(41.95, 6);
+  });
+
   it('rolls everything back when one row cannot be written, and says which', async () => {
     const before = await count();
     const item = await addCsv('Name,Visits\nGood Row,5\nBad Row,many\n');
@@ -137,13 +162,8 @@ describe('FeatureServer/{layer}/append', () => {
       new RegExp(`/rest/services/Hosted/${svc.name}/FeatureServer/jobs/[0-9a-f]{32}$`),
     );
     const path = res.statusUrl.replace(stack().baseUrl, '');
-    let status: Record<string, any> = {};
-    for (let i = 0; i < 120; i++) {
-      status = (await call(path, { token }, { method: 'GET' })).json;
-      if (status.status !== 'Executing') break;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-    expect(status.status).toBe('Completed');
+    const status = await followJob(res.statusUrl, token);
+    expect([status.status, status.operation]).toEqual(['Completed', 'append']);
     expect(status.addResults).toHaveLength(1);
     expect((await byId(status.addResults[0].objectId)).attributes.Name).toBe('Async Mooring');
     const other = await newUser('org_publisher');

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EDITABLE, type EditableService, edit, features, publishStations } from '../editing/edit-client.js';
 import { newUser } from '../portal/portal-helpers.js';
 import { call, signIn, stack } from '../support/portal-client.js';
+import { followJob } from './job-client.js';
 
 // stations.csv: 1 North Pier (pier, Depth 4.5, Visits 120), 2 Lock Station (lock, 7.25, 80),
 // 3 South Buoy (buoy, 12, 15). Expected values are worked out by hand from those rows.
@@ -70,8 +71,30 @@ describe('calculate', () => {
       /could not be done/,
     );
     expect(await column('Visits')).toEqual([500, 80, 15]);
-    const async = await calculate({ calcExpression: [{ field: 'Visits', value: 1 }], async: 'true' });
-    expect(async.error.details[0]).toMatch(/async/);
+  });
+
+  it('async=true answers a statusUrl whose job reports the calculation', async () => {
+    const res = await calculate({
+      where: 'Visits < 100',
+      calcExpression: [{ field: 'Visits', value: 1 }],
+      async: 'true',
+    });
+    expect(res.statusUrl).toMatch(/\/FeatureServer\/jobs\/[0-9a-f]{32}$/);
+    const job = await followJob(res.statusUrl, token);
+    expect([job.status, job.operation, job.success, job.updatedFeatureCount]).toEqual([
+      'Completed',
+      'calculate',
+      true,
+      2,
+    ]);
+    expect(await column('Visits')).toEqual([500, 1, 1]);
+    const bad = await calculate({
+      calcExpression: [{ field: 'Visits', sqlExpression: 'Visits * 10000000000' }],
+      async: 'true',
+    });
+    const failed = await followJob(bad.statusUrl, token);
+    expect([failed.status, failed.error.code]).toEqual(['Failed', 400]);
+    expect(await column('Visits')).toEqual([500, 1, 1]);
   });
 });
 
@@ -146,6 +169,13 @@ describe('truncate', () => {
       features: [{ attributes: { Name: 'Fresh' }, geometry: { x: -9750000, y: 5140000 } }],
     });
     expect(added.addResults[0]).toMatchObject({ objectId: 1, success: true });
+  });
+
+  it('async=true truncates as a job the client follows', async () => {
+    const res = await edit(truncate, token, { async: 'true' });
+    const job = await followJob(res.statusUrl, token);
+    expect([job.status, job.operation, job.success]).toEqual(['Completed', 'truncate', true]);
+    expect(await features(svc, token)).toEqual([]);
   });
 
   it('is refused to the layer endpoint of the services directory', async () => {

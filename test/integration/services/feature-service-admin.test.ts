@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EDITABLE, type EditableService, edit, features, publishStations } from '../editing/edit-client.js';
 import { newUser } from '../portal/portal-helpers.js';
 import { call, signIn, stack } from '../support/portal-client.js';
+import { followJob } from './job-client.js';
 
 // stations.csv: OBJECTID 1 North Pier (pier), 2 Lock Station (lock), 3 South Buoy (buoy).
 describe('the feature service admin API', () => {
@@ -239,6 +240,18 @@ describe('the feature service admin API', () => {
       features: [{ attributes: { Name: 'x' }, geometry: { x: -9750000, y: 5140000 } }],
     });
     expect(res.error.message).toBe('Requested operation is not supported by this service.');
+  });
+
+  it('async=true runs a definition change as a job the owner follows', async () => {
+    const res = await change('updateDefinition', { maxRecordCount: 7 });
+    expect(res).toEqual({ success: true });
+    const job = await edit(`${layerAdmin}/updateDefinition`, token, {
+      updateDefinition: { maxRecordCount: 9 },
+      async: 'true',
+    });
+    const done = await followJob(job.statusUrl, token);
+    expect([done.status, done.operation, done.success]).toEqual(['Completed', 'updateDefinition', true]);
+    expect((await layerJson()).maxRecordCount).toBe(9);
   });
 
   it('answers only the owner and administrators', async () => {
