@@ -170,6 +170,13 @@ describe('FeatureServer/{layer}/append', () => {
     expect((await call(path, { token: other.token }, { method: 'GET' })).json.error.code).toBe(403);
   });
 
+  it('answers the refusal by the reader of a source it does not read with a 400', async () => {
+    const item = await addCsv('not really a geopackage', token, owner(), 'GeoPackage');
+    const res = await append({ appendItemId: item });
+    expect(res.error.code).toBe(400);
+    expect(res.error.details[0]).toMatch(/Appending from sqlite items is not supported/);
+  });
+
   it('refuses another user, a missing item and unknown parameters', async () => {
     const item = await addCsv('Name\nIntruder\n');
     const other = await newUser('org_publisher');
