@@ -24,6 +24,8 @@ export interface AppendOptions {
   /** The target field whose values identify the feature a source row updates; absent: the object id. */
   upsertMatchingField?: string;
   skipUpdates: boolean;
+  /** With upsert: rows matching no feature are left out instead of added. */
+  skipInserts: boolean;
   updateGeometry: boolean;
   /** Target fields written; absent: every mapped field. */
   appendFields?: string[];
@@ -56,6 +58,7 @@ const ACCEPTED = new Set([
   'upsert',
   'upsertmatchingfield',
   'skipupdates',
+  'skipinserts',
   'updategeometry',
   'appendfields',
   'appendsourceinfo',
@@ -64,10 +67,25 @@ const ACCEPTED = new Set([
   'async',
 ]);
 
+/** ArcGIS append parameters this server refuses by name rather than ignore. */
+const UNSUPPORTED: Record<string, string> = {
+  sourcefilter: 'sourceFilter',
+  edits: 'edits',
+  skipdeletes: 'skipDeletes',
+  truncateexisting: 'truncateExisting',
+  layermappings: 'layerMappings',
+};
+
 export function readAppendParameters(params: Readonly<Record<string, string | undefined>>): AppendOptions {
-  for (const name of Object.keys(params))
+  for (const name of Object.keys(params)) {
+    const unsupported = UNSUPPORTED[name];
+    if (unsupported)
+      throw badRequest('Unable to complete operation.', [
+        `'${unsupported}' is not supported by this server's append.`,
+      ]);
     if (!ACCEPTED.has(name))
       throw badRequest('Unable to complete operation.', [`'${name}' is not a parameter of append.`]);
+  }
   if (present(params.appenduploadid))
     throw fail(
       'appendUploadId',
@@ -88,10 +106,12 @@ export function readAppendParameters(params: Readonly<Record<string, string | un
     fieldMappings: readFieldMappings(params.fieldmappings),
     upsert,
     skipUpdates: readBoolean('skipUpdates', params.skipupdates, false),
+    skipInserts: readBoolean('skipInserts', params.skipinserts, false),
     updateGeometry: readBoolean('updateGeometry', params.updategeometry, true),
     rollbackOnFailure: readBoolean('rollbackOnFailure', params.rollbackonfailure, true),
     async: readBoolean('async', params.async, false),
   };
+  if (options.skipInserts && !upsert) throw fail('skipInserts', 'it only has a meaning with upsert=true');
   const table = present(params.sourcetablename);
   if (table) options.sourceTableName = table;
   const matching = present(params.upsertmatchingfield);

@@ -68,7 +68,7 @@ export function upsertKeys(rows: readonly AppendRow[], keyColumn: string): (stri
 export interface AppendEdits {
   adds: FeatureInput[];
   updates: FeatureInput[];
-  /** Rows that matched a feature but were left alone (skipUpdates). */
+  /** Rows left out: matched with skipUpdates, or unmatched with skipInserts. */
   skipped: number;
 }
 
@@ -81,7 +81,7 @@ export function appendEdits(
   map: ReadonlyMap<string, string>,
   keys: readonly (string | null)[] | null,
   existing: ReadonlyMap<string, number>,
-  options: Pick<AppendOptions, 'skipUpdates' | 'updateGeometry'>,
+  options: Pick<AppendOptions, 'skipUpdates' | 'updateGeometry'> & { skipInserts?: boolean },
   objectIdField: string,
 ): AppendEdits {
   const out: AppendEdits = { adds: [], updates: [], skipped: 0 };
@@ -92,7 +92,9 @@ export function appendEdits(
         attributes[name] = row.attributes[column] ?? null;
     const key = keys?.[i];
     const objectId = key == null ? undefined : existing.get(key);
-    if (objectId === undefined) {
+    if (objectId === undefined && options.skipInserts) {
+      out.skipped++;
+    } else if (objectId === undefined) {
       out.adds.push({ attributes, ...(row.geometry ? { geometry: row.geometry } : {}) });
     } else if (options.skipUpdates) {
       out.skipped++;

@@ -109,12 +109,21 @@ describe('FeatureServer/{layer}/append', () => {
     expect(ferry.geometry!.x).toBeCloseTo(-87.61, 6);
   });
 
-  it('skipUpdates leaves matched features alone and adds only the new rows', async () => {
+  it('skipUpdates leaves matched features alone, skipInserts adds nothing', async () => {
     const item = await addCsv('OBJECTID,Name\n2,Not Applied\n,Skiff Ramp\n');
     const res = await append({ appendItemId: item, upsert: true, skipUpdates: true });
     expect([res.skippedCount, res.updateResults.length, res.addResults.length]).toEqual([1, 0, 1]);
     expect((await byId(2)).attributes.Name).toBe('Lock Station');
     expect((await byId(res.addResults[0].objectId)).attributes.Name).toBe('Skiff Ramp');
+    const before = await count();
+    const only = await append({
+      appendItemId: await addCsv('OBJECTID,Name\n2,Lock Renamed\n,Never Added\n'),
+      upsert: true,
+      skipInserts: true,
+    });
+    expect([only.skippedCount, only.updateResults.length, only.addResults.length]).toEqual([1, 1, 0]);
+    expect((await byId(2)).attributes.Name).toBe('Lock Renamed');
+    expect(await count()).toBe(before);
   });
 
   it('appends a GeoJSON item: properties by name, points from its geometry', async () => {

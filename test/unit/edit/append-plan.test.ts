@@ -109,6 +109,24 @@ describe('append edits', () => {
     expect([edits.updates.length, edits.adds.length, edits.skipped]).toEqual([0, 2, 1]);
   });
 
+  it('skipInserts leaves out the rows that match no feature', () => {
+    const edits = appendEdits(
+      rows,
+      map,
+      upsertKeys(rows, 'k'),
+      new Map([['9', 3]]),
+      {
+        skipUpdates: false,
+        skipInserts: true,
+        updateGeometry: true,
+      },
+      'OBJECTID',
+    );
+    expect(edits.adds).toEqual([]);
+    expect(edits.updates).toEqual([{ attributes: { Kind: '9', Name: 'nine', OBJECTID: 3 } }]);
+    expect(edits.skipped).toBe(2);
+  });
+
   it('refuses two rows with one key', () => {
     expect(detailOf(() => upsertKeys([{ attributes: { k: 1 } }, { attributes: { k: '1' } }], 'k'))).toMatch(
       /'1'.*row 2/,
@@ -129,6 +147,10 @@ describe('append parameters', () => {
     expect(() => readAppendParameters({ appenditemid: 'abc', upsertmatchingfield: 'Kind' })).toThrow();
     expect(() => readAppendParameters({ appenditemid: 'abc', appenduploadformat: 'kml' })).toThrow();
     expect(() => readAppendParameters({ appenditemid: 'abc', appenduploadid: 'u1' })).toThrow();
+    expect(() => readAppendParameters({ appenditemid: 'abc', skipinserts: 'true' })).toThrow();
+    expect(detailOf(() => readAppendParameters({ appenditemid: 'abc', truncateexisting: 'true' }))).toBe(
+      "'truncateExisting' is not supported by this server's append.",
+    );
     expect(() =>
       readAppendParameters({ appenditemid: 'abc', appendsourceinfo: '{"locationType":"address"}' }),
     ).toThrow();
