@@ -40,7 +40,7 @@ export function createAppendActivities({ store }: AppendDeps) {
         for (const [i, row] of batch.rows.entries()) {
           if (records.length >= input.maxRows)
             throw badRequest('Unable to append.', [
-              `The source has more than ${input.maxRows} rows (APPEND_MAX_ROWS).`,
+              `The source has more than ${input.maxRows} rows, the most one append takes.`,
             ]);
           const record: AppendRecord = { attributes: attributesOf(table.headers, row) };
           const located = batch.geometries?.[i];
