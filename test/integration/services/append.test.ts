@@ -30,6 +30,14 @@ describe('FeatureServer/{layer}/append', () => {
     svc = await publishStations(token, EDITABLE);
   }, 120_000);
 
+  it('is advertised by the layer with the formats it reads', async () => {
+    const layer = (await call(svc.layer, { token }, { method: 'GET' })).json;
+    expect([layer.supportsAppend, layer.supportedAppendFormats]).toEqual([
+      true,
+      'csv,excel,geojson,shapefile,featureCollection',
+    ]);
+  });
+
   it('adds CSV rows through fieldMappings, with points from appendSourceInfo coordinates', async () => {
     const item = await addCsv(
       'Station,Type,Lat,Lon,Depth\nEast Dock,dock,41.9,-87.6,3.5\nWest Gate,gate,41.88,-87.65,\n',
