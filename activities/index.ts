@@ -1,6 +1,7 @@
 // Every activity group, built from real dependencies passed in by the worker.
 import type { LocatorSource } from '../infra/locator-service.js';
 import { createOutboundFetch, type OutboundFetch } from '../infra/outbound-fetch.js';
+import { createAppendActivities } from './append/append-activities.js';
 import { heartbeatingActivities } from './heartbeat.js';
 import { createGazetteerGeocoder } from './publish/gazetteer-geocoder.js';
 import { createPublishActivities } from './publish/publish-activities.js';
@@ -37,6 +38,7 @@ export function createActivities(deps: ActivityDeps) {
       geocoder: deps.geocoder ?? createGazetteerGeocoder(deps.locator),
       outbound: deps.outbound ?? FETCH_NOTHING,
     }),
+    ...createAppendActivities(deps),
     ...createTileActivities(deps),
     ...createTilePackageActivities(deps),
   });

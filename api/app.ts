@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { GeoError, isGeoError, toGeoError } from '../lib/errors.js';
+import { createFeatureServiceAdminRouter } from './admin/feature-service-admin.js';
 import { AnonymousSpools } from './anonymous-spools.js';
 import { authenticate, findTokenGrant, grantedUser, headerToken } from './auth.js';
 import { clientAddress } from './client-address.js';
@@ -85,6 +86,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   root.route('/', createPortalRouter());
   root.route('/rest/services', createGeocodeServices(deps));
   root.route('/rest', createFeatureServerRouter());
+  root.route('/rest', createFeatureServiceAdminRouter());
   root.route('/rest', createOgcFeatureServerRouter());
   root.route('/rest', createMapServerRouter(deps.tiles));
   root.route('/rest', createVectorTileServerRouter(deps.tiles));

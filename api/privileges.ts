@@ -67,6 +67,8 @@ const FS = '/rest/services/Hosted/:name/FeatureServer';
 const LAYER = `${FS}/:layer{[0-9]+}`;
 const FEATURE = `${LAYER}/:objectId{[0-9]+}`;
 const MS = '/rest/services/Hosted/:name/MapServer';
+const ADMIN_FS = '/rest/admin/services/Hosted/:name/FeatureServer';
+const ADMIN_LAYER = `${ADMIN_FS}/:layer{[0-9]+}`;
 const VTS = '/rest/services/Hosted/:name/VectorTileServer';
 const GEO = '/rest/services/:name/GeocodeServer';
 const PUBLISHER = { anyPrivilege: [PUBLISH_FEATURES, PUBLISH_TILES, PUBLISH_VECTOR_TILES] } as const;
@@ -347,14 +349,23 @@ export const ROUTE_RULES: readonly RouteRule[] = [
     paths: [
       FS,
       `${FS}/layers`,
+      `${FS}/query`,
       LAYER,
       `${LAYER}/query`,
+      `${LAYER}/queryRelatedRecords`,
       `${LAYER}/queryAttachments`,
       FEATURE,
       `${FEATURE}/attachments`,
       `${FEATURE}/attachments/:attachmentId{[0-9]+}`,
     ],
     caller: anyone,
+    resource: 'service:read',
+  },
+  {
+    operation: 'service job status',
+    methods: GP,
+    paths: [`${FS}/jobs/:jobId{[0-9a-f]{32}}`],
+    caller: signedIn,
     resource: 'service:read',
   },
   {
@@ -366,6 +377,8 @@ export const ROUTE_RULES: readonly RouteRule[] = [
       `${LAYER}/addFeatures`,
       `${LAYER}/updateFeatures`,
       `${LAYER}/deleteFeatures`,
+      `${LAYER}/calculate`,
+      `${LAYER}/append`,
       `${FEATURE}/addAttachment`,
       `${FEATURE}/updateAttachment`,
       `${FEATURE}/deleteAttachments`,
@@ -428,6 +441,26 @@ export const ROUTE_RULES: readonly RouteRule[] = [
     ],
     caller: anyone,
     resource: 'service:read',
+  },
+  {
+    operation: 'service admin',
+    methods: GP,
+    paths: [ADMIN_FS, ADMIN_LAYER],
+    caller: signedIn,
+    resource: 'service:change',
+  },
+  {
+    operation: 'change service',
+    methods: POST,
+    paths: [
+      ...['addToDefinition', 'updateDefinition', 'deleteFromDefinition'].flatMap((op) => [
+        `${ADMIN_FS}/${op}`,
+        `${ADMIN_LAYER}/${op}`,
+      ]),
+      `${ADMIN_LAYER}/truncate`,
+    ],
+    caller: signedIn,
+    resource: 'service:change',
   },
   {
     operation: 'updateTiles',

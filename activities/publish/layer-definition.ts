@@ -16,6 +16,7 @@ import {
 import type { Bounds, EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
 import { sqlTypeOf } from '../../lib/ingest/index.js';
 import { effectiveMaxRecordCount } from '../../lib/query/query-limits.js';
+import { readRelationships } from '../../lib/service/relationships.js';
 
 export const OBJECT_ID_FIELD = 'OBJECTID';
 export const CURRENT_VERSION = 11.2;
@@ -26,7 +27,8 @@ export const DEFAULT_MAX_RECORD_COUNT = 2000;
  * The layerInfo keys a publisher may set, each honoured where it is read: descriptions, drawing and
  * visibility, paging size, capabilities, attachments and editor tracking (the edit routes and
  * ownership rules read them from the layer), templates. timeInfo is checked and rebuilt separately
- * (layer-time-info.ts). Any other key (a capability flag, relationships, types, an HTML popup type)
+ * (layer-time-info.ts), relationships are checked (lib/service/relationships.ts). Any other key (a
+ * capability flag, types, an HTML popup type)
  * is dropped: analyze hands back a whole layer resource, which clients send back as layerInfo.
  */
 const LAYER_INFO_KEYS = new Set([
@@ -151,9 +153,10 @@ export function buildLayerDefinition(input: LayerDefinitionInput): Record<string
     defaultVisibility: true,
     editingInfo: { lastEditDate: null },
     isDataVersioned: false,
-    supportsAppend: false,
-    supportsCalculate: false,
-    supportsTruncate: false,
+    supportsAppend: true,
+    supportedAppendFormats: 'csv,excel,geojson,shapefile,featureCollection',
+    supportsCalculate: true,
+    supportsTruncate: true,
     supportsAttachmentsByUploadId: false,
     supportsRollbackOnFailureParameter: true,
     supportsStatistics: true,
@@ -228,6 +231,8 @@ export function buildLayerDefinition(input: LayerDefinitionInput): Record<string
   }
   if (!fields.some((f) => f.name === base.displayField)) base.displayField = displayField;
   if (input.timeInfo) base.timeInfo = input.timeInfo;
+  // Relationships a publisher declares (ArcGIS's layer JSON form) are checked against the layer's fields.
+  base.relationships = readRelationships(input.layerInfo.relationships, fields, `layer ${plan.id}`);
   if (typeof base.maxRecordCount !== 'number' || base.maxRecordCount <= 0)
     base.maxRecordCount = maxRecordCount;
   base.maxRecordCount = effectiveMaxRecordCount(base.maxRecordCount as number);

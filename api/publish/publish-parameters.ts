@@ -17,6 +17,7 @@ import { isCallableGeocodeService } from '../../lib/geocode/geocode-service-url.
 import type { SpatialReference } from '../../lib/geometry/types.js';
 import { localeConventions } from '../../lib/ingest/index.js';
 import { resolveSpatialReference } from '../../lib/projection/index.js';
+import { checkDeclaredPairs } from '../../lib/service/relationships.js';
 
 type Json = Record<string, unknown>;
 
@@ -259,6 +260,8 @@ export function parsePublishParameters(o: PublishOptions): Omit<PublishRequest, 
             ...(locale ? { sourceLocale: locale } : {}),
           },
         ];
+  // Relationships come in pairs, one side in each related layer.
+  checkDeclaredPairs(layers.map((l) => ({ layerId: l.id, relationships: l.layerInfo.relationships })));
   const delimiter = str(get(p, 'columnDelimiter')) ?? (get(p, 'columnDelimiter') === '\t' ? '\t' : undefined);
   if (delimiter !== undefined && !DELIMITERS[delimiter])
     throw invalid(`columnDelimiter '${delimiter}' is not supported.`);

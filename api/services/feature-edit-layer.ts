@@ -17,6 +17,7 @@ import {
   writeLayerState,
 } from '../../db/repositories/feature-edits.js';
 import type { HostedServiceRow } from '../../db/repositories/services.js';
+import { databaseEditError, databaseErrorFacts } from '../../lib/edit/database-edit-error.js';
 import { type EditError, EditFailure, editFailure, objectMissing } from '../../lib/edit/edit-errors.js';
 import {
   type EditContext,
@@ -65,10 +66,33 @@ export const failed = (error: EditError, objectId?: number): EditResult => ({
   success: false,
   error,
 });
+/**
+ * An edit the database refused while edits are all or nothing: the transaction cannot go on, so the
+ * request ends here and reports this edit's error, every other edit rolled back.
+ */
+export class EditAborted extends Error {
+  constructor(
+    readonly layerId: number,
+    readonly kind: 'add' | 'update',
+    readonly index: number,
+    readonly result: EditResult,
+  ) {
+    super(result.error?.description ?? 'edit refused');
+  }
+}
+
+/** Where an edit sits in the request, for EditAborted. */
+interface EditPosition {
+  layerId: number;
+  kind: 'add' | 'update';
+  index: number;
+}
+
 /** Runs one edit: alone in a savepoint when edits stand on their own, else directly. */
 async function step(
   tx: EditTransaction,
   alone: boolean,
+  at: EditPosition,
   work: (tx: EditTransaction) => Promise<EditResult>,
   objectId?: number,
 ): Promise<EditResult> {
@@ -76,8 +100,12 @@ async function step(
     return alone ? await tx.savepoint(work) : await work(tx);
   } catch (e) {
     if (e instanceof EditFailure) return failed(e.error, objectId);
-    if (!alone) throw e;
-    return failed({ code: 1000, description: 'Unable to complete operation.' }, objectId);
+    const refused = databaseEditError(databaseErrorFacts(e));
+    if (!alone) {
+      if (refused) throw new EditAborted(at.layerId, at.kind, at.index, failed(refused, objectId));
+      throw e;
+    }
+    return failed(refused ?? { code: 1000, description: 'Unable to complete operation.' }, objectId);
   }
 }
 
@@ -100,8 +128,8 @@ export async function editLayer(
 
   const addResults: EditResult[] = [];
   if (edits.adds.length > 0) await syncObjectIdSequence(tx, layer.table);
-  for (const input of edits.adds) {
-    const result = await step(tx, alone, async (t) => {
+  for (const [index, input] of edits.adds.entries()) {
+    const result = await step(tx, alone, { layerId: layer.id, kind: 'add', index }, async (t) => {
       const prepared = prepareAdd(layer, input, ctx);
       const objectId = await allocateObjectId(t, layer.table);
       await insertFeature(t, layer.table, objectId, prepared.values, prepared.geometry ?? null);
@@ -115,11 +143,12 @@ export async function editLayer(
   const updateIds = edits.updates.map(objectIdOf).filter((id): id is number => id !== null);
   const toUpdate = await readFeatures(tx, layer.table, updateIds, creatorColumn);
   const updateResults: EditResult[] = [];
-  for (const input of edits.updates) {
+  for (const [index, input] of edits.updates.entries()) {
     const objectId = objectIdOf(input) ?? undefined;
     const result = await step(
       tx,
       alone,
+      { layerId: layer.id, kind: 'update', index },
       async (t) => {
         const prepared = prepareUpdate(layer, input, ctx);
         const existing = toUpdate.get(prepared.objectId);

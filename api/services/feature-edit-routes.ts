@@ -23,8 +23,11 @@ import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { selectObjectIds } from './feature-edit-select.js';
 import { applyEdits, type LayerEditResults } from './feature-edits.js';
+import { sendAppend } from './layer-append.js';
+import { sendCalculate } from './layer-calculate.js';
 import { queryFeatureLayer } from './layer-query.js';
 import { requestLayer, requestService } from './request-layer.js';
+import { sendServiceJob } from './service-jobs.js';
 
 type Params = Record<string, string | undefined>;
 
@@ -98,6 +101,10 @@ export function mountFeatureEditRoutes(router: Hono<AppEnv>, base: string): void
       deleteResults: r.deleteResults,
     });
   });
+
+  router.post(`${layerPath}/calculate`, (c) => sendCalculate(c));
+  router.post(`${layerPath}/append`, (c) => sendAppend(c));
+  router.on(['GET', 'POST'], `${base}/jobs/:jobId{[0-9a-f]{32}}`, (c) => sendServiceJob(c));
 
   router.post(`${base}/applyEdits`, async (c) => {
     const deps = c.get('deps');

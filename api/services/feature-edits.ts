@@ -17,7 +17,7 @@ import type { HostedLayerRow, HostedServiceRow } from '../../db/repositories/ser
 import type { UserRow } from '../../db/repositories/users.js';
 import { type EditKind, requireEditCapabilities } from '../../lib/edit/capabilities.js';
 import { ROLLED_BACK } from '../../lib/edit/edit-errors.js';
-import { type EditContext, editLayerOf } from '../../lib/edit/edit-layer.js';
+import { type EditContext, editLayerOf, objectIdOf } from '../../lib/edit/edit-layer.js';
 import type { LayerEdits } from '../../lib/edit/edit-parameters.js';
 import { unionBounds } from '../../lib/geometry/index.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
@@ -25,6 +25,7 @@ import { storageSpatialReference } from '../../lib/query/hosted-layer-catalog.js
 import type { AppDeps } from '../env.js';
 import { refreshCachesAfterEdit } from './cache-refresh.js';
 import {
+  EditAborted,
   type EditResult,
   editLayer,
   envelopeOf,
@@ -91,6 +92,7 @@ export async function applyEdits(
     });
   } catch (e) {
     if (e instanceof RolledBack) return e.outcomes.map(rolledBack);
+    if (e instanceof EditAborted) return requests.map(({ layer, edits }) => aborted(layer.layerId, edits, e));
     throw e;
   }
   await afterCommit(deps, service.serviceItemId, outcomes);
@@ -110,6 +112,25 @@ function rolledBack(o: LayerOutcome): LayerEditResults {
     addResults: o.addResults.map((r) => (r.success ? failed(ROLLED_BACK) : r)),
     updateResults: o.updateResults.map(undo),
     deleteResults: o.deleteResults.map(undo),
+  };
+}
+
+/** Every edit of the request rolled back, the one the database refused with its own error. */
+function aborted(id: number, edits: LayerEdits, at: EditAborted): LayerEditResults {
+  const undone = (objectId?: number) => failed(ROLLED_BACK, objectId);
+  const mark = (results: EditResult[], kind: EditAborted['kind']) =>
+    at.layerId === id && at.kind === kind ? results.map((r, i) => (i === at.index ? at.result : r)) : results;
+  return {
+    id,
+    addResults: mark(
+      edits.adds.map(() => undone()),
+      'add',
+    ),
+    updateResults: mark(
+      edits.updates.map((u) => undone(objectIdOf(u) ?? undefined)),
+      'update',
+    ),
+    deleteResults: edits.deletes.map((objectId) => undone(objectId)),
   };
 }
 

@@ -19,8 +19,10 @@ import { mountAttachmentRoutes } from './attachments-routes.js';
 import { mountFeatureEditRoutes } from './feature-edit-routes.js';
 import { serviceNotFound } from './hosted-layer.js';
 import { JsonPieces, queryFeatureLayer } from './layer-query.js';
+import { sendRelatedRecords } from './related-records.js';
 import { requestLayer, requestService } from './request-layer.js';
 import { authorizeService } from './service-access.js';
+import { sendServiceQuery } from './service-query.js';
 
 const methods = ['GET', 'POST'];
 
@@ -138,6 +140,8 @@ export function createFeatureServerRouter(): Hono<AppEnv> {
     });
   });
 
+  router.on(methods, `${base}/query`, async (c) => sendServiceQuery(c, requestService(c)));
+
   router.on(methods, `${base}/:layer{[0-9]+}`, async (c) => {
     const { layer } = await requestLayer(c);
     return sendJson(c, layer.definition);
@@ -147,6 +151,8 @@ export function createFeatureServerRouter(): Hono<AppEnv> {
     const { service, layer } = await requestLayer(c);
     return sendLayerQuery(c, service, layer);
   });
+
+  router.on(methods, `${base}/:layer{[0-9]+}/queryRelatedRecords`, async (c) => sendRelatedRecords(c));
 
   mountFeatureEditRoutes(router, base);
   mountAttachmentRoutes(router, base);

@@ -130,4 +130,33 @@ describe('feature edits on PGlite', () => {
     expect(again.addResults[0].objectId).toBe(7);
     expect((await layerRow()).featureCount).toBe(5);
   });
+
+  it('a write the unique index refuses is the error of that edit, the rest rolled back, nothing applied', async () => {
+    await database.rows(sql.raw(`create unique index pglite_edits_name on ${table} (a_0)`));
+    const before = await names();
+    const r = await run({
+      adds: [{ attributes: { Name: 'new' }, geometry: { x: 2, y: 2 } }],
+      updates: [{ attributes: { OBJECTID: 2, Name: 'uno' } }],
+    });
+    expect(r.addResults).toEqual([
+      { globalId: null, success: false, error: { code: 1003, description: 'Operation rolled back.' } },
+    ]);
+    expect(r.updateResults).toEqual([
+      {
+        objectId: 2,
+        uniqueId: 2,
+        globalId: null,
+        success: false,
+        error: {
+          code: 1000,
+          description: 'The value breaks a unique index of the layer: another feature holds it.',
+        },
+      },
+    ]);
+    expect(await names()).toEqual(before);
+    // Without rollbackOnFailure the same refusal fails that edit alone.
+    const alone = await run({ updates: [{ attributes: { OBJECTID: 2, Name: 'uno' } }] }, false);
+    expect(alone.updateResults[0].error?.description).toMatch(/unique index/);
+    await database.rows(sql.raw('drop index pglite_edits_name'));
+  });
 });

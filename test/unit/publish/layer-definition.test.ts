@@ -87,7 +87,6 @@ describe('buildLayerDefinition', () => {
         supportsApplyEditsWithGlobalIds: true,
         supportedQueryFormats: 'JSON, geoJSON, PBF, esriCompressedShapeBuffer',
         advancedQueryCapabilities: { supportsQueryWithResultType: true },
-        relationships: [{ id: 0 }],
         htmlPopupType: 'esriServerHTMLPopupTypeAsHTMLText',
         timeInfo: { startTimeField: 'Name' },
         displayField: 'NoSuchField',
@@ -99,7 +98,6 @@ describe('buildLayerDefinition', () => {
     expect((def.advancedQueryCapabilities as Record<string, boolean>).supportsQueryWithResultType).toBe(
       false,
     );
-    expect(def.relationships).toEqual([]);
     expect(def.htmlPopupType).toBe('esriServerHTMLPopupTypeNone');
     expect(def).not.toHaveProperty('timeInfo');
     expect(def.displayField).toBe('Name');

@@ -1,0 +1,185 @@
+/**
+ * Relationships between the layers and tables of a hosted service, in ArcGIS's layer JSON form: each
+ * side lists the relationship with the same `id`, its own `keyField` and the other side's layer as
+ * `relatedTableId`; the origin has role esriRelRoleOrigin, the destination esriRelRoleDestination.
+ * Related records are those whose key values are equal. Read here from publishParameters and the admin
+ * API (one side at a time), and checked as pairs across the service's layers.
+ */
+import { badRequest, type GeoError } from '../errors.js';
+
+export interface Relationship {
+  id: number;
+  name: string;
+  relatedTableId: number;
+  cardinality: 'esriRelCardinalityOneToOne' | 'esriRelCardinalityOneToMany' | 'esriRelCardinalityManyToMany';
+  role: 'esriRelRoleOrigin' | 'esriRelRoleDestination';
+  keyField: string;
+  composite: boolean;
+}
+
+interface LayerFacts {
+  layerId: number;
+  definition: Record<string, unknown>;
+}
+
+const CARDINALITIES = ['esriRelCardinalityOneToOne', 'esriRelCardinalityOneToMany'];
+const ROLES = ['esriRelRoleOrigin', 'esriRelRoleDestination'];
+/** Key fields hold values compared for equality: whole numbers and text. */
+const KEY_TYPES = new Set([
+  'esriFieldTypeOID',
+  'esriFieldTypeInteger',
+  'esriFieldTypeSmallInteger',
+  'esriFieldTypeBigInteger',
+  'esriFieldTypeString',
+  'esriFieldTypeGUID',
+  'esriFieldTypeGlobalID',
+]);
+
+const invalid = (where: string, problem: string): GeoError =>
+  badRequest('Invalid relationship.', [`${where}: ${problem}`]);
+
+type Field = { name: string; type: string };
+const fieldsOf = (def: Record<string, unknown>) => (def.fields as Field[] | undefined) ?? [];
+
+/** One side of a relationship as a layer declares it; its key field must be one of `fields`. */
+export function readRelationship(entry: unknown, fields: readonly Field[], where: string): Relationship {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+    throw invalid(where, 'a relationship must be an object');
+  const e = entry as Record<string, unknown>;
+  for (const key of Object.keys(e))
+    if (!['id', 'name', 'relatedTableId', 'cardinality', 'role', 'keyField', 'composite'].includes(key))
+      throw invalid(
+        where,
+        `'${key}' is not supported (id, name, relatedTableId, cardinality, role, keyField, composite)`,
+      );
+  if (!Number.isInteger(e.id) || (e.id as number) < 0)
+    throw invalid(where, "'id' must be a whole number ≥ 0");
+  if (!Number.isInteger(e.relatedTableId) || (e.relatedTableId as number) < 0)
+    throw invalid(where, "'relatedTableId' must be a layer id");
+  const cardinality = e.cardinality ?? 'esriRelCardinalityOneToMany';
+  if (!CARDINALITIES.includes(String(cardinality)))
+    throw invalid(
+      where,
+      `cardinality '${String(cardinality)}' is not supported (${CARDINALITIES.join(', ')})`,
+    );
+  if (!ROLES.includes(String(e.role))) throw invalid(where, `'role' must be one of ${ROLES.join(', ')}`);
+  const key = fields.find(
+    (f) => typeof e.keyField === 'string' && f.name.toLowerCase() === e.keyField.toLowerCase(),
+  );
+  if (!key) throw invalid(where, `keyField '${String(e.keyField)}' is not a field of the layer`);
+  if (!KEY_TYPES.has(key.type))
+    throw invalid(where, `keyField '${key.name}' must hold whole numbers or text`);
+  if (e.composite !== undefined && typeof e.composite !== 'boolean')
+    throw invalid(where, "'composite' must be true or false");
+  return {
+    id: e.id as number,
+    name: typeof e.name === 'string' && e.name !== '' ? e.name : `relationship_${String(e.id)}`,
+    relatedTableId: e.relatedTableId as number,
+    cardinality: cardinality as Relationship['cardinality'],
+    role: e.role as Relationship['role'],
+    keyField: key.name,
+    composite: e.composite === true,
+  };
+}
+
+/** The relationships a layer's resource lists, checked against its fields. */
+export function readRelationships(raw: unknown, fields: readonly Field[], where: string): Relationship[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) throw invalid(where, "'relationships' must be an array");
+  const out = raw.map((entry, i) => readRelationship(entry, fields, `${where}, relationships[${i}]`));
+  const ids = new Set<number>();
+  for (const r of out) {
+    if (ids.has(r.id)) throw invalid(where, `relationship ${r.id} is listed twice`);
+    ids.add(r.id);
+  }
+  return out;
+}
+
+export interface RelationshipPair {
+  relationship: Relationship;
+  /** The other side, as the related layer lists it. */
+  counterpart: Relationship;
+  relatedLayerId: number;
+}
+
+/** Both sides of one relationship of a layer, or a 400 saying what is missing. */
+export function relationshipPair(
+  layers: readonly LayerFacts[],
+  layerId: number,
+  relationshipId: number,
+): RelationshipPair {
+  const layer = layers.find((l) => l.layerId === layerId);
+  const where = `layer ${layerId}`;
+  const own = readRelationships(
+    layer?.definition.relationships,
+    fieldsOf(layer?.definition ?? {}),
+    where,
+  ).find((r) => r.id === relationshipId);
+  if (!own) throw invalid(where, `it has no relationship ${relationshipId}`);
+  const related = layers.find((l) => l.layerId === own.relatedTableId);
+  if (!related)
+    throw invalid(
+      where,
+      `relationship ${relationshipId} names layer ${own.relatedTableId}, which does not exist`,
+    );
+  const counterpart = readRelationships(
+    related.definition.relationships,
+    fieldsOf(related.definition),
+    `layer ${related.layerId}`,
+  ).find((r) => r.id === relationshipId && r.relatedTableId === layerId);
+  if (!counterpart)
+    throw invalid(
+      where,
+      `layer ${related.layerId} does not list relationship ${relationshipId} back to layer ${layerId}`,
+    );
+  if (counterpart.role === own.role)
+    throw invalid(where, `both sides of relationship ${relationshipId} have role ${own.role}`);
+  return { relationship: own, counterpart, relatedLayerId: related.layerId };
+}
+
+/** Every relationship of every layer has its other side: the check after a change of the service. */
+export function checkRelationshipPairs(layers: readonly LayerFacts[]): void {
+  for (const layer of layers) {
+    const list = readRelationships(
+      layer.definition.relationships,
+      fieldsOf(layer.definition),
+      `layer ${layer.layerId}`,
+    );
+    for (const r of list) relationshipPair(layers, layer.layerId, r.id);
+  }
+}
+
+/**
+ * The pairs a publish declares, checked before any data is read (the key fields are checked against the
+ * data's fields when each layer is built): every side's partner is listed, with the same id and the
+ * other role, in the layer its relatedTableId names.
+ */
+export function checkDeclaredPairs(layers: readonly { layerId: number; relationships: unknown }[]): void {
+  type Side = { id?: unknown; relatedTableId?: unknown; role?: unknown };
+  const sidesOf = (layerId: number): Side[] => {
+    const raw = layers.find((l) => l.layerId === layerId)?.relationships;
+    if (raw === undefined || raw === null) return [];
+    if (!Array.isArray(raw)) throw invalid(`layer ${layerId}`, "'relationships' must be an array");
+    return raw.filter((s): s is Side => typeof s === 'object' && s !== null);
+  };
+  for (const layer of layers) {
+    for (const side of sidesOf(layer.layerId)) {
+      const where = `layer ${layer.layerId}`;
+      if (!layers.some((l) => l.layerId === side.relatedTableId))
+        throw invalid(
+          where,
+          `relationship ${String(side.id)} names layer ${String(side.relatedTableId)}, which is not published`,
+        );
+      const partner = sidesOf(side.relatedTableId as number).find(
+        (s) => s.id === side.id && s.relatedTableId === layer.layerId,
+      );
+      if (!partner)
+        throw invalid(
+          where,
+          `layer ${String(side.relatedTableId)} does not list relationship ${String(side.id)} back to layer ${layer.layerId}`,
+        );
+      if (partner.role === side.role)
+        throw invalid(where, `both sides of relationship ${String(side.id)} have role ${String(side.role)}`);
+    }
+  }
+}
