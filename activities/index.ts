@@ -1,6 +1,7 @@
 // Every activity group, built from real dependencies passed in by the worker.
 import type { LocatorSource } from '../infra/locator-service.js';
 import { createOutboundFetch, type OutboundFetch } from '../infra/outbound-fetch.js';
+import { createAnalyzeActivities } from './publish/analyze-source.js';
 import { createGazetteerGeocoder } from './publish/gazetteer-geocoder.js';
 import { createPublishActivities } from './publish/publish-activities.js';
 import type { PublishDeps } from './publish/publish-deps.js';
@@ -37,6 +38,7 @@ export function createActivities(deps: ActivityDeps) {
     }),
     ...createTileActivities(deps),
     ...createTilePackageActivities(deps),
+    ...createAnalyzeActivities(deps),
   };
 }
 

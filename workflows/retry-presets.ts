@@ -19,3 +19,6 @@ export const LONG_STEP_RETRY: RetryPolicy = { ...backoff, maximumAttempts: 20 };
 
 /** The stack self-check: quick, since the launcher waits for it. */
 export const SELF_CHECK_RETRY: RetryPolicy = { initialInterval: '500 ms', maximumAttempts: 5 };
+
+/** analyze: a caller waits for the answer, so one quick retry (a worker lost mid-read), no more. */
+export const ANALYZE_RETRY: RetryPolicy = { initialInterval: '500 ms', maximumAttempts: 2 };
