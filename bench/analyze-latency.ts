@@ -78,6 +78,21 @@ async function chain(stack: BenchStack, token: string, i: number) {
   return { analyzeMs, chainMs: performance.now() - started };
 }
 
+/** Where the last analyze workflow's time went: each history event after the start, in ms. */
+async function printLastAnalyzeHistory(stack: BenchStack) {
+  for await (const w of stack.temporal.workflow.list({ query: "WorkflowType = 'analyzeWorkflow'" })) {
+    const history = await stack.temporal.workflow.getHandle(w.workflowId, w.runId).fetchHistory();
+    const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+      Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
+    const events = history.events ?? [];
+    const t0 = ms(events[0]?.eventTime);
+    console.log(
+      `  last analyze workflow: ${events.map((e) => `${e.eventType} +${(ms(e.eventTime) - t0).toFixed(0)}`).join(', ')}`,
+    );
+    return;
+  }
+}
+
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
@@ -100,6 +115,7 @@ async function main() {
     const a = results.map((r) => r.analyzeMs);
     const c = results.map((r) => r.chainMs);
     console.log(`load average at the end: ${load()}`);
+    await printLastAnalyzeHistory(stack);
     console.log(
       `analyze (100-row CSV item): p50 ${pct(a, 50).toFixed(0)} ms, p90 ${pct(a, 90).toFixed(0)} ms; ` +
         `addItem->analyze->publish->completed: p50 ${pct(c, 50).toFixed(0)} ms, p90 ${pct(c, 90).toFixed(0)} ms (${runs} runs)`,
