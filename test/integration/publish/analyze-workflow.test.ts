@@ -117,6 +117,26 @@ describe('analyze through the worker', () => {
     expect(JSON.stringify(json).length).toBeGreaterThan(300_000);
   });
 
+  it('analyzes a CSV over 512 KiB from the first 512 KiB the API stored', async () => {
+    const name = `analyze_wf_long_${Date.now()}.csv`;
+    const lines = ['id,label,x,y'];
+    for (let i = 0; i < 30_000; i++) lines.push(`${i},label_${i},${(i % 360) - 180},${(i % 170) - 85}`);
+    const csv = `${lines.join('\n')}\n`;
+    expect(csv.length).toBeGreaterThan(700 * 1024);
+    const json = await analyzeUpload(csv, name, { filetype: 'csv' });
+    expect(json.error).toBeUndefined();
+    expect(json.publishParameters).toMatchObject({
+      locationType: 'coordinates',
+      latitudeFieldName: 'y',
+      longitudeFieldName: 'x',
+    });
+    expect(json.records).toHaveLength(10);
+    expect(json.records[9]).toEqual({ id: 9, label: 'label_9', x: -171, y: -76 });
+    const { analysis } = await inputOf(await workflowOf(name));
+    expect(analysis.size).toBe(csv.length);
+    expect(await exists(analysis.sourceKey)).toBe(false);
+  });
+
   it('answers a bad file with the reader`s 400 and removes its temporary objects', async () => {
     const name = `analyze_wf_slip_${Date.now()}.zip`;
     const zip = writeZip([{ name: '../escape.shp', data: Buffer.from('x'), method: 0 }]);
