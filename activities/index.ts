@@ -3,6 +3,7 @@ import type { LocatorSource } from '../infra/locator-service.js';
 import { createOutboundFetch, type OutboundFetch } from '../infra/outbound-fetch.js';
 import { createAppendActivities } from './append/append-activities.js';
 import { heartbeatingActivities } from './heartbeat.js';
+import { createAnalyzeActivities } from './publish/analyze-source.js';
 import { createGazetteerGeocoder } from './publish/gazetteer-geocoder.js';
 import { createPublishActivities } from './publish/publish-activities.js';
 import type { PublishDeps } from './publish/publish-deps.js';
@@ -41,6 +42,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createAppendActivities(deps),
     ...createTileActivities(deps),
     ...createTilePackageActivities(deps),
+    ...createAnalyzeActivities(deps),
   });
 }
 

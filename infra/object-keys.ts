@@ -5,3 +5,8 @@ export const publishJobPrefix = (jobId: string): string => `publish/${jobId}/`;
 
 /** The job's copy of the data it publishes (uploaded file, item data or tile package). */
 export const publishSourceKey = (jobId: string): string => `${publishJobPrefix(jobId)}source`;
+
+/** An analyze call's temporary objects (the upload's copy, the answer); the API removes them when it answers. */
+export const analyzePrefix = (analysisId: string): string => `analyze/${analysisId}/`;
+export const analyzeSourceKey = (analysisId: string): string => `${analyzePrefix(analysisId)}source`;
+export const analyzeResultKey = (analysisId: string): string => `${analyzePrefix(analysisId)}result.json`;

@@ -1,5 +1,6 @@
 // The workflow bundle's entry: every workflow the worker registers.
 
+export { analyzeWorkflow } from './analyze.js';
 export { appendWorkflow } from './append.js';
 export { publishWorkflow } from './publish.js';
 export { selfCheckWorkflow } from './self-check.js';

@@ -61,3 +61,6 @@ export const LOCAL_STEP: LocalActivityOptions = {
   startToCloseTimeout: '10 minutes',
   retry: STEP_RETRY,
 };
+
+/** analyze: a caller waits for the answer, so one quick retry (a worker lost mid-read), no more. */
+export const ANALYZE_RETRY: RetryPolicy = { initialInterval: '500 ms', maximumAttempts: 2 };

@@ -11,11 +11,17 @@ export interface FailureDetails {
   code: number;
   message: string;
   details: string[];
+  messageCode?: string;
 }
 
 export function asTemporalFailure(e: unknown): unknown {
   if (isGeoError(e) && e.code >= 400 && e.code < 500) {
-    const details: FailureDetails = { code: e.code, message: e.message, details: e.details };
+    const details: FailureDetails = {
+      code: e.code,
+      message: e.message,
+      details: e.details,
+      ...(e.messageCode ? { messageCode: e.messageCode } : {}),
+    };
     return ApplicationFailure.create({
       message: e.message,
       type: BAD_INPUT,

@@ -4,6 +4,8 @@
  */
 
 export type Delimiter = ',' | ';' | '\t' | '|';
+/** analyze reads a delimited file's first 512 KiB, no more: the API stores only that much of an upload. */
+export const ANALYZE_SAMPLE_BYTES = 512 * 1024;
 const DELIMITERS: Delimiter[] = [',', ';', '\t', '|'];
 const SAMPLE_LINES = 50;
 

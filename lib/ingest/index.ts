@@ -8,7 +8,7 @@ export {
   parseCellValue,
 } from './cell-values.js';
 export { dateFormatsOf, parseDate, parseDateInZone, timeZoneOffsetMinutes } from './date-values.js';
-export { type Delimiter, detectDelimiter, detectQualifier } from './delimited-text.js';
+export { ANALYZE_SAMPLE_BYTES, type Delimiter, detectDelimiter, detectQualifier } from './delimited-text.js';
 export { cleanHeader, MAX_FIELD_NAME_LENGTH, sanitizeFieldName, sanitizeFieldNames } from './field-names.js';
 export type * from './field-types.js';
 export {

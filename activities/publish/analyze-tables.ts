@@ -4,21 +4,15 @@
  * reference, record count and extent (in the table's own spatial reference). The file is read whole
  * in memory, as publish does (databases up to SQLITE_MAX_BYTES).
  */
-import {
-  collectionSourceTables,
-  parseFeatureCollection,
-} from '../../activities/publish/feature-collection-source.js';
-import { envelope } from '../../activities/publish/layer-definition.js';
-import type { SourceTable } from '../../activities/publish/layer-sources.js';
-import { openSqlite } from '../../activities/publish/sqlite-catalog.js';
-import {
-  type SqliteTable,
-  sqliteExtent,
-  sqliteSourceTables,
-} from '../../activities/publish/sqlite-tables.js';
+
 import type { PublishFileType, PublishRequest, ServiceProperties } from '../../db/schema/publish-request.js';
 import type { OpenedSqlite } from '../../infra/readers/sqlite-pages.js';
 import { geometryBounds, unionBounds } from '../../lib/geometry/index.js';
+import { collectionSourceTables, parseFeatureCollection } from './feature-collection-source.js';
+import { envelope } from './layer-definition.js';
+import type { SourceTable } from './layer-sources.js';
+import { openSqlite } from './sqlite-catalog.js';
+import { type SqliteTable, sqliteExtent, sqliteSourceTables } from './sqlite-tables.js';
 
 export interface AnalyzedTable {
   table: SourceTable & { name: string };
