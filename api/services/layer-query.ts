@@ -9,6 +9,7 @@ import { runPreparedQuery } from '../../db/repositories/feature-query.js';
 import type { HostedLayerRow, HostedServiceRow } from '../../db/repositories/services.js';
 import { GeoError } from '../../lib/errors.js';
 import { polygonCentroid } from '../../lib/geometry/centroid.js';
+import { type Dimensions, fitEsri } from '../../lib/geometry/dimensions.js';
 import { simplifyGeometry } from '../../lib/geometry/simplify.js';
 import { type EsriGeometry, WGS84 } from '../../lib/geometry/types.js';
 import { spatialReferenceForWkid, wkidOf } from '../../lib/projection/index.js';
@@ -106,12 +107,19 @@ export async function queryFeatureLayer(
       const page = takePage(rows, plan.pageSize);
       // returnExceededLimitFeatures=false: a page past the limit answers no features, only the flag.
       if (page.exceededTransferLimit && !q.returnExceededLimitFeatures) page.rows = [];
+      // z and m leave only when asked for (ArcGIS: returnZ and returnM default to false); GeoJSON
+      // positions have no place for an m.
+      const stored: Dimensions = { hasZ: catalog.hasZ === true, hasM: catalog.hasM === true };
+      const answered: Dimensions = {
+        hasZ: stored.hasZ && q.returnZ,
+        hasM: stored.hasM && q.returnM && q.format !== 'geojson',
+      };
       const features = page.rows.map((r) => {
         const row = featureRowOf(plan, r);
         if (q.returnCentroid) row.centroid = centroidOf(row.shape, toOut);
         if (!q.returnGeometry) delete row.shape;
         if (row.shape) {
-          const shape = toOut.shape(row.shape);
+          const shape = toOut.shape(fitEsri(row.shape, stored, answered));
           row.shape = q.maxAllowableOffset ? simplifyGeometry(shape, q.maxAllowableOffset) : shape;
         }
         return row;
@@ -137,7 +145,10 @@ export async function queryFeatureLayer(
         exceededTransferLimit: page.exceededTransferLimit,
         returnGeometry: q.returnGeometry,
       });
-      return answer instanceof Uint8Array ? binary(answer) : json(answer);
+      if (answer instanceof Uint8Array) return binary(answer);
+      if (q.returnGeometry && answered.hasZ) answer.hasZ = true;
+      if (q.returnGeometry && answered.hasM) answer.hasM = true;
+      return json(answer);
     }
   }
 }
