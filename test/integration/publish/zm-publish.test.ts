@@ -175,6 +175,42 @@ describe('z and m stored and served', () => {
     expect(flat.features.map((f: any) => f.geometry.coordinates.length)).toEqual([2, 2]);
   });
 
+  it('a file geodatabase keeps z and m through its conversion to a GeoPackage (GDAL in WebAssembly)', async () => {
+    const url = await publish(token, 'lines.gdb.zip', 'fileGeodatabase', 'lines');
+    const l = await layerJson(token, url);
+    expect([l.hasZ, l.hasM]).toEqual([true, true]);
+    const res = await query(token, url, { outSR: '32633', returnZ: 'true', returnM: 'true' });
+    const zm = res.features.map((f: any) =>
+      f.geometry.paths.map((p: number[][]) => p.map((v) => v.slice(2))),
+    );
+    // ogrinfo lines.gdb: the FileGDB m grid stores 141.42 as 141.419999999998.
+    expect(zm[0]).toEqual([
+      [
+        [10, 0],
+        [12.5, 100],
+        [15, 300],
+      ],
+    ]);
+    expect(zm[1][0][0]).toEqual([1, 0]);
+    expect(zm[1][0][1][0]).toBe(2);
+    expect(zm[1][0][1][1]).toBeCloseTo(141.42, 9);
+    expect(zm[1][1]).toEqual([
+      [3, 200],
+      [4, 300],
+    ]);
+  });
+
+  it('a PolylineZM shapefile keeps z (shpjs reads no m)', async () => {
+    const url = await publish(token, 'lines-shp.zip', 'shapefile', 'lines');
+    const l = await layerJson(token, url);
+    expect([l.hasZ, l.hasM]).toEqual([true, false]);
+    const res = await query(token, url, { outSR: '32633', returnZ: 'true', returnM: 'true' });
+    expect(res.hasM).toBeUndefined();
+    expect(res.features[0].geometry.paths[0].map((v: number[]) => v[2])).toEqual([10, 12.5, 15]);
+    expect(res.features[0].geometry.paths[0][1][0]).toBeCloseTo(500100, 3);
+    expect(res.features[1].geometry.paths[1].map((v: number[]) => v[2])).toEqual([3, 4]);
+  });
+
   it('f=pbf and quantizationParameters refuse returnZ by name on a layer with z', async () => {
     const pbf = await call(`${pointsZ}/query`, { token, where: '1=1', f: 'pbf', returnZ: 'true' });
     expect(pbf.json.error.code).toBe(400);
