@@ -179,7 +179,7 @@ export type SourcePlan =
       hasZ?: boolean;
     }
   /** One layer of an ArcGIS feature collection, by its position in the `layers` array. */
-  | { kind: 'featureCollection'; index: number }
+  | { kind: 'featureCollection'; index: number; hasZ?: boolean; hasM?: boolean }
   /**
    * A table of a GeoPackage or SQLite database: its columns in row order, the integer key rows are
    * read in order of (the resume point), and the geometry column with its encoding.

@@ -67,11 +67,19 @@ export function fitEsri(g: EsriGeometry, from: Dimensions, to: Dimensions): Esri
     if (g.spatialReference) out.spatialReference = g.spatialReference;
     return out;
   }
-  if (isEnvelope(g) || sameLayout(from, to)) return g;
+  if (isEnvelope(g)) return g;
+  // Shapes stored before z and m were kept may carry a z their layer does not declare.
+  if (sameLayout(from, to) && firstVertexLength(g) === 2 + (to.hasZ ? 1 : 0) + (to.hasM ? 1 : 0)) return g;
   const refit = (p: number[]) => fitPosition(p, from, to);
   const sr = g.spatialReference ? { spatialReference: g.spatialReference } : {};
   if (isMultipoint(g)) return { points: g.points.map(refit), ...sr };
   if (isPolyline(g)) return { paths: g.paths.map((l) => l.map(refit)), ...sr };
   if (isPolygon(g)) return { rings: g.rings.map((l) => l.map(refit)), ...sr };
   return g;
+}
+
+function firstVertexLength(g: EsriGeometry): number {
+  const parts = isMultipoint(g) ? [g.points] : isPolyline(g) ? g.paths : isPolygon(g) ? g.rings : [];
+  for (const part of parts) if (part.length > 0) return part[0].length;
+  return 2;
 }

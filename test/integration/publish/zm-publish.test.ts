@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, signIn } from '../support/portal-client.js';
-import { featureServer, publishFile, uniqueName } from './publish-client.js';
+import { call, signIn, stack } from '../support/portal-client.js';
+import { featureServer, publishFile, uniqueName, waitForJob } from './publish-client.js';
 
 // Fixtures: ogr2ogr wrote test/fixtures/publish/zm/*.gpkg and places-z.geojson from the CSV files
 // beside them (commands in that folder's README); the z and m below are those CSVs' (and ogrinfo's).
@@ -128,14 +128,14 @@ describe('z and m stored and served', () => {
     res.features.forEach((f: any, i: number) => {
       const paths = f.geometry.paths as number[][][];
       expect(paths.map((p) => p.length)).toEqual(want[i].map((p) => p.length));
-      paths.forEach((p, j) =>
+      paths.forEach((p, j) => {
         p.forEach((v, k) => {
           const w = want[i][j][k];
           expect(v[0]).toBeCloseTo(w[0], 3); // through Web Mercator storage and back
           expect(v[1]).toBeCloseTo(w[1], 3);
           expect(v.slice(2)).toEqual(w.slice(2)); // z and m are never projected
-        }),
-      );
+        });
+      });
     });
     // Only z asked: the m (fourth ordinate) is left out, z stays third.
     const onlyZ = await query(token, linesZM, { returnZ: 'true' });
@@ -209,6 +209,59 @@ describe('z and m stored and served', () => {
     expect(res.features[0].geometry.paths[0].map((v: number[]) => v[2])).toEqual([10, 12.5, 15]);
     expect(res.features[0].geometry.paths[0][1][0]).toBeCloseTo(500100, 3);
     expect(res.features[1].geometry.paths[1].map((v: number[]) => v[2])).toEqual([3, 4]);
+  });
+
+  it('a feature collection keeps the z and m its layer definition declares (JSON in text)', async () => {
+    const owner = stack().admin.username;
+    const name = uniqueName('zm_collection');
+    const collection = {
+      layers: [
+        {
+          layerDefinition: {
+            name: 'survey',
+            geometryType: 'esriGeometryPolyline',
+            hasZ: true,
+            hasM: true,
+            fields: [{ name: 'label', type: 'esriFieldTypeString', alias: 'label', length: 20 }],
+          },
+          featureSet: {
+            geometryType: 'esriGeometryPolyline',
+            spatialReference: { wkid: 3857 },
+            features: [
+              {
+                attributes: { label: 'a' },
+                geometry: {
+                  paths: [
+                    [
+                      [100, 200, 1.5, 10],
+                      [300, 400, 2.5, 20],
+                    ],
+                  ],
+                },
+              },
+            ],
+          },
+        },
+      ],
+    };
+    const published = await call(`/sharing/rest/content/users/${owner}/publish`, {
+      token,
+      filetype: 'feature',
+      text: JSON.stringify(collection),
+      publishParameters: JSON.stringify({ name, layers: [{ id: 0, name: 'survey' }] }),
+    });
+    const service = published.json.services[0];
+    expect((await waitForJob(token, owner, service.serviceItemId, service.jobId)).status).toBe('completed');
+    const url = `${featureServer(name)}/0`;
+    const l = await layerJson(token, url);
+    expect([l.hasZ, l.hasM]).toEqual([true, true]);
+    const res = await query(token, url, { outFields: 'label', returnZ: 'true', returnM: 'true' });
+    expect(res.features[0].geometry.paths).toEqual([
+      [
+        [100, 200, 1.5, 10],
+        [300, 400, 2.5, 20],
+      ],
+    ]);
   });
 
   it('f=pbf and quantizationParameters refuse returnZ by name on a layer with z', async () => {

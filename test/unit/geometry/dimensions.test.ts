@@ -60,5 +60,7 @@ describe('z and m layouts', () => {
     });
     expect(fitEsri({ x: 1, y: 2, z: 3, m: 4 }, XYZM, XYM)).toEqual({ x: 1, y: 2, m: 4 });
     expect(fitEsri({ x: 1, y: 2, z: 3, m: 4 }, XYZM, XY)).toEqual({ x: 1, y: 2 });
+    // A z stored before the layer declared any is still left out of an x/y answer.
+    expect(fitEsri({ paths: [[[0, 0, 5]]] }, XY, XY)).toEqual({ paths: [[[0, 0]]] });
   });
 });
