@@ -144,6 +144,7 @@ export async function queryFeatureLayer(
         rows: features,
         exceededTransferLimit: page.exceededTransferLimit,
         returnGeometry: q.returnGeometry,
+        layout: answered,
       });
       if (answer instanceof Uint8Array) return binary(answer);
       if (q.returnGeometry && answered.hasZ) answer.hasZ = true;

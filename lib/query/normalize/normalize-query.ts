@@ -82,11 +82,9 @@ export function normalizeQuery(params: QueryParams, layer: LayerCatalog): Normal
   if (query.groupByFieldsForStatistics.length > 0 && !outStatistics) {
     throw fail('groupByFieldsForStatistics', 'grouping needs outStatistics');
   }
-  // The integer grids (f=pbf, quantizationParameters) are x/y only here: z and m are refused, not dropped.
+  // A quantized JSON answer is x/y only here (PBF carries z and m): they are refused, not dropped.
   const zm = query.returnGeometry && ((query.returnZ && layer.hasZ) || (query.returnM && layer.hasM));
-  if (zm && query.format === 'pbf')
-    throw fail(query.returnZ && layer.hasZ ? 'returnZ' : 'returnM', 'f=pbf answers x/y only; ask f=json');
-  if (zm && query.quantization)
+  if (zm && query.quantization && query.format !== 'pbf')
     throw fail(
       query.returnZ && layer.hasZ ? 'returnZ' : 'returnM',
       'quantized coordinates are x/y only; leave out quantizationParameters',

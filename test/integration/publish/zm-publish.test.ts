@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { decodeFeatureCollection, worldGeometry } from '../../fixtures/pbf/decode-feature-collection.js';
 import { call, signIn, stack } from '../support/portal-client.js';
 import { featureServer, publishFile, uniqueName, waitForJob } from './publish-client.js';
 
@@ -264,10 +265,55 @@ describe('z and m stored and served', () => {
     ]);
   });
 
-  it('f=pbf and quantizationParameters refuse returnZ by name on a layer with z', async () => {
-    const pbf = await call(`${pointsZ}/query`, { token, where: '1=1', f: 'pbf', returnZ: 'true' });
-    expect(pbf.json.error.code).toBe(400);
-    expect(JSON.stringify(pbf.json.error.details)).toMatch(/returnZ/);
+  it('f=pbf carries z and m cells with their grids in the transform (decoded by protobufjs)', async () => {
+    const pbf = async (url: string, params: Record<string, string>) => {
+      const body = new URLSearchParams({
+        token,
+        f: 'pbf',
+        where: '1=1',
+        orderByFields: 'OBJECTID',
+        ...params,
+      });
+      const res = await fetch(`${stack().baseUrl}${url}/query`, { method: 'POST', body });
+      expect(res.headers.get('content-type')).toBe('application/x-protobuf');
+      return decodeFeatureCollection(new Uint8Array(await res.arrayBuffer())).queryResult.featureResult!;
+    };
+    const lines = await pbf(linesZM, { outSR: '32633', returnZ: 'true', returnM: 'true' });
+    expect([lines.hasZ, lines.hasM]).toEqual([true, true]);
+    const t = lines.transform!;
+    const second = worldGeometry(lines.geometryType!, lines.features![1].geometry!, t, lines) as {
+      paths: number[][][];
+    };
+    const want = [
+      [
+        [500300, 5800300, 1, 0],
+        [500400, 5800400, 2, 141.42],
+      ],
+      [
+        [500500, 5800500, 3, 200],
+        [500600, 5800500, 4, 300],
+      ],
+    ];
+    second.paths.forEach((p, j) => {
+      p.forEach((v, k) => {
+        for (let d = 0; d < 4; d++) expect(v[d]).toBeCloseTo(want[j][k][d], 6);
+      });
+    });
+    // Without returnZ/returnM the cells are x/y only and the flags absent.
+    const flat = await pbf(linesZM, {});
+    expect([flat.hasZ ?? false, flat.hasM ?? false]).toEqual([false, false]);
+    expect(flat.features![0].geometry!.coords).toHaveLength(3 * 2);
+    // XYM points: one extra cell, the m.
+    const points = await pbf(pointsM, { returnZ: 'true', returnM: 'true' });
+    expect([points.hasZ ?? false, points.hasM]).toEqual([false, true]);
+    const ms = points.features!.map(
+      (f) => (worldGeometry(points.geometryType!, f.geometry!, points.transform!, points) as { m: number }).m,
+    );
+    expect(ms[0]).toBeCloseTo(1.5, 6);
+    expect(ms[1]).toBeCloseTo(2.5, 6);
+  });
+
+  it('a quantized JSON answer refuses returnZ/returnM by name on a layer with them', async () => {
     const quantized = await query(token, linesZM, {
       returnM: 'true',
       quantizationParameters: JSON.stringify({ mode: 'view', tolerance: 1 }),
