@@ -137,6 +137,8 @@ export async function queryFeatureLayer(
           globalIdField: '',
           geometryType: catalog.geometryType ?? null,
           spatialReference: outRef,
+          ...(q.returnGeometry && answered.hasZ ? { hasZ: true } : {}),
+          ...(q.returnGeometry && answered.hasM ? { hasM: true } : {}),
         },
         storage,
         outSR,
@@ -146,10 +148,7 @@ export async function queryFeatureLayer(
         returnGeometry: q.returnGeometry,
         layout: answered,
       });
-      if (answer instanceof Uint8Array) return binary(answer);
-      if (q.returnGeometry && answered.hasZ) answer.hasZ = true;
-      if (q.returnGeometry && answered.hasM) answer.hasM = true;
-      return json(answer);
+      return answer instanceof Uint8Array ? binary(answer) : json(answer);
     }
   }
 }

@@ -61,6 +61,7 @@ export function pointOf(p: readonly number[], d: Dimensions): EsriPoint {
  */
 export function fitEsri(g: EsriGeometry, from: Dimensions, to: Dimensions): EsriGeometry {
   if (isPoint(g)) {
+    if (!to.hasZ && !to.hasM && g.z === undefined && g.m === undefined) return g;
     const out: EsriGeometry = { x: g.x, y: g.y };
     if (to.hasZ) out.z = typeof g.z === 'number' ? g.z : 0;
     if (to.hasM) out.m = typeof g.m === 'number' ? g.m : Number.NaN;
