@@ -69,6 +69,13 @@ export async function queryFeatureLayer(
   const rows = await runPreparedQuery(database, prepared);
   const toOut = outputProjection(storage, outSR);
   const outRef = spatialReferenceForWkid(wkidOf(outSR) ?? 3857);
+  // z and m leave only when asked for (ArcGIS: returnZ and returnM default to false); GeoJSON
+  // positions have no place for an m.
+  const stored: Dimensions = { hasZ: catalog.hasZ === true, hasM: catalog.hasM === true };
+  const answered: Dimensions = {
+    hasZ: stored.hasZ && q.returnZ && q.returnGeometry,
+    hasM: stored.hasM && q.returnM && q.returnGeometry && q.format !== 'geojson',
+  };
 
   const pbf = q.format === 'pbf';
   const json = (body: unknown): QueryOutput => ({ body, format: q.format === 'pbf' ? 'json' : q.format });
@@ -107,13 +114,6 @@ export async function queryFeatureLayer(
       const page = takePage(rows, plan.pageSize);
       // returnExceededLimitFeatures=false: a page past the limit answers no features, only the flag.
       if (page.exceededTransferLimit && !q.returnExceededLimitFeatures) page.rows = [];
-      // z and m leave only when asked for (ArcGIS: returnZ and returnM default to false); GeoJSON
-      // positions have no place for an m.
-      const stored: Dimensions = { hasZ: catalog.hasZ === true, hasM: catalog.hasM === true };
-      const answered: Dimensions = {
-        hasZ: stored.hasZ && q.returnZ,
-        hasM: stored.hasM && q.returnM && q.format !== 'geojson',
-      };
       const features = page.rows.map((r) => {
         const row = featureRowOf(plan, r);
         if (q.returnCentroid) row.centroid = centroidOf(row.shape, toOut);
@@ -137,8 +137,7 @@ export async function queryFeatureLayer(
           globalIdField: '',
           geometryType: catalog.geometryType ?? null,
           spatialReference: outRef,
-          ...(q.returnGeometry && answered.hasZ ? { hasZ: true } : {}),
-          ...(q.returnGeometry && answered.hasM ? { hasM: true } : {}),
+          ...answered,
         },
         storage,
         outSR,
