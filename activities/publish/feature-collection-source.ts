@@ -61,7 +61,12 @@ export function collectionSourceTables(
         ...(f.length ? { length: f.length } : {}),
         nullable: f.nullable,
       })),
-      source: { kind: 'featureCollection', index },
+      source: {
+        kind: 'featureCollection',
+        index,
+        ...(layer.hasZ ? { hasZ: true } : {}),
+        ...(layer.hasM ? { hasM: true } : {}),
+      },
       decimalComma: false,
       wgs84Geometry: false,
       sourceSR: spatialReferenceOf(layer, request.sourceSR),

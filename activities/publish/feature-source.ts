@@ -5,7 +5,7 @@
  */
 import { badRequest } from '../../lib/errors.js';
 import type { GeoJSONFeature, GeoJSONGeometry } from '../../lib/geometry/geojson-types.js';
-import { geoJSONToEsri } from '../../lib/geometry/index.js';
+import { fitGeoJSON, geoJSONToEsri, XY } from '../../lib/geometry/index.js';
 import type { EsriGeometry, EsriGeometryType } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
 
@@ -15,6 +15,8 @@ export interface FeatureTable {
   rows: CellValue[][];
   geometries: (EsriGeometry | { reason: string } | null)[];
   geometryType: EsriGeometryType | null;
+  /** Some geometry has a third ordinate (z): the layer keeps z, 0 where a position has none. */
+  hasZ: boolean;
   /** Columns holding JSON numbers in some features and strings in others: text, as GDAL reads them. */
   textColumns: number[];
 }
@@ -42,6 +44,7 @@ export class FeatureTableBuilder {
   private readonly strings = new Set<string>();
   private readonly numbers = new Set<string>();
   private readonly kept: GeoJSONFeature[] = [];
+  private hasZ = false;
   count = 0;
 
   constructor(private readonly keep = Number.POSITIVE_INFINITY) {}
@@ -59,6 +62,7 @@ export class FeatureTableBuilder {
     }
     const kind = feature.geometry ? GEOMETRY_KIND[feature.geometry.type] : undefined;
     if (kind) this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
+    if (!this.hasZ && feature.geometry) this.hasZ = hasThirdOrdinate(feature.geometry);
     if (this.kept.length < this.keep) this.kept.push(feature);
     this.count++;
   }
@@ -73,8 +77,9 @@ export class FeatureTableBuilder {
       name,
       headers,
       rows: this.kept.map((f) => featureRow(f, headers)),
-      geometries: this.kept.map((f) => featureGeometry(f, geometryType)),
+      geometries: this.kept.map((f) => featureGeometry(f, geometryType, this.hasZ)),
       geometryType,
+      hasZ: this.hasZ,
       textColumns,
     };
   }
@@ -91,17 +96,37 @@ export function featureTable(name: string, features: readonly GeoJSONFeature[]):
 export const featureRow = (f: GeoJSONFeature, headers: readonly string[]): CellValue[] =>
   headers.map((h) => cell(f.properties?.[h]));
 
-/** One feature's geometry for a layer of `layerType`, or why it cannot be stored there. */
-export const featureGeometry = (f: GeoJSONFeature, layerType: EsriGeometryType | null) =>
-  toGeometry(f.geometry, layerType);
+/** The first position of a geometry has a z (RFC 7946: a third element is the altitude). */
+function hasThirdOrdinate(g: GeoJSONGeometry): boolean {
+  if (g.type === 'GeometryCollection') return g.geometries.some(hasThirdOrdinate);
+  let c: unknown = g.coordinates;
+  while (Array.isArray(c) && Array.isArray(c[0])) c = c[0];
+  return Array.isArray(c) && c.length > 2 && typeof c[2] === 'number';
+}
 
-function toGeometry(g: GeoJSONGeometry | null | undefined, layerType: EsriGeometryType | null) {
+/**
+ * One feature's geometry for a layer of `layerType`, or why it cannot be stored there. Positions
+ * are [x, y, z] when the layer has z (0 where the file gives none), [x, y] otherwise; elements past
+ * the third are not ordinates GeoJSON defines and are left out.
+ */
+export const featureGeometry = (f: GeoJSONFeature, layerType: EsriGeometryType | null, hasZ = false) =>
+  toGeometry(f.geometry, layerType, hasZ);
+
+const XYZ = { hasZ: true, hasM: false };
+/** Read as if every position had z and m, so short positions get z 0 and a fourth element is dropped. */
+const ANY = { hasZ: true, hasM: true };
+
+function toGeometry(
+  g: GeoJSONGeometry | null | undefined,
+  layerType: EsriGeometryType | null,
+  hasZ: boolean,
+) {
   if (!g) return null;
   const kind = GEOMETRY_KIND[g.type];
   if (!kind) return { reason: `Geometry type ${g.type} is not supported in a feature layer.` };
   if (kind !== layerType) return { reason: `A ${g.type} cannot be stored in a ${layerType} layer.` };
   try {
-    return geoJSONToEsri(g);
+    return geoJSONToEsri(fitGeoJSON(g, ANY, hasZ ? XYZ : XY));
   } catch {
     return { reason: 'The geometry is invalid.' };
   }

@@ -65,6 +65,7 @@ export async function* geoJsonBatches(
   headers: readonly string[],
   geometryType: EsriGeometryType | null,
   start: ResumePoint,
+  hasZ = false,
   size = GEOJSON_BATCH_ROWS,
 ): AsyncGenerator<SourceBatch> {
   let n = 0;
@@ -72,7 +73,7 @@ export async function* geoJsonBatches(
   for await (const f of storedGeoJsonFeatures(store, key)) {
     if (n++ < start.rowNumber) continue;
     batch.rows.push(featureRow(f, headers));
-    batch.geometries?.push(featureGeometry(f, geometryType));
+    batch.geometries?.push(featureGeometry(f, geometryType, hasZ));
     if (batch.rows.length >= size) {
       batch.next = { byteOffset: 0, rowNumber: n };
       yield batch;

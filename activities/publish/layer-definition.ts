@@ -196,8 +196,9 @@ export function buildLayerDefinition(input: LayerDefinitionInput): Record<string
     allowGeometryUpdates: true,
     hasAttachments: service.hasAttachments,
     htmlPopupType: 'esriServerHTMLPopupTypeNone',
-    hasM: false,
-    hasZ: false,
+    // The z and m the source declares and the stored shapes keep (sources read x/y only say none).
+    hasM: Boolean(g && 'hasM' in plan.source && plan.source.hasM),
+    hasZ: Boolean(g && 'hasZ' in plan.source && plan.source.hasZ),
     objectIdField: OBJECT_ID_FIELD,
     uniqueIdField: { name: OBJECT_ID_FIELD, isSystemMaintained: true },
     globalIdField: '',

@@ -101,7 +101,12 @@ export async function sourceTables(
       return [
         {
           ...featureSource(request.layers[0], table),
-          source: { kind: 'features', headers: table.headers, geometryType: table.geometryType },
+          source: {
+            kind: 'features',
+            headers: table.headers,
+            geometryType: table.geometryType,
+            ...(table.hasZ ? { hasZ: true } : {}),
+          },
         },
       ];
     }
@@ -174,7 +179,7 @@ function featureSource(layer: LayerRequest, table: FeatureTable): SourceTable {
     sampleRows: table.rows.slice(0, SAMPLE_ROWS),
     geometryType: table.geometryType,
     textColumns: table.textColumns,
-    source: { kind: 'features' },
+    source: { kind: 'features', ...(table.hasZ ? { hasZ: true } : {}) },
     decimalComma: false,
     wgs84Geometry: true,
   };
@@ -198,7 +203,7 @@ export async function* layerBatches(
       // A plan made before GeoJSON streamed: describe the file again.
       ({ headers, geometryType } = await scanGeoJson(store, request.sourceKey, plan.name, 0));
     }
-    yield* geoJsonBatches(store, request.sourceKey, headers, geometryType, start);
+    yield* geoJsonBatches(store, request.sourceKey, headers, geometryType, start, plan.source.hasZ === true);
     return;
   }
   if (plan.source.kind === 'sqlite') {

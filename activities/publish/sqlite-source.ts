@@ -7,7 +7,7 @@
 import type { SqlValue } from 'sql.js';
 import { badRequest } from '../../lib/errors.js';
 import type { GeoJSONGeometry } from '../../lib/geometry/geojson-types.js';
-import { geoJSONToEsri } from '../../lib/geometry/index.js';
+import { type Dimensions, fitGeoJSON, geoJSONToEsri, pointOf, XY } from '../../lib/geometry/index.js';
 import type { EsriGeometryType } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
 import { decodeGeoPackageGeometry, decodeSpatialiteGeometry } from '../../lib/ingest/sqlite-geometry.js';
@@ -32,15 +32,20 @@ const DECODERS: Record<GeometryFormat, (b: Uint8Array) => DecodedGeometry> = {
   wkb: decodeWkb,
 };
 
-/** The source geometry of a cell, or why it cannot be read. */
+/**
+ * The source geometry of a cell with its positions in the layer's layout (z, m: the blob's where it
+ * has them, 0 and NaN where the layer has them and the blob not), or why it cannot be read.
+ */
 export function decodeCell(
   value: SqlValue,
   format: GeometryFormat,
+  layout: Dimensions = XY,
 ): GeoJSONGeometry | null | { reason: string } {
   if (value === null) return null;
   if (!(value instanceof Uint8Array)) return { reason: 'The geometry is not a binary value.' };
   try {
-    return DECODERS[format](value).geometry;
+    const decoded = DECODERS[format](value);
+    return decoded.geometry && fitGeoJSON(decoded.geometry, decoded, layout);
   } catch (e) {
     return { reason: `The geometry cannot be read: ${e instanceof Error ? e.message : String(e)}` };
   }
@@ -50,13 +55,15 @@ export function decodeCell(
 export function locate(
   g: GeoJSONGeometry | null | { reason: string },
   layerType: EsriGeometryType | null,
+  layout: Dimensions = XY,
 ): Located {
   if (g === null) return null;
   if ('reason' in g) return g;
   const kind = GEOMETRY_KIND[g.type];
   if (!kind) return { reason: `Geometry type ${g.type} is not supported in a feature layer.` };
   if (kind !== layerType) return { reason: `A ${g.type} cannot be stored in a ${layerType} layer.` };
-  return geoJSONToEsri(g);
+  // geoJSONToEsri reads a point's third ordinate as z; in an XYM layout it is the m.
+  return g.type === 'Point' ? pointOf(g.coordinates, layout) : geoJSONToEsri(g);
 }
 
 /** The layer's geometry type: the declared one, else the kind most of the first rows have. */
@@ -91,7 +98,12 @@ const cell = (v: SqlValue): CellValue => (v instanceof Uint8Array ? Buffer.from(
 /** Batches of rows (and geometries) from after `start.byteOffset`'s key, `start.rowNumber` rows in. */
 export function* sqliteBatches(
   db: SqliteDatabase,
-  layer: Pick<SqliteLayer, 'table' | 'key' | 'geometryColumn' | 'geometryFormat'> & { columns: string[] },
+  layer: Pick<SqliteLayer, 'table' | 'key' | 'geometryColumn' | 'geometryFormat'> & {
+    columns: string[];
+    /** The layer's z and m (absent: x/y only, as plans made before z and m were kept). */
+    hasZ?: boolean;
+    hasM?: boolean;
+  },
   geometryType: EsriGeometryType | null,
   start: ResumePoint,
   size = SQLITE_BATCH_ROWS,
@@ -112,6 +124,7 @@ export function* sqliteBatches(
     at < 0 ? rowid : at < values.length ? values[at] : defaultOf(at);
   const n = positions.length;
   const spatial = geometryAt !== null;
+  const dims: Dimensions = { hasZ: layer.hasZ === true, hasM: layer.hasM === true };
   const rowsAfter = db.file.rows(layout.root, start.rowNumber > 0 ? start.byteOffset : undefined);
   const next = () => reading(() => rowsAfter.next());
   let rowNumber = start.rowNumber;
@@ -123,7 +136,11 @@ export function* sqliteBatches(
     batch.rows.push(row);
     if (geometryAt !== null)
       batch.geometries?.push(
-        locate(decodeCell(valueAt(values, rowid, geometryAt), layer.geometryFormat), geometryType),
+        locate(
+          decodeCell(valueAt(values, rowid, geometryAt), layer.geometryFormat, dims),
+          geometryType,
+          dims,
+        ),
       );
     rowNumber++;
     batch.next = { byteOffset: rowid, rowNumber };

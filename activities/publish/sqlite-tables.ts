@@ -50,6 +50,7 @@ export async function sqliteSourceTables(
       columns: layer.fields.map((f) => f.column),
       geometryColumn: geometryType ? layer.geometryColumn : null,
       geometryFormat: layer.geometryFormat,
+      ...(geometryType ? { hasZ: layer.hasZ, hasM: layer.hasM } : {}),
     };
     const first = sqliteBatches(db, source, geometryType, { byteOffset: 0, rowNumber: 0 }, sampleRows).next();
     out.push({

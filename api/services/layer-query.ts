@@ -9,6 +9,7 @@ import { runPreparedQuery, startPreparedIds } from '../../db/repositories/featur
 import type { HostedLayerRow, HostedServiceRow } from '../../db/repositories/services.js';
 import { GeoError } from '../../lib/errors.js';
 import { polygonCentroid } from '../../lib/geometry/centroid.js';
+import { type Dimensions, fitEsri } from '../../lib/geometry/dimensions.js';
 import { simplifyGeometry } from '../../lib/geometry/simplify.js';
 import { type EsriGeometry, WGS84 } from '../../lib/geometry/types.js';
 import { spatialReferenceForWkid, wkidOf } from '../../lib/projection/index.js';
@@ -102,6 +103,13 @@ export async function queryFeatureLayer(
   const rows = await runPreparedQuery(database, prepared);
   const toOut = outputProjection(storage, outSR);
   const outRef = spatialReferenceForWkid(wkidOf(outSR) ?? 3857);
+  // z and m leave only when asked for (ArcGIS: returnZ and returnM default to false); GeoJSON
+  // positions have no place for an m.
+  const stored: Dimensions = { hasZ: catalog.hasZ === true, hasM: catalog.hasM === true };
+  const answered: Dimensions = {
+    hasZ: stored.hasZ && q.returnZ && q.returnGeometry,
+    hasM: stored.hasM && q.returnM && q.returnGeometry && q.format !== 'geojson',
+  };
 
   const pbf = q.format === 'pbf';
   const json = (body: unknown): QueryOutput => ({ body, format: q.format === 'pbf' ? 'json' : q.format });
@@ -138,7 +146,7 @@ export async function queryFeatureLayer(
         if (q.returnCentroid) row.centroid = centroidOf(row.shape, toOut);
         if (!q.returnGeometry) delete row.shape;
         if (row.shape) {
-          const shape = toOut.shape(row.shape);
+          const shape = toOut.shape(fitEsri(row.shape, stored, answered));
           row.shape = q.maxAllowableOffset ? simplifyGeometry(shape, q.maxAllowableOffset) : shape;
         }
         return row;
@@ -148,6 +156,7 @@ export async function queryFeatureLayer(
         globalIdField: '',
         geometryType: catalog.geometryType ?? null,
         spatialReference: outRef,
+        ...answered,
       };
       if (options.streamJson && q.format === 'json' && !q.quantization) {
         // Rows become features as the response is written, a few hundred at a time. (A quantized
@@ -180,6 +189,7 @@ export async function queryFeatureLayer(
         rows: features,
         exceededTransferLimit: page.exceededTransferLimit,
         returnGeometry: q.returnGeometry,
+        layout: answered,
       });
       return answer instanceof Uint8Array ? binary(answer) : json(answer);
     }

@@ -171,9 +171,15 @@ export type SourcePlan =
    * GeoJSON and shapefiles. GeoJSON streams, so the plan keeps what the whole file showed: the
    * property names in row order and the layer's geometry type (absent in plans made before).
    */
-  | { kind: 'features'; headers?: string[]; geometryType?: EsriGeometryType | null }
+  | {
+      kind: 'features';
+      headers?: string[];
+      geometryType?: EsriGeometryType | null;
+      /** The file's geometries have z (a third ordinate), kept in the stored shapes. */
+      hasZ?: boolean;
+    }
   /** One layer of an ArcGIS feature collection, by its position in the `layers` array. */
-  | { kind: 'featureCollection'; index: number }
+  | { kind: 'featureCollection'; index: number; hasZ?: boolean; hasM?: boolean }
   /**
    * A table of a GeoPackage or SQLite database: its columns in row order, the integer key rows are
    * read in order of (the resume point), and the geometry column with its encoding.
@@ -187,6 +193,9 @@ export type SourcePlan =
       columns: string[];
       geometryColumn: string | null;
       geometryFormat: 'gpkg' | 'spatialite' | 'wkb';
+      /** The z and m the table declares, kept in the stored shapes (absent in plans made before). */
+      hasZ?: boolean;
+      hasM?: boolean;
     };
 
 export interface LayerPlan {

@@ -2,6 +2,7 @@
  * What the edit operations need to know of a layer, read from its stored resource JSON and column
  * map, and the preparation of one add or update into column values and a stored geometry.
  */
+import type { Dimensions } from '../geometry/dimensions.js';
 import type { EsriGeometryType, SpatialReference } from '../geometry/types.js';
 import { type EsriFieldType, isEsriFieldType } from '../query/field-types.js';
 import { type ColumnValue, columnValues, type EditableField } from './attribute-values.js';
@@ -18,6 +19,8 @@ export interface EditLayer {
   table: string;
   fields: EditableField[];
   geometryType: EsriGeometryType | null;
+  /** The z and m the layer's shapes keep (hasZ/hasM of its definition). */
+  layout: Dimensions;
   /** Tracking fields by role, present when the layer has editor tracking. */
   tracking: Partial<Record<TrackingField['role'], { name: string; column: string }>>;
   capabilities: Capabilities;
@@ -28,6 +31,8 @@ export interface EditLayer {
 interface LayerResource {
   fields?: { name: string; type: string; length?: number; editable?: boolean }[];
   geometryType?: string;
+  hasZ?: unknown;
+  hasM?: unknown;
   capabilities?: string;
   editorTrackingInfo?: unknown;
   editFieldsInfo?: Record<string, string> | null;
@@ -61,6 +66,7 @@ export function editLayerOf(
     table,
     fields,
     geometryType: (def.geometryType as EsriGeometryType | undefined) ?? null,
+    layout: { hasZ: def.hasZ === true, hasM: def.hasM === true },
     tracking,
     capabilities: parseCapabilities(String(def.capabilities ?? 'Query')),
     trackingInfo: readEditorTrackingInfo(def.editorTrackingInfo),
@@ -104,7 +110,10 @@ function prepare(layer: EditLayer, input: FeatureInput, ctx: EditContext, adding
   if (input.geometry === undefined) return { values };
   if (!layer.geometryType) throw editFailure('This layer is a table; its features have no geometry.');
   const from = geometrySpatialReference(input.geometry, ctx.inSR, ctx.storage);
-  return { values, geometry: storedGeometry(input.geometry, layer.geometryType, from, ctx.storage) };
+  return {
+    values,
+    geometry: storedGeometry(input.geometry, layer.geometryType, from, ctx.storage, layer.layout),
+  };
 }
 
 export const prepareAdd = (layer: EditLayer, input: FeatureInput, ctx: EditContext): PreparedFeature =>

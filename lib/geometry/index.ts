@@ -1,6 +1,7 @@
 /** The geometry toolkit: pure planar operations on Esri JSON geometries. */
 export * from './bounds.js';
 export * from './contains.js';
+export * from './dimensions.js';
 export * from './distance.js';
 export * from './geojson.js';
 export type * from './geojson-types.js';

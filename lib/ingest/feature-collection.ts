@@ -6,6 +6,7 @@
  * spatial reference, with the drawing information kept.
  */
 import { badRequest } from '../errors.js';
+import { type Dimensions, fitEsri } from '../geometry/dimensions.js';
 import { geometryTypeOf } from '../geometry/kinds.js';
 import type { EsriGeometry, EsriGeometryType, SpatialReference } from '../geometry/types.js';
 import { type EsriFieldType, isEsriFieldType } from '../query/field-types.js';
@@ -27,6 +28,9 @@ export interface CollectionLayer {
   fields: CollectionField[];
   rows: CellValue[][];
   geometries: (EsriGeometry | { reason: string } | null)[];
+  /** z and m as the layer definition (or the feature set) declares them; every geometry has this layout. */
+  hasZ: boolean;
+  hasM: boolean;
   /** Layer resource keys carried over: drawingInfo, displayField. */
   layerInfo: Record<string, unknown>;
 }
@@ -77,6 +81,10 @@ function collectionLayer(layer: Json | null, index: number): CollectionLayer {
   const declared = String(definition.geometryType ?? featureSet.geometryType ?? '');
   const geometryType = GEOMETRY_TYPES.has(declared) ? (declared as EsriGeometryType) : null;
   const objectIdField = String(definition.objectIdField ?? '');
+  const layout: Dimensions = {
+    hasZ: geometryType !== null && (definition.hasZ === true || featureSet.hasZ === true),
+    hasM: geometryType !== null && (definition.hasM === true || featureSet.hasM === true),
+  };
   const fields: CollectionField[] = [];
   for (const raw of Array.isArray(definition.fields) ? definition.fields : []) {
     const f = obj(raw);
@@ -103,7 +111,7 @@ function collectionLayer(layer: Json | null, index: number): CollectionLayer {
     rows.push(fields.map((f) => cell(attributes[f.name])));
     const g = obj(feature?.geometry);
     spatialReference ??= srOf(g?.spatialReference);
-    geometries.push(geometryType ? located(g, geometryType) : null);
+    geometries.push(geometryType ? located(g, geometryType, layout) : null);
   }
   const layerInfo: Record<string, unknown> = {};
   if (definition.drawingInfo !== undefined) layerInfo.drawingInfo = definition.drawingInfo;
@@ -116,6 +124,7 @@ function collectionLayer(layer: Json | null, index: number): CollectionLayer {
     fields,
     rows,
     geometries,
+    ...layout,
     layerInfo,
   };
 }
@@ -134,9 +143,21 @@ function cell(v: unknown): CellValue {
   return JSON.stringify(v);
 }
 
-function located(g: Json | null, layerType: EsriGeometryType): EsriGeometry | { reason: string } | null {
-  if (!g || Object.keys(g).filter((k) => k !== 'spatialReference').length === 0) return null;
-  const { spatialReference: _, ...geometry } = g;
+/**
+ * A feature's geometry in the layer's layout: its vertices as its own hasZ/hasM say (else as the
+ * layer's), z and m kept where the layer has them, 0 and NaN where the layer has them and it not.
+ */
+function located(
+  g: Json | null,
+  layerType: EsriGeometryType,
+  layout: Dimensions,
+): EsriGeometry | { reason: string } | null {
+  if (!g || Object.keys(g).filter((k) => !KEYS_BESIDE.has(k)).length === 0) return null;
+  const { spatialReference: _, hasZ, hasM, ...geometry } = g;
+  const given: Dimensions = {
+    hasZ: typeof hasZ === 'boolean' ? hasZ : layout.hasZ,
+    hasM: typeof hasM === 'boolean' ? hasM : layout.hasM,
+  };
   // An empty point is written with x null or "NaN".
   if ('x' in geometry && !Number.isFinite(Number(geometry.x ?? Number.NaN))) return null;
   let kind: EsriGeometryType;
@@ -146,5 +167,13 @@ function located(g: Json | null, layerType: EsriGeometryType): EsriGeometry | { 
     return { reason: 'The geometry has none of x/y, points, paths or rings.' };
   }
   if (kind !== layerType) return { reason: `A ${kind} cannot be stored in a ${layerType} layer.` };
-  return geometry as unknown as EsriGeometry;
+  const esri = geometry as unknown as EsriGeometry;
+  try {
+    return fitEsri(esri, given, layout);
+  } catch {
+    return { reason: 'The geometry has vertices that are not coordinate arrays.' };
+  }
 }
+
+/** Keys of a geometry object that are not its shape. */
+const KEYS_BESIDE = new Set(['spatialReference', 'hasZ', 'hasM']);

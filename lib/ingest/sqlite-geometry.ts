@@ -7,6 +7,7 @@
 import type { GeoJSONGeometry, Position } from '../geometry/geojson-types.js';
 import {
   ByteReader,
+  checkPartDimensions,
   type DecodedGeometry,
   type Dimensions,
   GeometryDecodeError,
@@ -76,7 +77,8 @@ function entityBody(
   return readBody(r, base, dims, () => {
     if (r.u8() !== 0x69) throw new GeometryDecodeError('A SpatiaLite collection entity lacks its 0x69 mark.');
     const part = spatialiteType(r.u32());
-    return entityBody(r, part.base, part.compressed, { hasZ: part.hasZ, hasM: part.hasM });
+    checkPartDimensions(part, dims);
+    return entityBody(r, part.base, part.compressed, dims);
   });
 }
 
@@ -86,16 +88,24 @@ function compressedLine(r: ByteReader, dims: Dimensions): Position[] {
   const out: Position[] = [];
   let x = 0;
   let y = 0;
+  let z = 0;
   for (let i = 0; i < n; i++) {
+    let m = 0;
     if (i === 0 || i === n - 1) {
-      [x, y] = readPosition(r, dims);
+      const p = readPosition(r, dims);
+      [x, y] = p;
+      if (dims.hasZ) z = p[2];
+      if (dims.hasM) m = p[dims.hasZ ? 3 : 2];
     } else {
       x += r.f32();
       y += r.f32();
-      if (dims.hasZ) r.f32();
-      if (dims.hasM) r.f64();
+      if (dims.hasZ) z += r.f32();
+      if (dims.hasM) m = r.f64();
     }
-    out.push([x, y]);
+    const p: Position = [x, y];
+    if (dims.hasZ) p.push(z);
+    if (dims.hasM) p.push(m);
+    out.push(p);
   }
   return out;
 }

@@ -1,7 +1,8 @@
 /**
- * Well-known binary (ISO and PostGIS EWKB dimension flags) read into GeoJSON geometry. Feature
- * tables store x/y only, so z and m are read past and reported, not kept. Also the geometry bodies
- * of SpatiaLite blobs, which are WKB without the byte order and type in front of every part.
+ * Well-known binary (ISO and PostGIS EWKB dimension flags) read into GeoJSON geometry. Positions
+ * keep the blob's z and m in Esri order: [x, y], then z when the blob has z, then m when it has m
+ * (so an XYM position is [x, y, m]; `hasZ`/`hasM` say which). Also the geometry bodies of
+ * SpatiaLite blobs, which are WKB without the byte order and type in front of every part.
  */
 import type { GeoJSONGeometry, Position } from '../geometry/geojson-types.js';
 
@@ -84,13 +85,12 @@ export class ByteReader {
   }
 }
 
-/** Reads one x/y position, skipping z and m. */
+/** Reads one position: [x, y], then z and m when the dimensions have them. */
 export function readPosition(r: ByteReader, dims: Dimensions): Position {
-  const x = r.f64();
-  const y = r.f64();
-  if (dims.hasZ) r.f64();
-  if (dims.hasM) r.f64();
-  return [x, y];
+  const p: Position = [r.f64(), r.f64()];
+  if (dims.hasZ) p.push(r.f64());
+  if (dims.hasM) p.push(r.f64());
+  return p;
 }
 
 const pointBytes = (dims: Dimensions) => 16 + (dims.hasZ ? 8 : 0) + (dims.hasM ? 8 : 0);
@@ -120,10 +120,21 @@ export function readWkbGeometry(r: ByteReader): DecodedGeometry {
   const dims = { hasZ: type.hasZ, hasM: type.hasM };
   const geometry = readBody(r, type.base, dims, () => {
     const part = readWkbGeometry(r);
+    checkPartDimensions(part, dims);
     return part.geometry;
   });
   return { geometry, ...dims };
 }
+
+/** The members of a multi-geometry have its dimensions, so every position has the same layout. */
+export function checkPartDimensions(part: Dimensions, whole: Dimensions): void {
+  if (part.hasZ !== whole.hasZ || part.hasM !== whole.hasM)
+    throw new GeometryDecodeError(
+      `A ${dimensionName(whole)} multi-geometry holds a ${dimensionName(part)} member.`,
+    );
+}
+
+const dimensionName = (d: Dimensions) => `XY${d.hasZ ? 'Z' : ''}${d.hasM ? 'M' : ''}`;
 
 /**
  * The body of a geometry of base type `base`; `part` reads one member of a multi-geometry or
@@ -138,6 +149,7 @@ export function readBody(
   switch (base) {
     case 1: {
       const p = readPosition(r, dims);
+      // POINT EMPTY is NaN x and y (z and m of an empty point say nothing).
       return Number.isNaN(p[0]) && Number.isNaN(p[1]) ? null : { type: 'Point', coordinates: p };
     }
     case 2: {

@@ -1,11 +1,13 @@
-import type { SpatialReference } from '../geometry/types.js';
+import { type Dimensions, XY } from '../geometry/dimensions.js';
+import { isMultipoint, isPoint, isPolygon, isPolyline } from '../geometry/kinds.js';
+import type { EsriGeometry, SpatialReference } from '../geometry/types.js';
 import { encodeFeatureResult } from '../render/pbf-feature-collection.js';
 import { featureAttribute, type ResponseLayer, renderFeatureSet } from './feature-response.js';
 import type { CatalogField } from './field-catalog.js';
 import type { NormalizedQuery } from './normalized-query.js';
 import { answerMode, answerTransform } from './quantize-answer.js';
 import { quantizeGeometry, quantizeParts } from './quantize-geometry.js';
-import { transformJson } from './quantize-transform.js';
+import { finestOrdinateGrid, type QuantizeTransform, transformJson } from './quantize-transform.js';
 import type { FeatureRow } from './row-mapping.js';
 
 export interface FeatureAnswerInput {
@@ -23,6 +25,8 @@ export interface FeatureAnswerInput {
   rows: FeatureRow[];
   exceededTransferLimit: boolean;
   returnGeometry: boolean;
+  /** The z and m the shapes carry (PBF only: JSON quantization is x/y only and refuses them). */
+  layout?: Dimensions;
 }
 
 /**
@@ -34,11 +38,13 @@ export function renderFeatureAnswer(
 ): Record<string, unknown> | Uint8Array<ArrayBuffer> {
   const { query, layer, rows } = input;
   const pbf = query.format === 'pbf';
-  const transform = input.returnGeometry ? answerTransform(query, rows, input.storage, input.outSR) : null;
+  const layout = pbf && input.returnGeometry ? (input.layout ?? XY) : XY;
+  const xy = input.returnGeometry ? answerTransform(query, rows, input.storage, input.outSR) : null;
+  const transform = xy && (layout.hasZ || layout.hasM) ? withOrdinateGrids(xy, rows, layout) : xy;
   const mode = answerMode(query);
   // PBF takes the cells flat; JSON takes them as Esri JSON geometries in place of the shapes.
   const cells = pbf
-    ? rows.map((r) => (r.shape && transform ? quantizeParts(r.shape, transform, mode) : null))
+    ? rows.map((r) => (r.shape && transform ? quantizeParts(r.shape, transform, mode, layout) : null))
     : null;
   // Centroids (returnCentroid) go on the same grid as the shapes, as clients de-quantize both.
   const centroids = pbf
@@ -68,6 +74,8 @@ export function renderFeatureAnswer(
     geometryType: layer.geometryType,
     spatialReference: layer.spatialReference,
     exceededTransferLimit: input.exceededTransferLimit,
+    hasZ: layout.hasZ,
+    hasM: layout.hasM,
     transform,
     fields: input.fields,
     featureCount: rows.length,
@@ -75,4 +83,39 @@ export function renderFeatureAnswer(
     geometries: cells,
     centroids,
   });
+}
+
+/** The answer's grid with z and m grids over the range of the shapes' z and m values. */
+function withOrdinateGrids(
+  t: QuantizeTransform,
+  rows: readonly { shape?: EsriGeometry | null }[],
+  layout: Dimensions,
+): QuantizeTransform {
+  const range = (at: number, key: 'z' | 'm') => {
+    let min = Number.POSITIVE_INFINITY;
+    let max = Number.NEGATIVE_INFINITY;
+    const take = (v: unknown) => {
+      if (typeof v !== 'number' || !Number.isFinite(v)) return;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    };
+    for (const { shape } of rows) {
+      if (!shape) continue;
+      if (isPoint(shape)) take(shape[key]);
+      const parts = isMultipoint(shape)
+        ? [shape.points]
+        : isPolyline(shape)
+          ? shape.paths
+          : isPolygon(shape)
+            ? shape.rings
+            : [];
+      for (const part of parts) for (const p of part) take(p[at]);
+    }
+    return finestOrdinateGrid(min, max);
+  };
+  return {
+    ...t,
+    ...(layout.hasZ ? { z: range(2, 'z') } : {}),
+    ...(layout.hasM ? { m: range(layout.hasZ ? 3 : 2, 'm') } : {}),
+  };
 }

@@ -18,6 +18,9 @@ export interface ResponseLayer {
   geometryType: EsriGeometryType | null;
   /** Spatial reference of the returned geometries and extents. */
   spatialReference: SpatialReference;
+  /** The returned geometries carry z / m (returnZ / returnM on a layer that has them). */
+  hasZ?: boolean;
+  hasM?: boolean;
 }
 
 export interface FeatureSetInput {
@@ -46,6 +49,8 @@ export function renderFeatureSet(input: FeatureSetInput): Record<string, unknown
   if (layer.geometryType) {
     out.geometryType = layer.geometryType;
     out.spatialReference = layer.spatialReference;
+    if (layer.hasZ) out.hasZ = true;
+    if (layer.hasM) out.hasM = true;
   }
   out.fields = input.fields.map(responseField);
   out.features = input.rows.map((row) => feature(row, input));

@@ -27,6 +27,8 @@ export function layerCatalog(layer: StoredLayer): LayerCatalog {
   const def = layer.definition as {
     fields?: { name: string; type: string; alias?: string; length?: number }[];
     geometryType?: string;
+    hasZ?: unknown;
+    hasM?: unknown;
     maxRecordCount?: number;
     standardMaxRecordCount?: number;
     tileMaxRecordCount?: number;
@@ -59,6 +61,8 @@ export function layerCatalog(layer: StoredLayer): LayerCatalog {
     },
     hasGeometry: Boolean(def.geometryType),
     ...(def.geometryType ? { geometryType: def.geometryType as EsriGeometryType } : {}),
+    ...(def.geometryType && def.hasZ === true ? { hasZ: true } : {}),
+    ...(def.geometryType && def.hasM === true ? { hasM: true } : {}),
     ...(typeof def.timeInfo?.startTimeField === 'string'
       ? {
           timeInfo: {

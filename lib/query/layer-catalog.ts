@@ -20,6 +20,9 @@ export interface LayerCatalog {
   hasGeometry: boolean;
   /** Lets the planner skip the exact spatial test where the bbox test is already exact (points). */
   geometryType?: EsriGeometryType;
+  /** The layer's shapes carry z (third ordinate) and m (after z): hasZ/hasM of its definition. */
+  hasZ?: boolean;
+  hasM?: boolean;
   /** Time-aware layers: the Date fields (Esri names) `time` filters on; the end is optional. */
   timeInfo?: { startField: string; endField: string | null };
 }

@@ -1,3 +1,4 @@
+import { type Dimensions, XY } from '../geometry/dimensions.js';
 import { isMultipoint, isPoint, isPolygon, isPolyline } from '../geometry/kinds.js';
 import type { EsriGeometry } from '../geometry/types.js';
 import type { QuantizeTransform } from './quantize-transform.js';
@@ -44,28 +45,68 @@ export function quantizeGeometry(
   return isPolyline(g) ? { paths: parts } : { rings: parts };
 }
 
-/** The geometry on the grid, flat (the f=pbf answer), or null when view mode leaves no part. */
+/**
+ * The geometry on the grid, flat (the f=pbf answer), or null when view mode leaves no part. With a
+ * `layout` of z and/or m (vertices [x, y, z?, m?], points' z and m keys) and the transform's z and m
+ * grids, every vertex carries its z then m cells after x and y, delta-encoded as x and y are.
+ */
 export function quantizeParts(
   g: EsriGeometry,
   t: QuantizeTransform,
   mode: QuantizeMode,
+  layout: Dimensions = XY,
 ): QuantizedParts | null {
   const qx = gridX(t);
   const qy = gridY(t);
-  if (isPoint(g)) return { lengths: [], coords: [checked(qx(g.x)), checked(qy(g.y))] };
+  const extra = extraGrids(t, layout);
+  if (isPoint(g)) {
+    const coords = [checked(qx(g.x)), checked(qy(g.y))];
+    const position = [
+      g.x,
+      g.y,
+      ...(layout.hasZ ? [g.z as number] : []),
+      ...(layout.hasM ? [g.m as number] : []),
+    ];
+    for (const e of extra) coords.push(checked(e(position)));
+    return { lengths: [], coords };
+  }
   const out: QuantizedParts = { lengths: [], coords: [] };
   if (isMultipoint(g)) {
-    part(g.points, qx, qy, mode, 1, out);
+    part(g.points, qx, qy, mode, 1, out, extra);
     return out;
   }
-  if (isPolyline(g)) for (const p of g.paths) part(p, qx, qy, mode, 2, out);
-  else if (isPolygon(g)) for (const r of g.rings) part(r, qx, qy, mode, 3, out);
+  if (isPolyline(g)) for (const p of g.paths) part(p, qx, qy, mode, 2, out, extra);
+  else if (isPolygon(g)) for (const r of g.rings) part(r, qx, qy, mode, 3, out, extra);
   // Layers hold points, multipoints, lines and polygons only; an envelope never reaches an answer.
   else throw new TypeError('quantizeParts: envelopes are not feature geometries');
   return out.lengths.length > 0 ? out : null;
 }
 
 type Grid = (v: number) => number;
+/** The cell of one extra ordinate (z or m) of a vertex. */
+type ExtraGrid = (position: readonly number[]) => number;
+
+/** z then m cells, read from where the layout puts them; a vertex without its m cannot be sent. */
+function extraGrids(t: QuantizeTransform, layout: Dimensions): ExtraGrid[] {
+  const out: ExtraGrid[] = [];
+  if (layout.hasZ) {
+    if (!t.z) throw new TypeError('quantizeParts: a layout with z needs the transform of z');
+    const { scale, translate } = t.z;
+    out.push((p) => Math.round((p[2] - translate) / scale));
+  }
+  if (layout.hasM) {
+    if (!t.m) throw new TypeError('quantizeParts: a layout with m needs the transform of m');
+    const { scale, translate } = t.m;
+    const at = layout.hasZ ? 3 : 2;
+    out.push((p) => {
+      const m = p[at];
+      if (typeof m !== 'number' || !Number.isFinite(m))
+        throw invalidParameter('returnM', 'a vertex has no m value, which PBF cannot carry; ask f=json');
+      return Math.round((m - translate) / scale);
+    });
+  }
+  return out;
+}
 
 const gridX =
   ({ scale, translate }: QuantizeTransform): Grid =>
@@ -81,17 +122,31 @@ const gridY = ({ scale, translate, originPosition }: QuantizeTransform): Grid =>
  * Appends one part: absolute cells first, then differences; view mode drops repeats of the same cell
  * and then the whole part when fewer than `min` vertices are left.
  */
-function part(coords: number[][], qx: Grid, qy: Grid, mode: QuantizeMode, min: number, out: QuantizedParts) {
+function part(
+  coords: number[][],
+  qx: Grid,
+  qy: Grid,
+  mode: QuantizeMode,
+  min: number,
+  out: QuantizedParts,
+  extra: readonly ExtraGrid[] = [],
+) {
   const start = out.coords.length;
   let n = 0;
   let px = 0;
   let py = 0;
+  const previous = extra.map(() => 0);
   for (const c of coords) {
     const x = qx(c[0]);
     const y = qy(c[1]);
     if (n === 0) out.coords.push(checked(x), checked(y));
     else if (mode === 'edit' || x !== px || y !== py) out.coords.push(checked(x - px), checked(y - py));
     else continue;
+    for (let k = 0; k < extra.length; k++) {
+      const v = extra[k](c);
+      out.coords.push(checked(n === 0 ? v : v - previous[k]));
+      previous[k] = v;
+    }
     n++;
     px = x;
     py = y;

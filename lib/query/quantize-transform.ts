@@ -11,7 +11,19 @@ export interface QuantizeTransform {
   originPosition: 'upperLeft' | 'lowerLeft';
   scale: [number, number];
   translate: [number, number];
+  /** PBF answers with z or m: value = translate + cell · scale (zScale/zTranslate, mScale/mTranslate). */
+  z?: OrdinateGrid;
+  m?: OrdinateGrid;
 }
+
+export interface OrdinateGrid {
+  scale: number;
+  translate: number;
+}
+
+/** The finest grid PBF's 32-bit coordinates need without quantizationParameters. */
+const FINEST_CELL = 1e-9;
+const MAX_CELLS = 2 ** 31 - 1;
 
 /** ArcGIS's default when neither tolerance nor maxAllowableOffset is given: 10^6 cells across. */
 const DEFAULT_CELLS = 1e6;
@@ -37,10 +49,6 @@ export function requestedTransform(
   };
 }
 
-/** The finest grid PBF's 32-bit coordinates need without quantizationParameters. */
-const FINEST_CELL = 1e-9;
-const MAX_CELLS = 2 ** 31 - 1;
-
 /**
  * The grid of an f=pbf answer asked without quantizationParameters (the format has integer
  * coordinates only): the smallest power of ten, 1e-9 at finest, whose cells cover the answer's
@@ -54,6 +62,17 @@ export function finestTransform(resultBounds: Bounds | null): QuantizeTransform 
   // Powers of ten built by repeated multiplication drift (1e-9 * 10 ≠ 1e-8); read the decimal back.
   cell = Number(cell.toPrecision(1));
   return { originPosition: 'upperLeft', scale: [cell, cell], translate: [b[0], b[3]] };
+}
+
+/**
+ * The grid of z or m values from `min` to `max`: the smallest power of ten, 1e-9 at finest, that
+ * covers the span within 32 bits, from the smallest value (so every value is within half a cell).
+ */
+export function finestOrdinateGrid(min: number, max: number): OrdinateGrid {
+  const span = max > min ? max - min : 0;
+  let cell = FINEST_CELL;
+  while (span / cell > MAX_CELLS) cell *= 10;
+  return { scale: Number(cell.toPrecision(1)), translate: Number.isFinite(min) ? min : 0 };
 }
 
 /** The transform as ArcGIS writes it in a JSON answer (z and m members unused: 0). */

@@ -37,6 +37,9 @@ export interface PbfFeatureResult {
   geometryType?: EsriGeometryType | null;
   spatialReference?: SpatialReference;
   exceededTransferLimit: boolean;
+  /** The geometries' vertices carry z (and m) cells after x and y; the transform has their grids. */
+  hasZ?: boolean;
+  hasM?: boolean;
   /** Required whenever a feature has a geometry: PBF coordinates are grid cells. */
   transform?: QuantizeTransform | null;
   fields: readonly PbfField[];
@@ -125,6 +128,8 @@ function writeFeatureResult(r: PbfFeatureResult, pbf: Pbf): void {
   pbf.writeVarintField(7, r.geometryType ? GEOMETRY_TYPE[r.geometryType] : GEOMETRY_NONE);
   if (r.spatialReference) pbf.writeMessage(8, writeSpatialReference, r.spatialReference);
   if (r.exceededTransferLimit) pbf.writeBooleanField(9, true);
+  if (r.hasZ) pbf.writeBooleanField(10, true);
+  if (r.hasM) pbf.writeBooleanField(11, true);
   if (r.transform) pbf.writeMessage(12, writeTransform, r.transform);
   for (const f of r.fields) pbf.writeMessage(13, writeField, f);
   // One Value writer per field, made once rather than per feature.
@@ -154,21 +159,26 @@ function writeSpatialReference(sr: SpatialReference, pbf: Pbf): void {
 
 function writeTransform(t: QuantizeTransform, pbf: Pbf): void {
   pbf.writeVarintField(1, t.originPosition === 'upperLeft' ? 0 : 1);
+  // Scale and Translate: x = 1, y = 2, m = 3, z = 4.
   pbf.writeMessage(
     2,
-    (s: [number, number], p) => {
-      p.writeDoubleField(1, s[0]);
-      p.writeDoubleField(2, s[1]);
+    (s: QuantizeTransform, p) => {
+      p.writeDoubleField(1, s.scale[0]);
+      p.writeDoubleField(2, s.scale[1]);
+      if (s.m) p.writeDoubleField(3, s.m.scale);
+      if (s.z) p.writeDoubleField(4, s.z.scale);
     },
-    t.scale,
+    t,
   );
   pbf.writeMessage(
     3,
-    (s: [number, number], p) => {
-      p.writeDoubleField(1, s[0]);
-      p.writeDoubleField(2, s[1]);
+    (s: QuantizeTransform, p) => {
+      p.writeDoubleField(1, s.translate[0]);
+      p.writeDoubleField(2, s.translate[1]);
+      if (s.m) p.writeDoubleField(3, s.m.translate);
+      if (s.z) p.writeDoubleField(4, s.z.translate);
     },
-    t.translate,
+    t,
   );
 }
 

@@ -84,6 +84,13 @@ export function normalizeQuery(params: QueryParams, layer: LayerCatalog): Normal
   if (query.groupByFieldsForStatistics.length > 0 && !outStatistics) {
     throw fail('groupByFieldsForStatistics', 'grouping needs outStatistics');
   }
+  // A quantized JSON answer is x/y only here (PBF carries z and m): they are refused, not dropped.
+  const zm = query.returnGeometry && ((query.returnZ && layer.hasZ) || (query.returnM && layer.hasM));
+  if (zm && query.quantization && query.format !== 'pbf')
+    throw fail(
+      query.returnZ && layer.hasZ ? 'returnZ' : 'returnM',
+      'quantized coordinates are x/y only; leave out quantizationParameters',
+    );
   if (query.geometry && !layer.hasGeometry)
     throw fail('geometry', 'this layer is a table and has no geometry');
   return query;

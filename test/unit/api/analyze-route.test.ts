@@ -14,35 +14,10 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { asTemporalFailure } from '../../../activities/publish/activity-errors.js';
 import { createAnalyzeActivities } from '../../../activities/publish/analyze-source.js';
-import type { ObjectStore } from '../../../infra/object-store.js';
 import { GeoError } from '../../../lib/errors.js';
 import type { AnalyzeWorkflowInput } from '../../../workflows/analyze.js';
 import { ADMIN, type InProcessApp, inProcessApp } from '../auth/in-process-app.js';
-
-/** The object store as a Map: only what analyze uses. */
-function memoryStore(objects: Map<string, Buffer>): ObjectStore {
-  const get = (key: string) => {
-    const b = objects.get(key);
-    if (!b) throw Object.assign(new Error(`no object ${key}`), { code: 'NoSuchKey' });
-    return b;
-  };
-  return {
-    bucket: 'memory',
-    async put(key, body) {
-      if (typeof body === 'string' || Buffer.isBuffer(body)) objects.set(key, Buffer.from(body));
-      else {
-        const chunks: Buffer[] = [];
-        for await (const c of body) chunks.push(c as Buffer);
-        objects.set(key, Buffer.concat(chunks));
-      }
-    },
-    getBuffer: async (key) => get(key),
-    getRange: async (key, offset, length) => get(key).subarray(offset, offset + length),
-    remove: async (key) => {
-      objects.delete(key);
-    },
-  } as Partial<ObjectStore> as ObjectStore;
-}
+import { memoryStore } from './memory-store.js';
 
 type Outcome = (input: AnalyzeWorkflowInput) => Promise<unknown>;
 

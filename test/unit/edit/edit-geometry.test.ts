@@ -26,6 +26,72 @@ describe('geometries of edits', () => {
     expect(stored.bounds[0]).toBeCloseTo(20037508.34, 2);
   });
 
+  it('keeps z and m on a layer that has them; hasZ/hasM say where they sit, a third ordinate is z', () => {
+    const zm = { hasZ: true, hasM: true };
+    // Given with hasM only: the third element is the m; the layer's z is then 0.
+    expect(
+      checkedGeometry(
+        {
+          hasM: true,
+          paths: [
+            [
+              [1, 2, 30],
+              [3, 4, 40],
+            ],
+          ],
+        },
+        'esriGeometryPolyline',
+        zm,
+      ),
+    ).toEqual({
+      paths: [
+        [
+          [1, 2, 0, 30],
+          [3, 4, 0, 40],
+        ],
+      ],
+    });
+    // No flags: a third element is a z; the layer's missing m is NaN.
+    expect(checkedGeometry({ points: [[1, 2, 7]] }, 'esriGeometryMultipoint', zm)).toEqual({
+      points: [[1, 2, 7, Number.NaN]],
+    });
+    // A layer with m only keeps the m of an XYZM vertex and drops its z.
+    expect(
+      checkedGeometry(
+        {
+          hasZ: true,
+          hasM: true,
+          paths: [
+            [
+              [1, 2, 3, 4],
+              [5, 6, 7, 8],
+            ],
+          ],
+        },
+        'esriGeometryPolyline',
+        {
+          hasZ: false,
+          hasM: true,
+        },
+      ),
+    ).toEqual({
+      paths: [
+        [
+          [1, 2, 4],
+          [5, 6, 8],
+        ],
+      ],
+    });
+    // Projection moves x/y only.
+    const stored = storedGeometry({ x: 180, y: 0, z: 5, m: 9 }, 'esriGeometryPoint', WGS84, WEB_MERCATOR, zm);
+    const shape = JSON.parse(stored.shape);
+    expect([shape.z, shape.m]).toEqual([5, 9]);
+    expect(shape.x).toBeCloseTo(20037508.34, 2);
+    expect(description(() => checkedGeometry({ x: 1, y: 2, z: 'high' }, 'esriGeometryPoint', zm))).toBe(
+      'A z value must be a finite number.',
+    );
+  });
+
   it('closes open polygon rings and gives their bounds', () => {
     const g = checkedGeometry(
       {

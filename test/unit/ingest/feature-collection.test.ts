@@ -66,4 +66,77 @@ describe('feature collections', () => {
     );
     expect(() => featureCollectionLayers({ layers: [{ layerDefinition: {} }] })).toThrow(/Unable to read/);
   });
+
+  it('keeps z and m the layer declares; a geometry says its own layout with hasZ/hasM', () => {
+    const [layer] = featureCollectionLayers({
+      layers: [
+        {
+          layerDefinition: {
+            name: 'survey',
+            geometryType: 'esriGeometryPolyline',
+            hasZ: true,
+            hasM: true,
+            fields: [],
+          },
+          featureSet: {
+            features: [
+              {
+                attributes: {},
+                geometry: {
+                  paths: [
+                    [
+                      [1, 2, 3, 4],
+                      [5, 6, 7, 8],
+                    ],
+                  ],
+                },
+              },
+              {
+                attributes: {},
+                geometry: {
+                  hasM: true,
+                  hasZ: false,
+                  paths: [
+                    [
+                      [1, 2, 40],
+                      [5, 6, 80],
+                    ],
+                  ],
+                },
+              },
+            ],
+          },
+        },
+      ],
+    });
+    expect([layer.hasZ, layer.hasM]).toEqual([true, true]);
+    expect(layer.geometries).toEqual([
+      {
+        paths: [
+          [
+            [1, 2, 3, 4],
+            [5, 6, 7, 8],
+          ],
+        ],
+      },
+      {
+        paths: [
+          [
+            [1, 2, 0, 40],
+            [5, 6, 0, 80],
+          ],
+        ],
+      },
+    ]);
+    const [points] = featureCollectionLayers({
+      layers: [
+        {
+          layerDefinition: { geometryType: 'esriGeometryPoint', fields: [] },
+          featureSet: { hasZ: true, features: [{ attributes: {}, geometry: { x: 1, y: 2, z: 9, m: 3 } }] },
+        },
+      ],
+    });
+    expect([points.hasZ, points.hasM]).toEqual([true, false]);
+    expect(points.geometries).toEqual([{ x: 1, y: 2, z: 9 }]);
+  });
 });

@@ -8,14 +8,17 @@ import { decodeWkb, GeometryDecodeError } from '../../../lib/ingest/wkb-geometry
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s+/g, ''), 'hex'));
 
 /** Little-endian bytes of a sequence of [kind, value] pairs. */
-function bytes(...parts: ['u8' | 'u32' | 'f64', number][]): Uint8Array {
-  const size = parts.reduce((n, [k]) => n + (k === 'u8' ? 1 : k === 'u32' ? 4 : 8), 0);
+function bytes(...parts: ['u8' | 'u32' | 'f32' | 'f64', number][]): Uint8Array {
+  const size = parts.reduce((n, [k]) => n + (k === 'u8' ? 1 : k === 'u32' || k === 'f32' ? 4 : 8), 0);
   const view = new DataView(new ArrayBuffer(size));
   let at = 0;
   for (const [k, v] of parts) {
     if (k === 'u8') view.setUint8(at++, v);
     else if (k === 'u32') {
       view.setUint32(at, v, true);
+      at += 4;
+    } else if (k === 'f32') {
+      view.setFloat32(at, v, true);
       at += 4;
     } else {
       view.setFloat64(at, v, true);
@@ -47,19 +50,70 @@ describe('WKB', () => {
     });
   });
 
-  it('reads ISO z and m codes past their extra ordinates and reports them', () => {
+  it('keeps ISO z and m ordinates in Esri order (z, then m) and reports them', () => {
     const z = bytes(['u8', 1], ['u32', 1001], ['f64', 5], ['f64', 6], ['f64', 7]);
+    const m = bytes(['u8', 1], ['u32', 2001], ['f64', 5], ['f64', 6], ['f64', 9]);
     const zm = bytes(['u8', 1], ['u32', 3001], ['f64', 5], ['f64', 6], ['f64', 7], ['f64', 8]);
     expect(decodeWkb(z)).toEqual({
-      geometry: { type: 'Point', coordinates: [5, 6] },
+      geometry: { type: 'Point', coordinates: [5, 6, 7] },
       hasZ: true,
       hasM: false,
     });
+    expect(decodeWkb(m)).toEqual({
+      geometry: { type: 'Point', coordinates: [5, 6, 9] },
+      hasZ: false,
+      hasM: true,
+    });
     expect(decodeWkb(zm)).toEqual({
-      geometry: { type: 'Point', coordinates: [5, 6] },
+      geometry: { type: 'Point', coordinates: [5, 6, 7, 8] },
       hasZ: true,
       hasM: true,
     });
+  });
+
+  it.each([
+    ['ISO Z', 1002, 1003, 1005, true, false],
+    ['ISO M', 2002, 2003, 2005, false, true],
+    ['ISO ZM', 3002, 3003, 3005, true, true],
+    ['EWKB Z', 0x80000002, 0x80000003, 0x80000005, true, false],
+    ['EWKB M', 0x40000002, 0x40000003, 0x40000005, false, true],
+    ['EWKB ZM', 0xc0000002, 0xc0000003, 0xc0000005, true, true],
+  ] as const)('%s lines, polygons and multi-lines keep every ordinate', (_, line, polygon, multi, z, m) => {
+    // Vertex i is (i, 10 + i), with z 100 + i and m 1000 + i where the type has them.
+    const vertex = (i: number): ['f64', number][] => [
+      ['f64', i],
+      ['f64', 10 + i],
+      ...(z ? [['f64', 100 + i] as ['f64', number]] : []),
+      ...(m ? [['f64', 1000 + i] as ['f64', number]] : []),
+    ];
+    const position = (i: number) => [i, 10 + i, ...(z ? [100 + i] : []), ...(m ? [1000 + i] : [])];
+    const lineBytes = bytes(['u8', 1], ['u32', line], ['u32', 2], ...vertex(1), ...vertex(2));
+    expect(decodeWkb(lineBytes)).toEqual({
+      geometry: { type: 'LineString', coordinates: [position(1), position(2)] },
+      hasZ: z,
+      hasM: m,
+    });
+    const ring = [1, 2, 3, 1];
+    const polygonBytes = bytes(['u8', 1], ['u32', polygon], ['u32', 1], ['u32', 4], ...ring.flatMap(vertex));
+    expect(decodeWkb(polygonBytes).geometry).toEqual({ type: 'Polygon', coordinates: [ring.map(position)] });
+    const multiBytes = new Uint8Array([
+      ...bytes(['u8', 1], ['u32', multi], ['u32', 2]),
+      ...lineBytes,
+      ...bytes(['u8', 1], ['u32', line], ['u32', 2], ...vertex(3), ...vertex(4)),
+    ]);
+    expect(decodeWkb(multiBytes).geometry).toEqual({
+      type: 'MultiLineString',
+      coordinates: [
+        [position(1), position(2)],
+        [position(3), position(4)],
+      ],
+    });
+  });
+
+  it('refuses a multi-geometry whose member has other dimensions', () => {
+    const member = bytes(['u8', 1], ['u32', 1], ['f64', 1], ['f64', 2]);
+    const multi = new Uint8Array([...bytes(['u8', 1], ['u32', 1004], ['u32', 1]), ...member]);
+    expect(() => decodeWkb(multi)).toThrow(/XYZ multi-geometry holds a XY member/);
   });
 
   it('reads an EWKB point with its SRID and z flag', () => {
@@ -72,7 +126,7 @@ describe('WKB', () => {
       ['f64', 9],
     );
     expect(decodeWkb(ewkb)).toEqual({
-      geometry: { type: 'Point', coordinates: [-1.5, 2.5] },
+      geometry: { type: 'Point', coordinates: [-1.5, 2.5, 9] },
       hasZ: true,
       hasM: false,
     });
@@ -156,6 +210,30 @@ describe('GeoPackage binary', () => {
     expect(decodeGeoPackageGeometry(blob).geometry).toEqual({ type: 'Point', coordinates: [13.4, 52.5] });
   });
 
+  it.each([
+    [2, 6, 1001, [13.4, 52.5, 7]],
+    [3, 6, 2001, [13.4, 52.5, 7]],
+    [4, 8, 3001, [13.4, 52.5, 7, 8]],
+  ] as const)(
+    'skips an envelope of indicator %i (%i doubles) before a point of type %i',
+    (indicator, doubles, type, want) => {
+      const header = bytes(
+        ['u8', 0x47],
+        ['u8', 0x50],
+        ['u8', 0],
+        ['u8', (indicator << 1) | 1],
+        ['u32', 4326],
+      );
+      const envelope = bytes(...(Array.from({ length: doubles }, () => ['f64', -99]) as ['f64', number][]));
+      const wkb = bytes(['u8', 1], ['u32', type], ...(want.map((v) => ['f64', v]) as ['f64', number][]));
+      expect(decodeGeoPackageGeometry(new Uint8Array([...header, ...envelope, ...wkb]))).toEqual({
+        geometry: { type: 'Point', coordinates: want },
+        hasZ: type !== 2001,
+        hasM: type !== 1001,
+      });
+    },
+  );
+
   it('reads the empty flag as no geometry', () => {
     const blob = new Uint8Array([0x47, 0x50, 0, 0b0001_0001, 0, 0, 0, 0, ...point]);
     expect(decodeGeoPackageGeometry(blob).geometry).toBeNull();
@@ -163,6 +241,55 @@ describe('GeoPackage binary', () => {
 
   it('refuses a blob without the GP magic', () => {
     expect(() => decodeGeoPackageGeometry(point)).toThrow(/GP magic/);
+  });
+});
+
+describe('SpatiaLite blobs with z and m', () => {
+  /** Start (byte order, srid, MBR, 0x7C), class type and body, end mark: SpatiaLite's BLOB-Geometry. */
+  const blob = (classType: number, ...body: ['u8' | 'u32' | 'f32' | 'f64', number][]) =>
+    bytes(
+      ['u8', 0],
+      ['u8', 1],
+      ['u32', 4326],
+      ...([0, 0, 9, 9].map((v) => ['f64', v]) as ['f64', number][]),
+      ['u8', 0x7c],
+      ['u32', classType],
+      ...body,
+      ['u8', 0xfe],
+    );
+
+  it('a compressed XYZM line: middle vertices are float offsets of x, y and z, m a double', () => {
+    const line = blob(
+      1003002,
+      ['u32', 3],
+      ...([1, 2, 3, 4].map((v) => ['f64', v]) as ['f64', number][]),
+      ['f32', 0.5],
+      ['f32', -1],
+      ['f32', 2],
+      ['f64', 40],
+      ...([5, 6, 7, 8].map((v) => ['f64', v]) as ['f64', number][]),
+    );
+    expect(decodeSpatialiteGeometry(line)).toEqual({
+      geometry: {
+        type: 'LineString',
+        coordinates: [
+          [1, 2, 3, 4],
+          [1.5, 1, 5, 40],
+          [5, 6, 7, 8],
+        ],
+      },
+      hasZ: true,
+      hasM: true,
+    });
+  });
+
+  it('an XYM multipoint keeps m as the third ordinate', () => {
+    const multi = blob(2004, ['u32', 1], ['u8', 0x69], ['u32', 2001], ['f64', 3], ['f64', 4], ['f64', 12.5]);
+    expect(decodeSpatialiteGeometry(multi)).toEqual({
+      geometry: { type: 'MultiPoint', coordinates: [[3, 4, 12.5]] },
+      hasZ: false,
+      hasM: true,
+    });
   });
 });
 
@@ -186,7 +313,7 @@ describe('geometries written by ogr2ogr (fixtures made from the CSV files beside
     const [berlin] = db.exec('SELECT geom FROM places WHERE name = ?', ['Berlin'])[0]
       .values[0] as Uint8Array[];
     expect(decodeGeoPackageGeometry(berlin)).toEqual({
-      geometry: { type: 'Point', coordinates: [13.405, 52.52] },
+      geometry: { type: 'Point', coordinates: [13.405, 52.52, 34] },
       hasZ: true,
       hasM: false,
     });
@@ -229,7 +356,7 @@ describe('geometries written by ogr2ogr (fixtures made from the CSV files beside
     const [london] = db.exec("SELECT GEOMETRY FROM places WHERE name = 'London'")[0]
       .values[0] as Uint8Array[];
     expect(decodeSpatialiteGeometry(london)).toEqual({
-      geometry: { type: 'Point', coordinates: [-0.1276, 51.5072] },
+      geometry: { type: 'Point', coordinates: [-0.1276, 51.5072, 11] },
       hasZ: true,
       hasM: false,
     });

@@ -79,7 +79,9 @@ describe('GeoPackage tables as publish sources', async () => {
     ]);
     const resumed = [...sqliteBatches(db, source, 'esriGeometryPoint', all[0].next, 2)];
     expect(resumed.map((b) => [b.firstRowNumber, b.rows.map((r) => r[0])])).toEqual([[2, ['Paris']]]);
-    expect(resumed[0].geometries).toEqual([{ x: 2.3522, y: 48.8566 }]);
+    // places declares z (gpkg_geometry_columns.z = 1): the point keeps ogrinfo's POINT Z (2.3522 48.8566 35).
+    expect([source.hasZ, source.hasM]).toEqual([true, false]);
+    expect(resumed[0].geometries).toEqual([{ x: 2.3522, y: 48.8566, z: 35 }]);
   });
 
   it('listed layers publish only those tables, and an id past the last table is refused', async () => {

@@ -4,6 +4,7 @@ import { answerTransform } from '../../../lib/query/quantize-answer.js';
 import { quantizeGeometry, quantizeParts } from '../../../lib/query/quantize-geometry.js';
 import { normalizeQuantizationParameters } from '../../../lib/query/quantize-parameters.js';
 import {
+  finestOrdinateGrid,
   finestTransform,
   type QuantizeTransform,
   requestedTransform,
@@ -153,6 +154,56 @@ describe('quantizeGeometry', () => {
       coords: [10, 10, 5, 10, 50, 50, 2, 0],
     });
     expect(quantizeParts({ x: 12.6, y: 40.4 }, upperLeft, 'view')).toEqual({ lengths: [], coords: [13, 60] });
+  });
+
+  it('puts z then m cells after x and y of every kept vertex, delta-encoded, on their own grids', () => {
+    // z cells of 0.5 from 100, m cells of 10 from 0.
+    const zm: QuantizeTransform = {
+      ...upperLeft,
+      z: { scale: 0.5, translate: 100 },
+      m: { scale: 10, translate: 0 },
+    };
+    const layout = { hasZ: true, hasM: true };
+    const path = {
+      paths: [
+        [
+          [10.2, 89.6, 101, 20],
+          [10.4, 89.9, 999, 999], // same x/y cell: dropped in view mode, z and m with it
+          [15, 80, 99.5, 50],
+        ],
+      ],
+    };
+    // x/y as above (10, 10 then 5, 10); z cells 2 then -1 (step -3); m cells 2 then 5 (step 3).
+    expect(quantizeParts(path, zm, 'view', layout)).toEqual({
+      lengths: [2],
+      coords: [10, 10, 2, 2, 5, 10, -3, 3],
+    });
+    expect(quantizeParts({ x: 12.6, y: 40.4, z: 103, m: 70 }, zm, 'view', layout)).toEqual({
+      lengths: [],
+      coords: [13, 60, 6, 7],
+    });
+    // An XYM vertex has its m third.
+    const m = { ...upperLeft, m: { scale: 10, translate: 0 } };
+    expect(quantizeParts({ points: [[1, 99, 40]] }, m, 'edit', { hasZ: false, hasM: true })).toEqual({
+      lengths: [1],
+      coords: [1, 1, 4],
+    });
+    // A vertex without its m (stored as null) cannot be sent; the answer says so by name.
+    expect(
+      problem(() =>
+        quantizeParts({ points: [[1, 99, null as unknown as number]] }, m, 'edit', {
+          hasZ: false,
+          hasM: true,
+        }),
+      ),
+    ).toMatch(/'returnM' parameter is invalid \| a vertex has no m value/);
+  });
+
+  it('grids z and m by the finest power of ten that keeps their span within 32 bits', () => {
+    // 25 / 1e-8 = 2.5e9 cells is past 2^31 - 1, 25 / 1e-7 = 2.5e8 is not.
+    expect(finestOrdinateGrid(-5, 20)).toEqual({ scale: 1e-7, translate: -5 });
+    expect(finestOrdinateGrid(0, 1e6)).toEqual({ scale: 0.001, translate: 0 });
+    expect(finestOrdinateGrid(7, 7)).toEqual({ scale: 1e-9, translate: 7 });
   });
 
   it('refuses a grid too fine for 32-bit cells, naming quantizationParameters', () => {
