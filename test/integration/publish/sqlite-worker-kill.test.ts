@@ -4,7 +4,7 @@
  * The workflow runs on a task queue only this test's worker processes poll, so the test decides which
  * worker dies. The GeoPackage is written by ogr2ogr from a generated CSV.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +24,7 @@ import {
   publishWorkflowId,
 } from '../../../workflows/messages.js';
 import { stack } from '../support/portal-client.js';
+import { startWorker } from './worker-process.js';
 
 const ROWS = 300_000;
 
@@ -37,28 +38,6 @@ async function writeCsv(path: string) {
   }
   out.end();
   await once(out, 'finish');
-}
-
-function startWorker(taskQueue: string, dataDir: string): ChildProcess {
-  const s = stack();
-  return spawn(process.execPath, ['--import', 'tsx', 'infra/worker-main.ts'], {
-    cwd: join(import.meta.dirname, '..', '..', '..'),
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      DATABASE_URL: s.databaseUrl,
-      TEMPORAL_ADDRESS: s.temporalAddress,
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      MINIO_ENDPOINT: s.minio.endpoint,
-      MINIO_ACCESS_KEY: s.minio.accessKey,
-      MINIO_SECRET_KEY: s.minio.secretKey,
-      MINIO_BUCKET: s.minio.bucket,
-      PORTAL_ADMIN_USERNAME: s.admin.username,
-      PORTAL_ADMIN_PASSWORD: s.admin.password,
-      LOG_LEVEL: 'error',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
 }
 
 describe('a worker killed in the middle of a GeoPackage load', () => {
