@@ -352,7 +352,7 @@ describe('parameters that cannot be honoured', () => {
       ['gdbVersion', 'SDE.DEFAULT'],
       ['historicMoment', '1577836800000'],
       ['returnQueryGeometry', 'true'],
-      ['resultType', 'tile'],
+      ['resultType', 'compact'],
       ['datumTransformation', '1188'],
       ['multipatchOption', 'wireframe'],
       ['timeRelation', 'esriTimeRelationOverlapsStartWithinEnd'],
@@ -369,6 +369,9 @@ describe('parameters that cannot be honoured', () => {
       resultType: 'none',
     });
     expect(fine.count).toBe(stations.length);
+    // esri-leaflet asks resultType=tile on every query: it pages by tileMaxRecordCount.
+    const tiled = await query(timed, token, { where: '1=1', outFields: 'Name', resultType: 'tile' });
+    expect(tiled.features).toHaveLength(stations.length);
   });
 });
 
