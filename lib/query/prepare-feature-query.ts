@@ -6,7 +6,13 @@
  */
 import { geometryBounds } from '../geometry/bounds.js';
 import { spatialRelationHolds } from '../geometry/spatial-relation.js';
-import type { Bounds, EsriEnvelope, EsriGeometry, SpatialReference } from '../geometry/types.js';
+import {
+  type Bounds,
+  type EsriEnvelope,
+  type EsriGeometry,
+  type SpatialReference,
+  WGS84,
+} from '../geometry/types.js';
 import {
   type DistanceMetric,
   EARTH_MEAN_RADIUS,
@@ -54,6 +60,26 @@ export function prepareFeatureQuery(
   const relation = filter.spatialRel;
   if (filter.distance) {
     const buffer = bufferDistance(filter.distance, filter.inSR ?? storage, storage);
+    if (buffer.metric === 'planar' && isWebMercator(storage)) {
+      // A Web Mercator metre is 1/cos(latitude) ground metres (0.6 of one at 52°N): a client asking for
+      // features within 20 km means ground kilometres, so the test runs on the sphere in longitude and
+      // latitude, and the bbox prefilter is the geodesic one projected back.
+      const toGeo = createTransformer(storage, WGS84);
+      const toStorage = createTransformer(WGS84, storage);
+      const onSphere = toGeo.projectGeometry(geometry);
+      const sphereBounds = geometryBounds(onSphere);
+      if (sphereBounds) {
+        const [xmin, ymin, xmax, ymax] = expandBounds(sphereBounds, buffer.distance, 'geodesic');
+        const low = toStorage.projectGeometry({ x: xmin, y: ymin });
+        const high = toStorage.projectGeometry({ x: xmax, y: ymax });
+        options.filterBounds = [low.x, low.y, high.x, high.y];
+      }
+      return {
+        query,
+        plan: planFeatureQuery(query, catalog, options),
+        exact: (shape) => withinDistance(onSphere, toGeo.projectGeometry(shape), buffer.distance, 'geodesic'),
+      };
+    }
     const bounds = geometryBounds(geometry);
     if (bounds) options.filterBounds = expandBounds(bounds, buffer.distance, buffer.metric);
     return {
@@ -69,10 +95,16 @@ export function prepareFeatureQuery(
   };
 }
 
+/** Web Mercator under any of its wkids: its distances are measured on the sphere (see above). */
+function isWebMercator(sr: SpatialReference): boolean {
+  const wkid = sr.latestWkid ?? sr.wkid;
+  return wkid === 3857 || wkid === 102100 || wkid === 102113 || wkid === 900913;
+}
+
 /**
  * A buffer distance in the terms of the storage reference: metres on the sphere for geographic
  * storage (geodesic), storage units for projected storage (planar, as ArcGIS buffers projected
- * data). Without `units` the distance is in the unit of the reference the geometry was given in
+ * data; Web Mercator storage is measured on the sphere instead, by the caller). Without `units` the distance is in the unit of the reference the geometry was given in
  * (degrees of a geographic one count as arcs of the mean sphere: 1° = 111,195 m).
  */
 function bufferDistance(

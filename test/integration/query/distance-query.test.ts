@@ -14,7 +14,7 @@ import {
 
 /**
  * Buffered filters (distance + units) on real layers: stations stored in WGS84 (geodesic distances)
- * and in Web Mercator (planar distances in its metres). Every expectation is computed here from the
+ * and in Web Mercator (ground distances too: a Web Mercator metre is not a ground metre). Every expectation is computed here from the
  * fixture with textbook formulas (haversine, cross-track distance, the spherical Mercator), never
  * through the product.
  */
@@ -53,10 +53,27 @@ const mercator = (lon: number, lat: number): [number, number] => [
   6378137 * Math.log(Math.tan(Math.PI / 4 + (lat * rad) / 2)),
 ];
 
-function distanceToBox(p: [number, number], box: [number, number, number, number]): number {
-  const dx = Math.max(box[0] - p[0], 0, p[0] - box[2]);
-  const dy = Math.max(box[1] - p[1], 0, p[1] - box[3]);
-  return Math.hypot(dx, dy);
+/** Inverse spherical Mercator: EPSG:3857 metres to longitude and latitude. */
+const lonLat = (x: number, y: number): [number, number] => [
+  x / 6378137 / rad,
+  (2 * Math.atan(Math.exp(y / 6378137)) - Math.PI / 2) / rad,
+];
+
+/**
+ * Ground distance from a point (longitude, latitude) to a box given in Web Mercator: zero inside, else
+ * the nearest of its four edges read as great-circle segments between its corners.
+ */
+function distanceToMercatorBox(p: [number, number], box: [number, number, number, number]): number {
+  const [w, s] = lonLat(box[0], box[1]);
+  const [e, n] = lonLat(box[2], box[3]);
+  if (p[0] >= w && p[0] <= e && p[1] >= s && p[1] <= n) return 0;
+  const corners = [
+    [w, s],
+    [e, s],
+    [e, n],
+    [w, n],
+  ];
+  return Math.min(...corners.map((a, i) => distanceToArc(p, a, corners[(i + 1) % 4])));
 }
 
 /** The names within `limit` by `distance`; asserts no station sits within 1% of the limit. */
@@ -161,16 +178,16 @@ describe('distance on a layer stored in WGS84 is geodesic', () => {
   });
 });
 
-describe('distance on a layer stored in Web Mercator is planar', () => {
-  it('buffers a point given in WGS84 by Web Mercator metres', async () => {
+describe('distance on a layer stored in Web Mercator is ground distance', () => {
+  it('buffers a point given in WGS84 by metres on the ground, not Web Mercator metres', async () => {
+    const expected = within(stations, 3000, (s) => haversine(center[0], center[1], s.lon, s.lat));
     const c = mercator(center[0], center[1]);
-    const expected = within(stations, 3000, (s) => {
+    const planar = within(stations, 3000, (s) => {
       const p = mercator(s.lon, s.lat);
       return Math.hypot(p[0] - c[0], p[1] - c[1]);
     });
-    const geodesic = within(stations, 3000, (s) => haversine(center[0], center[1], s.lon, s.lat));
-    // At 49°N a Web Mercator metre is about 0.66 ground metres: the planar answer is the smaller one.
-    expect(expected.length).toBeLessThan(geodesic.length);
+    // At 49°N a Web Mercator metre is about 0.66 ground metres: measuring in it would find fewer.
+    expect(planar.length).toBeLessThan(expected.length);
     const body = await query(mercatorLayer, token, {
       geometry: center.join(','),
       geometryType: 'esriGeometryPoint',
@@ -182,22 +199,22 @@ describe('distance on a layer stored in Web Mercator is planar', () => {
     expect(namesOf(body)).toEqual(expected);
   });
 
-  it('buffers an envelope by feet, in the unit of the data without units', async () => {
+  it('buffers an envelope by feet, and by metres when no unit is given', async () => {
     const box: [number, number, number, number] = [...mercator(2.33, 48.85), ...mercator(2.36, 48.87)];
-    const feet = within(stations, 4000 * 0.3048, (s) => distanceToBox(mercator(s.lon, s.lat), box));
+    const feet = within(stations, 3000 * 0.3048, (s) => distanceToMercatorBox([s.lon, s.lat], box));
     const inFeet = await query(mercatorLayer, token, {
       geometry: box.join(','),
       geometryType: 'esriGeometryEnvelope',
-      distance: '4000',
+      distance: '3000',
       units: 'esriSRUnit_Foot',
       outFields: 'Name',
     });
     expect(namesOf(inFeet)).toEqual(feet);
-    const native = within(stations, 2500, (s) => distanceToBox(mercator(s.lon, s.lat), box));
+    const native = within(stations, 3000, (s) => distanceToMercatorBox([s.lon, s.lat], box));
     const noUnits = await query(mercatorLayer, token, {
       geometry: box.join(','),
       geometryType: 'esriGeometryEnvelope',
-      distance: '2500',
+      distance: '3000',
       outFields: 'Name',
     });
     expect(namesOf(noUnits)).toEqual(native);
