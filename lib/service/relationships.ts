@@ -2,8 +2,10 @@
  * Relationships between the layers and tables of a hosted service, in ArcGIS's layer JSON form: each
  * side lists the relationship with the same `id`, its own `keyField` and the other side's layer as
  * `relatedTableId`; the origin has role esriRelRoleOrigin, the destination esriRelRoleDestination.
- * Related records are those whose key values are equal. Read here from publishParameters and the admin
- * API (one side at a time), and checked as pairs across the service's layers.
+ * Related records are those whose key values are equal; in a many-to-many relationship they are linked
+ * through the rows of a relationship table (`relationshipTableId`), each side naming the column of that
+ * table holding its own key (`keyFieldInRelationshipTable`). Read here from publishParameters, the admin
+ * API (one side at a time) and file geodatabases, and checked as pairs across the service's layers.
  */
 import { badRequest, type GeoError } from '../errors.js';
 
@@ -15,6 +17,9 @@ export interface Relationship {
   role: 'esriRelRoleOrigin' | 'esriRelRoleDestination';
   keyField: string;
   composite: boolean;
+  /** Many-to-many only: the table linking the two sides, and this side's key column in it. */
+  relationshipTableId?: number;
+  keyFieldInRelationshipTable?: string;
 }
 
 interface LayerFacts {
@@ -22,7 +27,19 @@ interface LayerFacts {
   definition: Record<string, unknown>;
 }
 
-const CARDINALITIES = ['esriRelCardinalityOneToOne', 'esriRelCardinalityOneToMany'];
+const MANY_TO_MANY = 'esriRelCardinalityManyToMany';
+const CARDINALITIES = ['esriRelCardinalityOneToOne', 'esriRelCardinalityOneToMany', MANY_TO_MANY];
+const KEYS = [
+  'id',
+  'name',
+  'relatedTableId',
+  'cardinality',
+  'role',
+  'keyField',
+  'composite',
+  'relationshipTableId',
+  'keyFieldInRelationshipTable',
+];
 const ROLES = ['esriRelRoleOrigin', 'esriRelRoleDestination'];
 /** Key fields hold values compared for equality: whole numbers and text. */
 const KEY_TYPES = new Set([
@@ -47,11 +64,7 @@ export function readRelationship(entry: unknown, fields: readonly Field[], where
     throw invalid(where, 'a relationship must be an object');
   const e = entry as Record<string, unknown>;
   for (const key of Object.keys(e))
-    if (!['id', 'name', 'relatedTableId', 'cardinality', 'role', 'keyField', 'composite'].includes(key))
-      throw invalid(
-        where,
-        `'${key}' is not supported (id, name, relatedTableId, cardinality, role, keyField, composite)`,
-      );
+    if (!KEYS.includes(key)) throw invalid(where, `'${key}' is not supported (${KEYS.join(', ')})`);
   if (!Number.isInteger(e.id) || (e.id as number) < 0)
     throw invalid(where, "'id' must be a whole number ≥ 0");
   if (!Number.isInteger(e.relatedTableId) || (e.relatedTableId as number) < 0)
@@ -71,6 +84,16 @@ export function readRelationship(entry: unknown, fields: readonly Field[], where
     throw invalid(where, `keyField '${key.name}' must hold whole numbers or text`);
   if (e.composite !== undefined && typeof e.composite !== 'boolean')
     throw invalid(where, "'composite' must be true or false");
+  const through = cardinality === MANY_TO_MANY;
+  if (!through && (e.relationshipTableId !== undefined || e.keyFieldInRelationshipTable !== undefined))
+    throw invalid(
+      where,
+      "'relationshipTableId' and 'keyFieldInRelationshipTable' belong to many-to-many relationships only",
+    );
+  if (through && (!Number.isInteger(e.relationshipTableId) || (e.relationshipTableId as number) < 0))
+    throw invalid(where, "a many-to-many relationship needs 'relationshipTableId', a layer id");
+  if (through && (typeof e.keyFieldInRelationshipTable !== 'string' || e.keyFieldInRelationshipTable === ''))
+    throw invalid(where, "a many-to-many relationship needs 'keyFieldInRelationshipTable', a field name");
   return {
     id: e.id as number,
     name: typeof e.name === 'string' && e.name !== '' ? e.name : `relationship_${String(e.id)}`,
@@ -79,6 +102,12 @@ export function readRelationship(entry: unknown, fields: readonly Field[], where
     role: e.role as Relationship['role'],
     keyField: key.name,
     composite: e.composite === true,
+    ...(through
+      ? {
+          relationshipTableId: e.relationshipTableId as number,
+          keyFieldInRelationshipTable: e.keyFieldInRelationshipTable as string,
+        }
+      : {}),
   };
 }
 
@@ -100,6 +129,8 @@ export interface RelationshipPair {
   /** The other side, as the related layer lists it. */
   counterpart: Relationship;
   relatedLayerId: number;
+  /** Many-to-many: the relationship table's layer and the two key columns in it (as it spells them). */
+  through?: { layerId: number; ownKey: string; relatedKey: string };
 }
 
 /** Both sides of one relationship of a layer, or a 400 saying what is missing. */
@@ -134,7 +165,37 @@ export function relationshipPair(
     );
   if (counterpart.role === own.role)
     throw invalid(where, `both sides of relationship ${relationshipId} have role ${own.role}`);
-  return { relationship: own, counterpart, relatedLayerId: related.layerId };
+  const pair = { relationship: own, counterpart, relatedLayerId: related.layerId };
+  if ((own.cardinality === MANY_TO_MANY) !== (counterpart.cardinality === MANY_TO_MANY))
+    throw invalid(where, `only one side of relationship ${relationshipId} is many-to-many`);
+  if (own.cardinality !== MANY_TO_MANY) return pair;
+  if (own.relationshipTableId !== counterpart.relationshipTableId)
+    throw invalid(where, `the sides of relationship ${relationshipId} name different relationship tables`);
+  const table = layers.find((l) => l.layerId === own.relationshipTableId);
+  if (!table)
+    throw invalid(
+      where,
+      `relationship ${relationshipId} names relationship table ${own.relationshipTableId}, which does not exist`,
+    );
+  const column = (name: string | undefined) => {
+    const field = fieldsOf(table.definition).find((f) => f.name.toLowerCase() === name?.toLowerCase());
+    if (!field)
+      throw invalid(where, `'${String(name)}' is not a field of relationship table ${table.layerId}`);
+    if (!KEY_TYPES.has(field.type))
+      throw invalid(
+        where,
+        `'${field.name}' of relationship table ${table.layerId} must hold whole numbers or text`,
+      );
+    return field.name;
+  };
+  return {
+    ...pair,
+    through: {
+      layerId: table.layerId,
+      ownKey: column(own.keyFieldInRelationshipTable),
+      relatedKey: column(counterpart.keyFieldInRelationshipTable),
+    },
+  };
 }
 
 /** Every relationship of every layer has its other side: the check after a change of the service. */
@@ -155,7 +216,7 @@ export function checkRelationshipPairs(layers: readonly LayerFacts[]): void {
  * other role, in the layer its relatedTableId names.
  */
 export function checkDeclaredPairs(layers: readonly { layerId: number; relationships: unknown }[]): void {
-  type Side = { id?: unknown; relatedTableId?: unknown; role?: unknown };
+  type Side = { id?: unknown; relatedTableId?: unknown; role?: unknown; relationshipTableId?: unknown };
   const sidesOf = (layerId: number): Side[] => {
     const raw = layers.find((l) => l.layerId === layerId)?.relationships;
     if (raw === undefined || raw === null) return [];
@@ -180,6 +241,19 @@ export function checkDeclaredPairs(layers: readonly { layerId: number; relations
         );
       if (partner.role === side.role)
         throw invalid(where, `both sides of relationship ${String(side.id)} have role ${String(side.role)}`);
+      if (partner.relationshipTableId !== side.relationshipTableId)
+        throw invalid(
+          where,
+          `the sides of relationship ${String(side.id)} name different relationship tables`,
+        );
+      if (
+        side.relationshipTableId !== undefined &&
+        !layers.some((l) => l.layerId === side.relationshipTableId)
+      )
+        throw invalid(
+          where,
+          `relationship ${String(side.id)} names relationship table ${String(side.relationshipTableId)}, which is not published`,
+        );
     }
   }
 }

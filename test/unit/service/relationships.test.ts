@@ -44,17 +44,15 @@ describe('relationships', () => {
     ]);
   });
 
-  it('refuses date keys, many-to-many, unknown keys and repeated ids', () => {
+  it('refuses date keys, unknown cardinalities, unknown keys and repeated ids', () => {
     expect(problem(() => readRelationships([{ ...origin, keyField: 'when' }], fields, 'l'))).toMatch(
       /whole numbers or text/,
     );
-    const manyToMany = { ...origin, cardinality: 'esriRelCardinalityManyToMany' };
-    expect(problem(() => readRelationships([manyToMany], fields, 'l'))).toMatch(
-      /ManyToMany' is not supported/,
+    const manyToOne = { ...origin, cardinality: 'esriRelCardinalityManyToOne' };
+    expect(problem(() => readRelationships([manyToOne], fields, 'l'))).toMatch(/ManyToOne' is not supported/);
+    expect(problem(() => readRelationships([{ ...origin, junk: 1 }], fields, 'l'))).toMatch(
+      /'junk' is not supported/,
     );
-    expect(
-      problem(() => readRelationships([{ ...origin, keyFieldInRelationshipTable: 'x' }], fields, 'l')),
-    ).toMatch(/keyFieldInRelationshipTable/);
     expect(problem(() => readRelationships([origin, origin], fields, 'l'))).toMatch(/listed twice/);
   });
 
@@ -77,6 +75,85 @@ describe('relationships', () => {
       { layerId: 1, definition: { fields, relationships: [{ ...destination, role: 'esriRelRoleOrigin' }] } },
     ];
     expect(problem(() => checkRelationshipPairs(twins))).toMatch(/both sides/);
+  });
+
+  it('refuses relationship table keys on a one-to-many side, and a many-to-many side without them', () => {
+    expect(
+      problem(() => readRelationships([{ ...origin, keyFieldInRelationshipTable: 'x' }], fields, 'l')),
+    ).toBe(
+      "l, relationships[0]: 'relationshipTableId' and 'keyFieldInRelationshipTable' belong to many-to-many relationships only",
+    );
+    const manyToMany = { ...origin, cardinality: 'esriRelCardinalityManyToMany' };
+    expect(problem(() => readRelationships([manyToMany], fields, 'l'))).toMatch(
+      /needs 'relationshipTableId'/,
+    );
+    expect(
+      problem(() => readRelationships([{ ...manyToMany, relationshipTableId: 2 }], fields, 'l')),
+    ).toMatch(/needs 'keyFieldInRelationshipTable'/);
+  });
+
+  describe('many-to-many', () => {
+    const linkFields = [
+      { name: 'OBJECTID', type: 'esriFieldTypeOID' },
+      { name: 'Park_Code', type: 'esriFieldTypeString' },
+      { name: 'species', type: 'esriFieldTypeString' },
+      { name: 'seen', type: 'esriFieldTypeDate' },
+    ];
+    const m2m = { cardinality: 'esriRelCardinalityManyToMany', relationshipTableId: 2 };
+    const parks = { ...origin, ...m2m, keyFieldInRelationshipTable: 'park_code' };
+    const species = { ...destination, ...m2m, keyFieldInRelationshipTable: 'SPECIES' };
+    const threeLayers = (a: object, b: object, table = linkFields) => [
+      { layerId: 0, definition: { fields, relationships: [a] } },
+      { layerId: 1, definition: { fields, relationships: [b] } },
+      { layerId: 2, definition: { fields: table } },
+    ];
+
+    it('pairs the sides through the relationship table, with its key columns as that table spells them', () => {
+      expect(relationshipPair(threeLayers(parks, species), 0, 4).through).toEqual({
+        layerId: 2,
+        ownKey: 'Park_Code',
+        relatedKey: 'species',
+      });
+      expect(relationshipPair(threeLayers(parks, species), 1, 4).through).toEqual({
+        layerId: 2,
+        ownKey: 'species',
+        relatedKey: 'Park_Code',
+      });
+    });
+
+    it('refuses a missing table, a missing or date key column, different tables and a one-sided cardinality', () => {
+      const noTable = threeLayers(parks, species).slice(0, 2);
+      expect(problem(() => relationshipPair(noTable, 0, 4))).toBe(
+        'layer 0: relationship 4 names relationship table 2, which does not exist',
+      );
+      expect(
+        problem(() =>
+          relationshipPair(threeLayers(parks, { ...species, keyFieldInRelationshipTable: 'x' }), 0, 4),
+        ),
+      ).toBe("layer 0: 'x' is not a field of relationship table 2");
+      expect(
+        problem(() =>
+          relationshipPair(threeLayers({ ...parks, keyFieldInRelationshipTable: 'seen' }, species), 0, 4),
+        ),
+      ).toMatch(/'seen' of relationship table 2 must hold whole numbers or text/);
+      expect(
+        problem(() => relationshipPair(threeLayers(parks, { ...species, relationshipTableId: 0 }), 0, 4)),
+      ).toMatch(/name different relationship tables/);
+      expect(problem(() => relationshipPair(threeLayers(parks, destination), 0, 4))).toMatch(
+        /only one side of relationship 4 is many-to-many/,
+      );
+    });
+
+    it('checks a declared relationship table before reading data', () => {
+      const declared = [
+        { layerId: 0, relationships: [parks] },
+        { layerId: 1, relationships: [species] },
+      ];
+      expect(problem(() => checkDeclaredPairs(declared))).toBe(
+        'layer 0: relationship 4 names relationship table 2, which is not published',
+      );
+      expect(() => checkDeclaredPairs([...declared, { layerId: 2, relationships: undefined }])).not.toThrow();
+    });
   });
 
   it('checks the pairs a publish declares before reading data', () => {
