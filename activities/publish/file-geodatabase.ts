@@ -4,6 +4,8 @@
  * GeoPackage reader then publishes: feature classes become layers (feature datasets flattened, each
  * class under its own name), tables become tables, and GDAL writes the domains as GeoPackage
  * constraints and the aliases as column titles, which that reader turns back into Esri domains.
+ * GDAL's conversion does not carry relationship classes, so they are read from the geodatabase itself
+ * (`ogrinfo -json`, which lists what GDAL parses from GDB_Items) and handed back beside the GeoPackage.
  */
 import { mkdtempSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -13,6 +15,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { unzipSync } from 'fflate';
 import initGdalJs, { type Gdal } from 'gdal3.js/node.js';
 import { badRequest } from '../../lib/errors.js';
+import type { GdalRelationship } from '../../lib/service/geodatabase-relationships.js';
 
 const unreadable = (detail: string) => badRequest('Unable to read the file.', [detail]);
 
@@ -71,19 +74,34 @@ export function geodatabaseFiles(entries: Record<string, Uint8Array>): {
   return { folder: folder.split('/').pop() as string, files };
 }
 
+/** A converted geodatabase: its tables as a GeoPackage and its relationship classes as GDAL lists them. */
+export interface ConvertedGeodatabase {
+  gpkg: Uint8Array;
+  relationships: Record<string, GdalRelationship>;
+}
+
 /** The zipped file geodatabase as GeoPackage bytes. */
-export const fileGeodatabaseToGeoPackage = (zip: Uint8Array): Promise<Uint8Array> =>
-  geodatabaseToGeoPackage(zipEntries(zip));
+export const fileGeodatabaseToGeoPackage = async (zip: Uint8Array): Promise<Uint8Array> =>
+  (await convertGeodatabase(zipEntries(zip))).gpkg;
+
+/** The zipped file geodatabase converted, with its relationship classes. */
+export const convertFileGeodatabase = (zip: Uint8Array): Promise<ConvertedGeodatabase> =>
+  convertGeodatabase(zipEntries(zip));
 
 /** The file geodatabase among an archive's entries (a zip's, a service definition's) as GeoPackage bytes. */
 export async function geodatabaseToGeoPackage(entries: Record<string, Uint8Array>): Promise<Uint8Array> {
+  return (await convertGeodatabase(entries)).gpkg;
+}
+
+/** The file geodatabase among an archive's entries, converted, with its relationship classes. */
+export function convertGeodatabase(entries: Record<string, Uint8Array>): Promise<ConvertedGeodatabase> {
   const { folder, files } = geodatabaseFiles(entries);
   const run = queue.then(() => convert(folder, files));
   queue = run.catch(() => undefined);
   return run;
 }
 
-async function convert(folder: string, files: Map<string, Uint8Array>): Promise<Uint8Array> {
+async function convert(folder: string, files: Map<string, Uint8Array>): Promise<ConvertedGeodatabase> {
   const dir = await mkdtemp(join(tmpdir(), 'geoportal-gdb-'));
   try {
     const path = join(dir, folder.toLowerCase().endsWith('.gdb') ? folder : `${folder}.gdb`);
@@ -98,10 +116,13 @@ async function convert(folder: string, files: Map<string, Uint8Array>): Promise<
     if (!dataset)
       throw unreadable(`GDAL cannot open the file geodatabase: ${opened.errors.join('; ') || 'no dataset'}.`);
     try {
+      const info = (await Gdal.ogrinfo(dataset, ['-json', '-so', '-nomd'])) as {
+        relationships?: Record<string, GdalRelationship>;
+      };
       const out = await Gdal.ogr2ogr(dataset, ['-f', 'GPKG'], `converted-${++converted}`);
       const written = join(dest, basename(out.local));
       try {
-        return await readFile(written);
+        return { gpkg: await readFile(written), relationships: info.relationships ?? {} };
       } finally {
         await rm(written, { force: true });
       }

@@ -12,6 +12,8 @@ declare module 'gdal3.js/node.js' {
     open(path: string | string[]): Promise<{ datasets: GdalDataset[]; errors: string[] }>;
     close(dataset: GdalDataset): Promise<void>;
     ogr2ogr(dataset: GdalDataset, options: string[], outputName?: string): Promise<GdalFile>;
+    /** ogrinfo's JSON output (`-json`) as an object. */
+    ogrinfo(dataset: GdalDataset, options?: string[]): Promise<object>;
     getFileBytes(path: string | GdalFile): Promise<Uint8Array>;
   }
   function initGdalJs(options: { path?: string; useWorker?: boolean; dest?: string }): Promise<Gdal>;

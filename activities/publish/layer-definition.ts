@@ -167,7 +167,7 @@ export function buildLayerDefinition(input: LayerDefinitionInput): Record<string
     advancedQueryCapabilities: {
       supportsPagination: true,
       supportsPaginationOnAggregatedQueries: true,
-      supportsQueryRelatedPagination: false,
+      supportsQueryRelatedPagination: true,
       supportsQueryWithDistance: true,
       supportsReturningQueryExtent: true,
       supportsStatistics: true,
@@ -178,7 +178,7 @@ export function buildLayerDefinition(input: LayerDefinitionInput): Record<string
       supportsDistinct: true,
       supportsQueryWithResultType: false,
       supportsSqlExpression: false,
-      supportsAdvancedQueryRelated: false,
+      supportsAdvancedQueryRelated: true,
       supportsReturningGeometryCentroid: g === 'esriGeometryPolygon',
       supportsQueryWithDatumTransformation: false,
       supportsQuantizationEditMode: true,

@@ -12,11 +12,12 @@ import { serviceDefinitionKind, sevenZipEntries } from '../../infra/service-defi
 import { badRequest } from '../../lib/errors.js';
 import type { EsriGeometry, EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
+import { geodatabaseRelationships } from '../../lib/service/geodatabase-relationships.js';
 import { type CsvDialect, csvBatches, readCsvSample } from './csv-source.js';
 import { parseWorkbook, pickSheet } from './excel-source.js';
 import { collectionSourceTables, parseFeatureCollection } from './feature-collection-source.js';
 import type { FeatureTable } from './feature-source.js';
-import { fileGeodatabaseToGeoPackage, geodatabaseToGeoPackage } from './file-geodatabase.js';
+import { type ConvertedGeodatabase, convertFileGeodatabase, convertGeodatabase } from './file-geodatabase.js';
 import { geoJsonBatches, scanGeoJson } from './geojson-source.js';
 import type { DeclaredField } from './layer-plan.js';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits, parseShapefileZip } from './parse-thread.js';
@@ -40,6 +41,8 @@ export interface SourceTable {
   declaredFields?: DeclaredField[];
   /** The spatial reference the source declares for this table's geometry. */
   sourceSR?: SpatialReference;
+  /** Relationships the source file declares for this layer (file geodatabase relationship classes). */
+  relationships?: Record<string, unknown>[];
 }
 
 export type Located = EsriGeometry | { reason: string } | null;
@@ -128,15 +131,16 @@ export async function sourceTables(
     case 'serviceDefinition': {
       // Converted once, when planning; the layers load from the converted copy.
       const whole = await readWhole(store, request);
-      const gpkg =
+      const { gpkg, relationships } =
         request.fileType === 'fileGeodatabase'
-          ? await fileGeodatabaseToGeoPackage(whole)
-          : await serviceDefinitionGeoPackage(whole);
+          ? await convertFileGeodatabase(whole)
+          : await serviceDefinitionGeodatabase(whole);
       const objectKey = `${request.sourceKey}.gpkg`;
       await store.put(objectKey, Buffer.from(gpkg), gpkg.length);
       const db = await openSqlite(() => sqliteFromBytes(gpkg));
       try {
-        return await sqliteSourceTables(db, request, SAMPLE_ROWS, objectKey);
+        const tables = await sqliteSourceTables(db, request, SAMPLE_ROWS, objectKey);
+        return withFileRelationships(tables, request, relationships);
       } finally {
         db.close();
       }
@@ -164,12 +168,34 @@ export async function sourceTables(
 
 /** The file geodatabase a service definition carries, as a GeoPackage. */
 export async function serviceDefinitionGeoPackage(bytes: Uint8Array): Promise<Uint8Array> {
+  return (await serviceDefinitionGeodatabase(bytes)).gpkg;
+}
+
+/** The file geodatabase a service definition carries, converted, with its relationship classes. */
+async function serviceDefinitionGeodatabase(bytes: Uint8Array): Promise<ConvertedGeodatabase> {
   const entries = await sevenZipEntries(bytes);
   if (serviceDefinitionKind(entries) === 'tiles')
     throw badRequest('Unable to publish the file.', [
       'The service definition carries a tile cache: it publishes as a tiled Map Service, not a feature service.',
     ]);
-  return geodatabaseToGeoPackage(entries);
+  return convertGeodatabase(entries);
+}
+
+/**
+ * The geodatabase's relationship classes on the layers they relate, unless the publisher declares
+ * relationships itself (on any layer): a declaration replaces what the file says.
+ */
+function withFileRelationships(
+  tables: SourceTable[],
+  request: PublishRequest,
+  classes: ConvertedGeodatabase['relationships'],
+): SourceTable[] {
+  if (request.layers.some((l) => l.layerInfo.relationships !== undefined)) return tables;
+  const published = tables.flatMap((t) =>
+    t.source.kind === 'sqlite' ? [{ layerId: t.layer.id, table: t.source.table }] : [],
+  );
+  const { byLayer } = geodatabaseRelationships(classes, published);
+  return tables.map((t) => (byLayer.has(t.layer.id) ? { ...t, relationships: byLayer.get(t.layer.id) } : t));
 }
 
 function featureSource(layer: LayerRequest, table: FeatureTable): SourceTable {

@@ -128,7 +128,12 @@ export function createPublishActivities(deps: PublishDeps) {
     const stats = await featureTableStats(database, table);
     const spatialReference = spatialReferenceForWkid(wkidOf(row.request.targetSR) ?? 3857);
     const layerRequest = row.request.layers.find((l) => l.id === plan.id) ?? row.request.layers[0];
-    const layerInfo = { ...(layerRequest?.layerInfo ?? {}), name: plan.name };
+    const layerInfo = {
+      // What the file declares (plan.relationships) is there only when the request declares none.
+      ...(plan.relationships ? { relationships: plan.relationships } : {}),
+      ...(layerRequest?.layerInfo ?? {}),
+      name: plan.name,
+    };
     const timeFields = timeFieldsOf(plan, layerInfo);
     const definition = buildLayerDefinition({
       plan,
@@ -199,6 +204,9 @@ export function createPublishActivities(deps: PublishDeps) {
         boundaries,
       }),
     );
+    tables.forEach((t, i) => {
+      if (t.relationships) layers[i].relationships = t.relationships;
+    });
     for (const l of layers) {
       if (l.fields.length === 0 && !l.geometryType) {
         throw badRequest('Unable to publish the file.', [

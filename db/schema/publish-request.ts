@@ -212,6 +212,8 @@ export interface LayerPlan {
   sourceSR: SpatialReference;
   decimalComma: boolean;
   timeZone?: string;
+  /** Relationships the source file declares (file geodatabase relationship classes), ArcGIS layer JSON. */
+  relationships?: Record<string, unknown>[];
 }
 
 export interface PublishPlan {

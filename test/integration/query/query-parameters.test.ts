@@ -376,12 +376,12 @@ describe('parameters that cannot be honoured', () => {
 });
 
 describe('the advertised query capabilities', () => {
-  it('are exactly these, each exercised in this file, the distance one or pbf-query (quantization)', async () => {
+  it('are exactly these, each exercised in this file, pbf-query (quantization) or services/related-records (related paging, orderByFields, returnCountOnly)', async () => {
     const layer = (await call(blocks, { token }, { method: 'GET' })).json;
     expect(layer.advancedQueryCapabilities).toEqual({
       supportsPagination: true,
       supportsPaginationOnAggregatedQueries: true,
-      supportsQueryRelatedPagination: false,
+      supportsQueryRelatedPagination: true,
       supportsQueryWithDistance: true,
       supportsReturningQueryExtent: true,
       supportsStatistics: true,
@@ -392,7 +392,7 @@ describe('the advertised query capabilities', () => {
       supportsDistinct: true,
       supportsQueryWithResultType: false,
       supportsSqlExpression: false,
-      supportsAdvancedQueryRelated: false,
+      supportsAdvancedQueryRelated: true,
       supportsReturningGeometryCentroid: true,
       supportsQueryWithDatumTransformation: false,
       supportsQuantizationEditMode: true,
