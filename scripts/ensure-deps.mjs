@@ -24,7 +24,7 @@ function ensureNodeModules() {
 }
 
 /**
- * Debian packages the tests drive as real clients (gdal-bin's ogrinfo, chromium), installed with apt-get
+ * Debian packages the tests drive as real clients (gdal-bin's ogrinfo, GDAL's Python bindings, chromium), installed with apt-get
  * when missing. Idempotent: a package already installed costs one dpkg-query. Needs root (as the CI and
  * development machines are); without it, says what to install instead of failing half way.
  */
@@ -155,7 +155,7 @@ async function main() {
   }
   await Promise.all(Object.keys(toolchain).map(build));
   // The real clients of the integration tests: GDAL's ogrinfo and a headless Chromium.
-  if (process.argv.includes('--test-clients')) ensureAptPackages(['gdal-bin', 'sqlite3', 'chromium']);
+  if (process.argv.includes('--test-clients')) ensureAptPackages(['gdal-bin', 'python3-gdal', 'sqlite3', 'chromium']);
   for (const name of Object.keys(toolchain)) say(`${name}: ${binaryPath(name)}`);
 }
 

@@ -1,7 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { zipSync } from 'fflate';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import {
+  convertFileGeodatabase,
   fileGeodatabaseToGeoPackage,
   geodatabaseFiles,
 } from '../../../activities/publish/file-geodatabase.js';
@@ -47,4 +51,54 @@ describe('file geodatabases read through GDAL in WebAssembly', () => {
       expect((e as { details: string[] }).details[0]).toContain('it holds: data/readme.txt');
     }
   });
+
+  it('the relationship classes are read as Debian GDAL 3.6 (Python, OpenFileGDB) reads them', async () => {
+    // related.gdb.zip: made by make-related-fixture.py beside it.
+    const bytes = readFileSync('test/fixtures/publish/file-geodatabase/related.gdb.zip');
+    const dir = mkdtempSync(join(tmpdir(), 'related-gdb-'));
+    try {
+      for (const [name, data] of Object.entries(unzipSync(bytes))) {
+        if (name.endsWith('/')) continue;
+        mkdirSync(dirname(join(dir, name)), { recursive: true });
+        writeFileSync(join(dir, name), data);
+      }
+      const script = [
+        'import json, sys',
+        'from osgeo import gdal',
+        'ds = gdal.OpenEx(sys.argv[1])',
+        'out = {}',
+        'for n in ds.GetRelationshipNames():',
+        '  r = ds.GetRelationship(n)',
+        '  out[n] = dict(cardinality=r.GetCardinality(), composite=r.GetType() == gdal.GRT_COMPOSITE, left=r.GetLeftTableName(), right=r.GetRightTableName(), leftFields=r.GetLeftTableFields(), rightFields=r.GetRightTableFields(), mapping=r.GetMappingTableName(), leftMapping=r.GetLeftMappingTableFields() or [], rightMapping=r.GetRightMappingTableFields() or [])',
+        'print(json.dumps(out))',
+      ].join('\n');
+      const debian = JSON.parse(
+        execFileSync('/usr/bin/python3', ['-c', script, join(dir, 'related.gdb')], { encoding: 'utf8' }),
+      ) as Record<string, Record<string, unknown>>;
+      const cardinalities: Record<number, string> = { 0: 'OneToOne', 1: 'OneToMany', 3: 'ManyToMany' };
+      const names = ['park_species', 'parks_inspections'];
+      expect(Object.keys(debian).sort()).toEqual(names);
+      const { relationships } = await convertFileGeodatabase(bytes);
+      expect(Object.keys(relationships).sort()).toEqual(names);
+      for (const name of names) {
+        const ours = relationships[name];
+        const theirs = debian[name];
+        expect(ours.cardinality).toBe(cardinalities[Number(theirs.cardinality)] ?? 'unexpected');
+        expect(ours.type === 'Composite').toBe(theirs.composite);
+        expect([ours.left_table_name, ours.right_table_name]).toEqual([theirs.left, theirs.right]);
+        expect([ours.left_table_fields, ours.right_table_fields]).toEqual([
+          theirs.leftFields,
+          theirs.rightFields,
+        ]);
+        expect(ours.mapping_table_name ?? '').toBe(theirs.mapping);
+        expect([ours.left_mapping_table_fields ?? [], ours.right_mapping_table_fields ?? []]).toEqual([
+          theirs.leftMapping,
+          theirs.rightMapping,
+        ]);
+      }
+      expect(debian.park_species.mapping).toBe('park_species');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
