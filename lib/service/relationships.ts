@@ -58,8 +58,15 @@ const invalid = (where: string, problem: string): GeoError =>
 type Field = { name: string; type: string };
 const fieldsOf = (def: Record<string, unknown>) => (def.fields as Field[] | undefined) ?? [];
 
-/** One side of a relationship as a layer declares it; its key field must be one of `fields`. */
-export function readRelationship(entry: unknown, fields: readonly Field[], where: string): Relationship {
+/**
+ * One side of a relationship as a layer declares it; its key field must be one of `fields` (null: the
+ * fields are not known yet, as when a publish is requested, and only the declaration's form is checked).
+ */
+export function readRelationship(
+  entry: unknown,
+  fields: readonly Field[] | null,
+  where: string,
+): Relationship {
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
     throw invalid(where, 'a relationship must be an object');
   const e = entry as Record<string, unknown>;
@@ -76,8 +83,10 @@ export function readRelationship(entry: unknown, fields: readonly Field[], where
       `cardinality '${String(cardinality)}' is not supported (${CARDINALITIES.join(', ')})`,
     );
   if (!ROLES.includes(String(e.role))) throw invalid(where, `'role' must be one of ${ROLES.join(', ')}`);
-  const key = fields.find(
-    (f) => typeof e.keyField === 'string' && f.name.toLowerCase() === e.keyField.toLowerCase(),
+  if (typeof e.keyField !== 'string' || e.keyField === '')
+    throw invalid(where, "'keyField' must be a field name");
+  const key = (fields ?? [{ name: e.keyField, type: 'esriFieldTypeString' }]).find(
+    (f) => f.name.toLowerCase() === (e.keyField as string).toLowerCase(),
   );
   if (!key) throw invalid(where, `keyField '${String(e.keyField)}' is not a field of the layer`);
   if (!KEY_TYPES.has(key.type))
@@ -112,7 +121,11 @@ export function readRelationship(entry: unknown, fields: readonly Field[], where
 }
 
 /** The relationships a layer's resource lists, checked against its fields. */
-export function readRelationships(raw: unknown, fields: readonly Field[], where: string): Relationship[] {
+export function readRelationships(
+  raw: unknown,
+  fields: readonly Field[] | null,
+  where: string,
+): Relationship[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) throw invalid(where, "'relationships' must be an array");
   const out = raw.map((entry, i) => readRelationship(entry, fields, `${where}, relationships[${i}]`));
@@ -212,17 +225,12 @@ export function checkRelationshipPairs(layers: readonly LayerFacts[]): void {
 
 /**
  * The pairs a publish declares, checked before any data is read (the key fields are checked against the
- * data's fields when each layer is built): every side's partner is listed, with the same id and the
- * other role, in the layer its relatedTableId names.
+ * data's fields when each layer is built): every side is well formed and its partner is listed, with the
+ * same id and the other role, in the layer its relatedTableId names.
  */
 export function checkDeclaredPairs(layers: readonly { layerId: number; relationships: unknown }[]): void {
-  type Side = { id?: unknown; relatedTableId?: unknown; role?: unknown; relationshipTableId?: unknown };
-  const sidesOf = (layerId: number): Side[] => {
-    const raw = layers.find((l) => l.layerId === layerId)?.relationships;
-    if (raw === undefined || raw === null) return [];
-    if (!Array.isArray(raw)) throw invalid(`layer ${layerId}`, "'relationships' must be an array");
-    return raw.filter((s): s is Side => typeof s === 'object' && s !== null);
-  };
+  const sidesOf = (layerId: number): Relationship[] =>
+    readRelationships(layers.find((l) => l.layerId === layerId)?.relationships, null, `layer ${layerId}`);
   for (const layer of layers) {
     for (const side of sidesOf(layer.layerId)) {
       const where = `layer ${layer.layerId}`;
@@ -231,7 +239,7 @@ export function checkDeclaredPairs(layers: readonly { layerId: number; relations
           where,
           `relationship ${String(side.id)} names layer ${String(side.relatedTableId)}, which is not published`,
         );
-      const partner = sidesOf(side.relatedTableId as number).find(
+      const partner = sidesOf(side.relatedTableId).find(
         (s) => s.id === side.id && s.relatedTableId === layer.layerId,
       );
       if (!partner)

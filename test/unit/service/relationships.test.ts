@@ -153,6 +153,18 @@ describe('relationships', () => {
         'layer 0: relationship 4 names relationship table 2, which is not published',
       );
       expect(() => checkDeclaredPairs([...declared, { layerId: 2, relationships: undefined }])).not.toThrow();
+      const { relationshipTableId: _, ...withoutTable } = species;
+      expect(
+        problem(() =>
+          checkDeclaredPairs([
+            declared[0],
+            { layerId: 1, relationships: [withoutTable] },
+            { layerId: 2, relationships: [] },
+          ]),
+        ),
+      ).toBe(
+        "layer 1, relationships[0]: a many-to-many relationship needs 'relationshipTableId', a layer id",
+      );
     });
   });
 
