@@ -154,8 +154,9 @@ async function main() {
     process.exit(1);
   }
   await Promise.all(Object.keys(toolchain).map(build));
-  // The real clients of the integration tests: GDAL's ogrinfo and a headless Chromium.
-  if (process.argv.includes('--test-clients')) ensureAptPackages(['gdal-bin', 'python3-gdal', 'sqlite3', 'chromium']);
+  // The real clients of the integration tests: GDAL's ogrinfo and Python bindings, a headless Chromium.
+  if (process.argv.includes('--test-clients'))
+    ensureAptPackages(['gdal-bin', 'python3-gdal', 'sqlite3', 'chromium']);
   for (const name of Object.keys(toolchain)) say(`${name}: ${binaryPath(name)}`);
 }
 
