@@ -4,8 +4,10 @@
  * table changes (columns, NOT NULL, indexes) that make the data match it. Every key of a request is
  * either applied or refused with a 400 naming it; the database applies a plan in one transaction.
  */
+import { fieldRulesProblem } from '../edit/attribute-values.js';
 import { parseCapabilities } from '../edit/capabilities.js';
 import { editFieldsInfoOf, trackingFieldResource, trackingFieldsFor } from '../edit/editor-tracking.js';
+import { fieldDomainOf } from '../edit/field-domains.js';
 import { badRequest, type GeoError } from '../errors.js';
 import { type EsriFieldType, FIELD_STORAGE, isEsriFieldType } from '../query/field-types.js';
 import { effectiveMaxRecordCount } from '../query/query-limits.js';
@@ -160,7 +162,7 @@ function newField(operation: string, input: unknown, fields: Field[]): Field {
     if (input[key] !== undefined && typeof input[key] !== 'boolean')
       throw invalidDefinition(operation, `'${key}' of '${name}' must be true or false.`);
   }
-  return {
+  const field: Field = {
     name,
     type,
     alias: typeof input.alias === 'string' && input.alias !== '' ? input.alias : name,
@@ -171,6 +173,25 @@ function newField(operation: string, input: unknown, fields: Field[]): Field {
     domain: input.domain === undefined ? null : readDomain(operation, name, input.domain),
     defaultValue: input.defaultValue ?? null,
   };
+  checkValueRules(operation, field);
+  return field;
+}
+
+/** A field's domain and default value must be values its type holds (lib/edit/attribute-values.ts). */
+function checkValueRules(operation: string, field: Field): void {
+  if (!isEsriFieldType(field.type)) return;
+  const problem = fieldRulesProblem({
+    name: field.name,
+    type: field.type,
+    column: '',
+    editable: true,
+    ...(typeof field.length === 'number' && field.type === 'esriFieldTypeString'
+      ? { length: field.length }
+      : {}),
+    domain: fieldDomainOf(field.domain),
+    defaultValue: field.defaultValue,
+  });
+  if (problem) throw invalidDefinition(operation, problem);
 }
 
 /** addToDefinition of one layer: new fields (empty columns) and indexes. */
@@ -389,6 +410,7 @@ function changeField(op: string, field: Field, input: Json): void {
     field[key] = input[key];
   }
   if (input.defaultValue !== undefined) field.defaultValue = input.defaultValue;
+  if (input.domain !== undefined || input.defaultValue !== undefined) checkValueRules(op, field);
 }
 
 /**

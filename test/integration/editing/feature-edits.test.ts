@@ -60,7 +60,7 @@ describe('editing a hosted point layer', () => {
     });
     expect(res.addResults[0].success).toBe(false);
     expect(res.addResults[0].error).toEqual({
-      code: 1000,
+      code: 1016,
       description: 'Setting of value for Visits failed: 2.5 is not an integer.',
     });
     const unknown = await edit(`${svc.layer}/addFeatures`, token, {
