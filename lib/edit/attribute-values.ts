@@ -6,7 +6,7 @@
  */
 import { type EsriFieldType, FIELD_STORAGE } from '../query/field-types.js';
 import { EditFailure, editFailure } from './edit-errors.js';
-import { domainBreach, type FieldDomain } from './field-domains.js';
+import { domainBreach, type FieldDomain, fieldDomainOf, readDomainJson } from './field-domains.js';
 
 export interface EditableField {
   name: string;
@@ -189,4 +189,24 @@ export function fieldRulesProblem(field: EditableField): string | null {
   const fallback = field.defaultValue;
   if (fallback === undefined || fallback === null) return null;
   return described('The defaultValue', () => checkedValue({ ...field, nullable: true }, fallback));
+}
+
+/**
+ * A domain a source or a publisher declares for a field (feature collections, publishParameters):
+ * of a stored form and holding only values of the field's type; absent or null is none.
+ */
+export function declaredDomain(
+  raw: unknown,
+  field: { name: string; type: EsriFieldType; length?: number },
+): { domain: Record<string, unknown> | null } | { problem: string } {
+  if (raw === undefined || raw === null) return { domain: null };
+  const read = readDomainJson(raw, field.name);
+  if ('problem' in read) return read;
+  const problem = fieldRulesProblem({
+    ...field,
+    column: '',
+    editable: true,
+    domain: fieldDomainOf(read.domain),
+  });
+  return problem ? { problem } : read;
 }

@@ -36,6 +36,42 @@ export function fieldDomainOf(raw: unknown): FieldDomain | null {
   return null;
 }
 
+/**
+ * A domain as a publisher or the admin API gives it, in the form it is stored: `{type: 'codedValue',
+ * name, codedValues: [{name, code}]}` or `{type: 'range', name, range: [min, max]}`; null for null.
+ * A shape that is neither is a problem, described for the caller's error.
+ */
+export function readDomainJson(
+  raw: unknown,
+  field: string,
+): { domain: Record<string, unknown> | null } | { problem: string } {
+  if (raw === null) return { domain: null };
+  if (!isRecord(raw)) return { problem: `The domain of '${field}' must be an object or null.` };
+  if (raw.type === 'codedValue') {
+    const values = raw.codedValues;
+    if (
+      !Array.isArray(values) ||
+      !values.every(
+        (v) =>
+          isRecord(v) &&
+          typeof v.name === 'string' &&
+          (typeof v.code === 'string' || typeof v.code === 'number'),
+      )
+    )
+      return { problem: `The codedValues of '${field}''s domain must be {name, code} objects.` };
+    return {
+      domain: { type: 'codedValue', name: String(raw.name ?? `${field}_domain`), codedValues: values },
+    };
+  }
+  if (raw.type === 'range') {
+    const r = raw.range;
+    if (!Array.isArray(r) || r.length !== 2 || !r.every((v) => typeof v === 'number') || r[0] > r[1])
+      return { problem: `The range of '${field}''s domain must be [min, max].` };
+    return { domain: { type: 'range', name: String(raw.name ?? `${field}_range`), range: r } };
+  }
+  return { problem: `The domain of '${field}' must be of type codedValue or range.` };
+}
+
 /** A value of the field's family: a number, an instant's epoch milliseconds, or text. */
 function comparable(type: EsriFieldType, value: string | number): string | number {
   const kind = FIELD_STORAGE[type].kind;

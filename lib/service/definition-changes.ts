@@ -7,7 +7,7 @@
 import { fieldRulesProblem } from '../edit/attribute-values.js';
 import { parseCapabilities } from '../edit/capabilities.js';
 import { editFieldsInfoOf, trackingFieldResource, trackingFieldsFor } from '../edit/editor-tracking.js';
-import { fieldDomainOf } from '../edit/field-domains.js';
+import { fieldDomainOf, readDomainJson } from '../edit/field-domains.js';
 import { badRequest, type GeoError } from '../errors.js';
 import { type EsriFieldType, FIELD_STORAGE, isEsriFieldType } from '../query/field-types.js';
 import { effectiveMaxRecordCount } from '../query/query-limits.js';
@@ -107,28 +107,9 @@ function bumpVersion(def: Json, now: number): void {
 }
 
 function readDomain(operation: string, field: string, domain: unknown): unknown {
-  if (domain === null) return null;
-  if (!isObject(domain))
-    throw invalidDefinition(operation, `The domain of '${field}' must be an object or null.`);
-  if (domain.type === 'codedValue') {
-    const values = domain.codedValues;
-    if (
-      !Array.isArray(values) ||
-      !values.every((v) => isObject(v) && typeof v.name === 'string' && 'code' in v)
-    )
-      throw invalidDefinition(
-        operation,
-        `The codedValues of '${field}''s domain must be {name, code} objects.`,
-      );
-    return { type: 'codedValue', name: String(domain.name ?? `${field}_domain`), codedValues: values };
-  }
-  if (domain.type === 'range') {
-    const r = domain.range;
-    if (!Array.isArray(r) || r.length !== 2 || !r.every((v) => typeof v === 'number') || r[0] > r[1])
-      throw invalidDefinition(operation, `The range of '${field}''s domain must be [min, max].`);
-    return { type: 'range', name: String(domain.name ?? `${field}_range`), range: r };
-  }
-  throw invalidDefinition(operation, `The domain of '${field}' must be of type codedValue or range.`);
+  const read = readDomainJson(domain, field);
+  if ('problem' in read) throw invalidDefinition(operation, read.problem);
+  return read.domain;
 }
 
 function newField(operation: string, input: unknown, fields: Field[]): Field {
