@@ -94,7 +94,10 @@ export async function sendCalculate(c: Context<AppEnv>) {
             'The calculation could not be done on the stored values (overflow, division by zero or a bad cast).',
           ]);
         // A NOT NULL column or a unique index of the layer refused the new values.
-        const refused = facts.code?.startsWith('23') ? databaseEditError(facts) : null;
+        const field = sets.find((s) => s.column === facts.column)?.field;
+        const refused = facts.code?.startsWith('23')
+          ? databaseEditError({ ...facts, ...(field ? { column: field } : {}) })
+          : null;
         throw refused ? badRequest('Unable to complete operation.', [refused.description]) : e;
       });
       if (result.count > 0) {

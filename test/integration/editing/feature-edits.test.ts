@@ -97,7 +97,7 @@ describe('editing a hosted point layer', () => {
       updates: [{ attributes: { OBJECTID: 1, Name: 'Renamed' } }],
       deletes: '2',
     });
-    expect(res.addResults.map((r: any) => r.error?.code)).toEqual([1003, 1000]);
+    expect(res.addResults.map((r: any) => r.error?.code)).toEqual([1003, 1016]);
     expect(res.updateResults).toEqual([
       {
         objectId: 1,
