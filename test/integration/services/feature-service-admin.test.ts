@@ -146,7 +146,7 @@ describe('the feature service admin API', () => {
     const together = await edit(`${svc.layer}/addFeatures`, token, {
       features: [
         { attributes: { Name: 'Weir', Kind: 'weir' }, geometry: { x: -9750000, y: 5140000 } },
-        { attributes: { Kind: 'buoy2' }, geometry: { x: -9750000, y: 5140000 } },
+        { attributes: { Kind: 'lock' }, geometry: { x: -9750000, y: 5140000 } },
       ],
     });
     // Each edit fails on its own rule: the domain, then the required field (its NOT NULL column behind it).
