@@ -60,6 +60,7 @@ export function collectionSourceTables(
         type: f.type,
         ...(f.length ? { length: f.length } : {}),
         nullable: f.nullable,
+        ...(f.domain ? { domain: f.domain } : {}),
       })),
       source: {
         kind: 'featureCollection',

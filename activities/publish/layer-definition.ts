@@ -16,6 +16,11 @@ import {
 import type { Bounds, EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
 import { sqlTypeOf } from '../../lib/ingest/index.js';
 import { effectiveMaxRecordCount } from '../../lib/query/query-limits.js';
+import {
+  LAYER_EDIT_CAPABILITIES,
+  layerQueryCapabilities,
+  SERVICE_CAPABILITIES,
+} from '../../lib/service/engine-capabilities.js';
 import { readRelationships } from '../../lib/service/relationships.js';
 
 export const OBJECT_ID_FIELD = 'OBJECTID';
@@ -153,37 +158,9 @@ export function buildLayerDefinition(input: LayerDefinitionInput): Record<string
     defaultVisibility: true,
     editingInfo: { lastEditDate: null },
     isDataVersioned: false,
-    supportsAppend: true,
-    supportedAppendFormats: 'csv,excel,geojson,shapefile,featureCollection',
-    supportsCalculate: true,
-    supportsTruncate: true,
-    supportsAttachmentsByUploadId: false,
-    supportsRollbackOnFailureParameter: true,
-    supportsStatistics: true,
-    supportsAdvancedQueries: true,
-    supportsValidateSql: false,
-    supportsCoordinatesQuantization: true,
-    supportsApplyEditsWithGlobalIds: false,
-    advancedQueryCapabilities: {
-      supportsPagination: true,
-      supportsPaginationOnAggregatedQueries: true,
-      supportsQueryRelatedPagination: true,
-      supportsQueryWithDistance: true,
-      supportsReturningQueryExtent: true,
-      supportsStatistics: true,
-      supportsPercentileStatistics: true,
-      supportsHavingClause: true,
-      supportsCountDistinct: true,
-      supportsOrderBy: true,
-      supportsDistinct: true,
-      supportsQueryWithResultType: false,
-      supportsSqlExpression: false,
-      supportsAdvancedQueryRelated: true,
-      supportsReturningGeometryCentroid: g === 'esriGeometryPolygon',
-      supportsQueryWithDatumTransformation: false,
-      supportsQuantizationEditMode: true,
-    },
-    useStandardizedQueries: true,
+    // What the engine does (lib/service/engine-capabilities.ts), served so again at read time.
+    ...LAYER_EDIT_CAPABILITIES,
+    ...layerQueryCapabilities(g),
     ...(g
       ? {
           geometryType: g,
@@ -215,7 +192,6 @@ export function buildLayerDefinition(input: LayerDefinitionInput): Record<string
         prototype: { attributes: {} },
       },
     ],
-    supportedQueryFormats: 'JSON, geoJSON, PBF',
     hasStaticData: service.hasStaticData,
     maxRecordCount,
     standardMaxRecordCount: 32000,
@@ -267,12 +243,9 @@ export function buildServiceDefinition(input: ServiceDefinitionInput): Record<st
     serviceItemId: input.serviceItemId,
     serviceDescription: service.description,
     hasVersionedData: false,
-    supportsDisconnectedEditing: false,
-    supportsRelationshipsResource: false,
-    syncEnabled: false,
+    ...SERVICE_CAPABILITIES,
     hasStaticData: service.hasStaticData,
     maxRecordCount: service.maxRecordCount > 0 ? service.maxRecordCount : DEFAULT_MAX_RECORD_COUNT,
-    supportedQueryFormats: 'JSON, geoJSON, PBF',
     capabilities: service.capabilities,
     description: service.description,
     copyrightText: service.copyrightText,

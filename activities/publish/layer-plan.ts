@@ -14,6 +14,7 @@ import type {
   PlannedField,
   SourcePlan,
 } from '../../db/schema/publish-request.js';
+import { declaredDomain } from '../../lib/edit/attribute-values.js';
 import { badRequest } from '../../lib/errors.js';
 import type { BoundaryLookup } from '../../lib/geocode/boundary-lookup.js';
 import { detectLookupColumn } from '../../lib/geocode/lookup-detection.js';
@@ -140,7 +141,7 @@ export function planLayer(input: PlanInput): LayerPlan {
       ...(length ? { length } : {}),
       ...(type === 'esriFieldTypeDate' && f.dateFormat ? { dateFormat: f.dateFormat } : {}),
       ...(f.nullable === false ? { nullable: false } : {}),
-      ...(f.domain ? { domain: f.domain } : {}),
+      ...publishedDomain(given?.domain, f.domain, { name, type, ...(length ? { length } : {}) }),
       sourceIndex: f.sourceIndex,
       column: attributeColumn(fields.length),
       locationType: typeof given?.locationType === 'string' ? given.locationType : 'unknown',
@@ -181,6 +182,23 @@ export function planLayer(input: PlanInput): LayerPlan {
     decimalComma,
     ...(layer.dateTimeZone ? { timeZone: layer.dateTimeZone } : {}),
   };
+}
+
+/**
+ * The domain a field gets: the one publishParameters' layerInfo.fields gives it (checked against the
+ * field's type), else the source's. analyze answers `domain: null` for fields without one, which
+ * clients send back, so null keeps the source's.
+ */
+function publishedDomain(
+  given: unknown,
+  source: Record<string, unknown> | undefined,
+  field: { name: string; type: EsriFieldType; length?: number },
+): { domain?: Record<string, unknown> } {
+  const read = declaredDomain(given, field);
+  if ('problem' in read)
+    throw badRequest('Invalid publishParameters.', [`layerInfo.fields: ${read.problem}`]);
+  const domain = read.domain ?? source;
+  return domain ? { domain } : {};
 }
 
 /** Fields as a schema declares them: names made valid, the column name kept as the alias. */

@@ -26,6 +26,7 @@ import {
   planUpdateLayer,
   type StoredLayerSchema,
 } from '../../lib/service/definition-changes.js';
+import { servedLayer, servedService } from '../../lib/service/engine-capabilities.js';
 import { checkRelationshipPairs } from '../../lib/service/relationships.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
@@ -237,11 +238,11 @@ export function createFeatureServiceAdminRouter(): Hono<AppEnv> {
   router.on(['GET', 'POST'], base, async (c) => {
     format(c, ['json', 'pjson']);
     const service = await changeableService(c);
-    const layers = (await listLayers(c.get('deps').database.db, service.serviceItemId)).map(
-      (l) => l.definition,
+    const layers = (await listLayers(c.get('deps').database.db, service.serviceItemId)).map((l) =>
+      servedLayer(l.definition),
     );
     return sendJson(c, {
-      ...service.definition,
+      ...servedService(service.definition),
       adminServiceInfo: { name: service.name, type: 'FeatureServer', status: 'Started' },
       layers: layers.filter((d) => d.type !== 'Table'),
       tables: layers.filter((d) => d.type === 'Table'),
@@ -252,7 +253,7 @@ export function createFeatureServiceAdminRouter(): Hono<AppEnv> {
     format(c, ['json', 'pjson']);
     const service = await changeableService(c);
     const layer = await layerOfService(c.get('deps').database.db, service, c.req.param('layer') ?? '');
-    return sendJson(c, layer.definition);
+    return sendJson(c, servedLayer(layer.definition));
   });
 
   router.post(`${layerPath}/truncate`, async (c) => {

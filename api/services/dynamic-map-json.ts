@@ -4,13 +4,14 @@
  * formats of `export`, capabilities Map (export, identify, find, legend), Query and Data (layer query).
  */
 import type { HostedServiceRow } from '../../db/repositories/services.js';
+import { QUERY_FORMATS, servedMapLayer } from '../../lib/service/engine-capabilities.js';
 import type { MapLayer } from '../../soap/handlers/map-context.js';
 import { EXPORT_FORMATS } from './map-request-params.js';
 
 export const MAP_CAPABILITIES = 'Map,Query,Data';
 export const EXPORT_IMAGE_FORMATS = EXPORT_FORMATS.map((f) => f.toUpperCase()).join(',');
-/** What the layer query answers (FeatureServer's `f`: json, pjson, geojson). */
-export const MAP_QUERY_FORMATS = 'JSON, geoJSON';
+/** What the layer query answers: the feature service's layer query (`f`: json, pjson, geojson, pbf). */
+export const MAP_QUERY_FORMATS = QUERY_FORMATS;
 
 /** One layer of a map service, as the service JSON lists it. */
 export const mapLayerEntry = (l: MapLayer) => ({
@@ -25,9 +26,12 @@ export const mapLayerEntry = (l: MapLayer) => ({
   geometryType: l.geometryType,
 });
 
-/** A layer's or table's resource under the MapServer: its feature layer JSON with the map's capabilities. */
+/**
+ * A layer's or table's resource under the MapServer: its feature layer JSON with the map's
+ * capabilities and the engine's query capabilities, without the FeatureServer's edit operations.
+ */
 export const mapLayerJson = (l: MapLayer) => ({
-  ...l.definition,
+  ...servedMapLayer(l.definition),
   type: l.isTable ? 'Table' : 'Feature Layer',
   capabilities: MAP_CAPABILITIES,
   supportedQueryFormats: MAP_QUERY_FORMATS,

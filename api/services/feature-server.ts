@@ -11,6 +11,7 @@ import {
 import { narrowedWhere } from '../../lib/access/ownership.js';
 import { allowsEditing, parseCapabilities } from '../../lib/edit/capabilities.js';
 import { toGeoError } from '../../lib/errors.js';
+import { servedLayer, servedService } from '../../lib/service/engine-capabilities.js';
 import type { AppEnv } from '../env.js';
 import { sendQueryPage, submittedQuery } from '../html/query-page.js';
 import { errorEnvelope, sendJson } from '../render.js';
@@ -128,12 +129,12 @@ export function createFeatureServerRouter(): Hono<AppEnv> {
   router.use(`${base}/*`, readable);
 
   router.on(methods, base, async (c) => {
-    return sendJson(c, requestService(c).definition);
+    return sendJson(c, servedService(requestService(c).definition));
   });
 
   router.on(methods, `${base}/layers`, async (c) => {
     const layers = await listLayers(c.get('deps').database.db, requestService(c).serviceItemId);
-    const defs = layers.map((l) => l.definition);
+    const defs = layers.map((l) => servedLayer(l.definition));
     return sendJson(c, {
       layers: defs.filter((d) => d.type !== 'Table'),
       tables: defs.filter((d) => d.type === 'Table'),
@@ -144,7 +145,7 @@ export function createFeatureServerRouter(): Hono<AppEnv> {
 
   router.on(methods, `${base}/:layer{[0-9]+}`, async (c) => {
     const { layer } = await requestLayer(c);
-    return sendJson(c, layer.definition);
+    return sendJson(c, servedLayer(layer.definition));
   });
 
   router.on(methods, `${base}/:layer{[0-9]+}/query`, async (c) => {

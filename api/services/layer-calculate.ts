@@ -12,6 +12,7 @@ import { inEditTransaction, lockLayer, writeLayerState } from '../../db/reposito
 import { narrowedWhere } from '../../lib/access/ownership.js';
 import { readCalcExpression } from '../../lib/edit/calculate.js';
 import { operationNotSupported } from '../../lib/edit/capabilities.js';
+import { databaseEditError, databaseErrorFacts } from '../../lib/edit/database-edit-error.js';
 import { editLayerOf } from '../../lib/edit/edit-layer.js';
 import { badRequest } from '../../lib/errors.js';
 import { layerCatalog } from '../../lib/query/hosted-layer-catalog.js';
@@ -56,6 +57,7 @@ export async function sendCalculate(c: Context<AppEnv>) {
     field: a.field,
     value: a.sql,
     ...(a.maxLength ? { maxLength: a.maxLength } : {}),
+    ...(a.rules ? { rules: a.rules } : {}),
   }));
   const now = deps.now();
   if (model.trackingInfo.enableEditorTracking) {
@@ -86,12 +88,17 @@ export async function sendCalculate(c: Context<AppEnv>) {
       if (!locked)
         throw badRequest('Unable to complete operation.', [`Layer ${layer.layerId} does not exist.`]);
       const result = await calculateRows(tx, layer.tableName, sets, filter).catch((e: unknown) => {
-        const sqlstate = (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code;
-        throw dataExceptionError(sqlstate)
-          ? badRequest('Unable to complete operation.', [
-              'The calculation could not be done on the stored values (overflow, division by zero or a bad cast).',
-            ])
-          : e;
+        const facts = databaseErrorFacts(e);
+        if (dataExceptionError(facts.code))
+          throw badRequest('Unable to complete operation.', [
+            'The calculation could not be done on the stored values (overflow, division by zero or a bad cast).',
+          ]);
+        // A NOT NULL column or a unique index of the layer refused the new values.
+        const field = sets.find((s) => s.column === facts.column)?.field;
+        const refused = facts.code?.startsWith('23')
+          ? databaseEditError({ ...facts, ...(field ? { column: field } : {}) })
+          : null;
+        throw refused ? badRequest('Unable to complete operation.', [refused.description]) : e;
       });
       if (result.count > 0) {
         const definition = {

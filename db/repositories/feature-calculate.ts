@@ -23,6 +23,8 @@ export interface CalculateSet {
   field: string;
   value: SqlFragment;
   maxLength?: number;
+  /** Predicates over the new value, each true for a row that breaks the rule it describes. */
+  rules?: readonly { when: SqlFragment; description: string }[];
 }
 
 export interface CalculateOutcome {
@@ -31,7 +33,11 @@ export interface CalculateOutcome {
   bounds: Bounds | null;
 }
 
-/** Sets the columns on every row `where` selects (all rows without one); one statement. */
+/**
+ * Sets the columns on every row `where` selects (all rows without one); one statement. A value longer
+ * than its field or a row that breaks one of a set's rules fails the whole calculate (the caller's
+ * transaction is rolled back by the error).
+ */
 export async function calculateRows(
   tx: EditTransaction,
   tableName: string,
@@ -48,11 +54,16 @@ export async function calculateRows(
     (s, i) => sql`, char_length(${ident(s.column, COLUMN)}) as ${sql.raw(`l${i}`)}`,
   );
   const maxima = checked.map((_, i) => sql`, max(${sql.raw(`l${i}`)}) as ${sql.raw(`m${i}`)}`);
+  const rules = sets.flatMap((s) => (s.rules ?? []).map((rule) => ({ field: s.field, ...rule })));
+  const breaks = rules.map((r, i) => sql`, (${toSql(r.when)}) as ${sql.raw(`b${i}`)}`);
+  const broken = rules.map(
+    (_, i) => sql`, count(*) filter (where ${sql.raw(`b${i}`)}) as ${sql.raw(`c${i}`)}`,
+  );
   const filter = where ? sql` where ${toSql(where)}` : sql``;
   const rows = await tx.rows<Record<string, unknown>>(
-    sql`with u as (update ${t} set ${assignments}${filter} returning "bbox"${sql.join(lengths, sql``)})
+    sql`with u as (update ${t} set ${assignments}${filter} returning "bbox"${sql.join(lengths, sql``)}${sql.join(breaks, sql``)})
         select count(*)::bigint as n, min(("bbox"[1])[0]) as xmin, min(("bbox"[1])[1]) as ymin,
-          max(("bbox"[0])[0]) as xmax, max(("bbox"[0])[1]) as ymax${sql.join(maxima, sql``)} from u`,
+          max(("bbox"[0])[0]) as xmax, max(("bbox"[0])[1]) as ymax${sql.join(maxima, sql``)}${sql.join(broken, sql``)} from u`,
   );
   const r = rows[0] ?? {};
   checked.forEach((s, i) => {
@@ -60,6 +71,13 @@ export async function calculateRows(
     if (longest !== null && longest !== undefined && Number(longest) > (s.maxLength ?? 0))
       throw badRequest('Unable to complete operation.', [
         `The value calculated for '${s.field}' is ${longest} characters long; the field holds ${s.maxLength}.`,
+      ]);
+  });
+  rules.forEach((rule, i) => {
+    const n = Number(r[`c${i}`] ?? 0);
+    if (n > 0)
+      throw badRequest('Unable to complete operation.', [
+        `The value calculated for '${rule.field}' is ${rule.description} for ${n} feature(s).`,
       ]);
   });
   const b = [r.xmin, r.ymin, r.xmax, r.ymax];

@@ -1,9 +1,12 @@
 /**
- * Attribute values from an edit checked against the layer's field types and turned into values
- * PostgreSQL can take as bound parameters (numbers, text, ISO instants), each with its column type.
+ * Attribute values from an edit checked against the layer's field types, nullability and domains, and
+ * turned into values PostgreSQL can take as bound parameters (numbers, text, ISO instants), each with
+ * its column type. applyEdits, the layer's add/update operations, calculate and append all take their
+ * values through `checkedValue`.
  */
 import { type EsriFieldType, FIELD_STORAGE } from '../query/field-types.js';
-import { editFailure } from './edit-errors.js';
+import { EditFailure, editFailure } from './edit-errors.js';
+import { domainBreach, type FieldDomain, fieldDomainOf, readDomainJson } from './field-domains.js';
 
 export interface EditableField {
   name: string;
@@ -12,6 +15,11 @@ export interface EditableField {
   length?: number;
   /** System fields (object id, editor tracking) are maintained by the server. */
   editable: boolean;
+  /** False: the field must hold a value (absent: nullable). */
+  nullable?: boolean;
+  domain?: FieldDomain | null;
+  /** The value an add that leaves the field out gets (null or absent: none). */
+  defaultValue?: unknown;
 }
 
 export interface ColumnValue {
@@ -46,14 +54,53 @@ export function columnValues(
     if (!field.editable) continue;
     const sqlType = FIELD_STORAGE[field.type].sqlType;
     if (!sqlType) continue;
-    out.push({ column: field.column, sqlType, value: fieldValue(field, raw) });
+    out.push({ column: field.column, sqlType, value: checkedValue(field, raw) });
   }
   return out;
 }
 
+/**
+ * What an add leaves out: the default values of fields it does not name, and a failure for a field
+ * that must hold a value and has no default (ArcGIS's 1001).
+ */
+export function defaultColumnValues(
+  attributes: Record<string, unknown>,
+  fields: readonly EditableField[],
+): ColumnValue[] {
+  const named = new Set(Object.keys(attributes).map((k) => k.toLowerCase()));
+  const out: ColumnValue[] = [];
+  for (const field of fields) {
+    if (!field.editable || named.has(field.name.toLowerCase())) continue;
+    const sqlType = FIELD_STORAGE[field.type].sqlType;
+    if (!sqlType) continue;
+    const fallback = field.defaultValue ?? null;
+    if (fallback === null && field.nullable !== false) continue;
+    out.push({ column: field.column, sqlType, value: checkedValue(field, fallback) });
+  }
+  return out;
+}
+
+/** Failures of the value rules, with the codes ArcGIS documents for them. */
+const notNullable = (field: EditableField) =>
+  new EditFailure(1001, `Field: ${field.name} is not nullable. Cannot set null value.`);
+const settingFailed = (field: EditableField, why: string) =>
+  new EditFailure(1016, `Setting of value for ${field.name} failed: ${why}.`);
+
+/** The field's value for `raw`: of its type, not null where it must hold a value, within its domain. */
+export function checkedValue(field: EditableField, raw: unknown): string | number | null {
+  const value = fieldValue(field, raw);
+  if (value === null) {
+    if (field.nullable === false) throw notNullable(field);
+    return null;
+  }
+  const breach = field.domain ? domainBreach(field.domain, field.type, value) : null;
+  if (breach) throw settingFailed(field, breach);
+  return value;
+}
+
 export function fieldValue(field: EditableField, raw: unknown): string | number | null {
   if (raw === null || raw === undefined) return null;
-  const bad = (why: string) => editFailure(`Setting of value for ${field.name} failed: ${why}.`);
+  const bad = (why: string) => settingFailed(field, why);
   switch (field.type) {
     case 'esriFieldTypeString':
     case 'esriFieldTypeGUID':
@@ -113,4 +160,53 @@ function instantOf(raw: unknown, bad: (why: string) => Error): string {
   if (ms === null || !Number.isFinite(ms) || Math.abs(ms) > 8.64e15)
     throw bad(`${JSON.stringify(raw)} is not a date (epoch milliseconds)`);
   return new Date(ms).toISOString();
+}
+
+/**
+ * Why a field's domain or default value cannot work for its type (a range over text, a code or a
+ * default its type cannot hold, a default outside the domain); null when they can.
+ */
+export function fieldRulesProblem(field: EditableField): string | null {
+  const { domain } = field;
+  const kind = FIELD_STORAGE[field.type].kind;
+  if (domain?.type === 'range' && kind !== 'number' && kind !== 'timestamp' && kind !== 'date')
+    return `A range domain needs a numeric or date field; '${field.name}' is ${field.type}.`;
+  const described = (what: string, f: () => unknown): string | null => {
+    try {
+      f();
+      return null;
+    } catch (e) {
+      if (e instanceof EditFailure) return `${what} of '${field.name}': ${e.error.description}`;
+      throw e;
+    }
+  };
+  if (domain?.type === 'codedValue') {
+    for (const code of domain.codes) {
+      const problem = described('A coded value', () => fieldValue(field, code));
+      if (problem) return problem;
+    }
+  }
+  const fallback = field.defaultValue;
+  if (fallback === undefined || fallback === null) return null;
+  return described('The defaultValue', () => checkedValue({ ...field, nullable: true }, fallback));
+}
+
+/**
+ * A domain a source or a publisher declares for a field (feature collections, publishParameters):
+ * of a stored form and holding only values of the field's type; absent or null is none.
+ */
+export function declaredDomain(
+  raw: unknown,
+  field: { name: string; type: EsriFieldType; length?: number },
+): { domain: Record<string, unknown> | null } | { problem: string } {
+  if (raw === undefined || raw === null) return { domain: null };
+  const read = readDomainJson(raw, field.name);
+  if ('problem' in read) return read;
+  const problem = fieldRulesProblem({
+    ...field,
+    column: '',
+    editable: true,
+    domain: fieldDomainOf(read.domain),
+  });
+  return problem ? { problem } : read;
 }

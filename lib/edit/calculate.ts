@@ -8,12 +8,23 @@
 import { badRequest, GeoError } from '../errors.js';
 import type { FieldCatalog } from '../query/field-catalog.js';
 import { FIELD_STORAGE } from '../query/field-types.js';
-import { fragment, raw, type SqlFragment, typedParam } from '../query/sql-chunks.js';
+import { fragment, identifier, raw, type SqlFragment, typedParam } from '../query/sql-chunks.js';
 import { WhereParser } from '../query/where-parser.js';
 import { tokenize } from '../query/where-tokenizer.js';
 import { ValueCompiler } from '../query/where-values.js';
-import { type EditableField, fieldValue } from './attribute-values.js';
+import { checkedValue, type EditableField, fieldValue } from './attribute-values.js';
 import { EditFailure } from './edit-errors.js';
+import { domainBreachSql } from './field-domains.js';
+
+/**
+ * A rule an expression's results must keep, checked over the updated rows inside the statement's
+ * transaction: `when` is true for a row that breaks it, and one such row fails the whole calculate.
+ */
+export interface ValueRule {
+  when: SqlFragment;
+  /** What the broken rule is, e.g. "outside the range 0..10 of domain 'Depths'". */
+  description: string;
+}
 
 export interface Assignment {
   column: string;
@@ -21,6 +32,8 @@ export interface Assignment {
   sql: SqlFragment;
   /** A string field's length, checked after the update (an expression's result is known only then). */
   maxLength?: number;
+  /** Nullability and domain of the field, for an expression (a value is checked before the update). */
+  rules?: ValueRule[];
 }
 
 const invalid = (problem: string): GeoError =>
@@ -58,7 +71,7 @@ function assignment(entry: unknown, fields: readonly EditableField[], catalog: F
   if (hasValue) {
     let value: string | number | null;
     try {
-      value = fieldValue(field, e.value);
+      value = checkedValue(field, e.value);
     } catch (err) {
       if (err instanceof EditFailure) throw invalid(err.error.description);
       throw err;
@@ -79,12 +92,46 @@ function assignment(entry: unknown, fields: readonly EditableField[], catalog: F
     throw invalid(
       `the sqlExpression of '${field.name}' gives a ${compiled.kind}, the field holds a ${target}`,
     );
+  const rules = valueRules(field);
   return {
     column: field.column,
     field: field.name,
     sql: fragment('CAST(', compiled.sql, raw(` AS ${sqlType})`)),
     ...(maxLength ? { maxLength } : {}),
+    ...(rules.length > 0 ? { rules } : {}),
   };
+}
+
+/** The field's nullability and domain as predicates over its column's new values. */
+function valueRules(field: EditableField): ValueRule[] {
+  const column = identifier(field.column);
+  const rules: ValueRule[] = [];
+  if (field.nullable === false)
+    rules.push({ when: fragment(column, ' is null'), description: 'null, and the field is not nullable' });
+  const domain = field.domain;
+  if (domain) {
+    // Codes the field's type cannot hold can never match a stored value.
+    const codes =
+      domain.type === 'codedValue'
+        ? domain.codes.flatMap((c) => {
+            try {
+              const v = fieldValue(field, c);
+              return v === null ? [] : [v];
+            } catch (err) {
+              if (err instanceof EditFailure) return [];
+              throw err;
+            }
+          })
+        : [];
+    rules.push({
+      when: domainBreachSql(domain, field.type, column, codes),
+      description:
+        domain.type === 'codedValue'
+          ? `not one of the coded values of domain '${domain.name}'`
+          : `outside the range ${domain.min}..${domain.max} of domain '${domain.name}'`,
+    });
+  }
+  return rules;
 }
 
 /** The assignments of a calcExpression value, for the layer's editable fields and query catalog. */

@@ -5,12 +5,18 @@
 import type { Dimensions } from '../geometry/dimensions.js';
 import type { EsriGeometryType, SpatialReference } from '../geometry/types.js';
 import { type EsriFieldType, isEsriFieldType } from '../query/field-types.js';
-import { type ColumnValue, columnValues, type EditableField } from './attribute-values.js';
+import {
+  type ColumnValue,
+  columnValues,
+  defaultColumnValues,
+  type EditableField,
+} from './attribute-values.js';
 import { type Capabilities, parseCapabilities } from './capabilities.js';
 import { editFailure } from './edit-errors.js';
 import { geometrySpatialReference, type StoredGeometry, storedGeometry } from './edit-geometry.js';
 import type { FeatureInput } from './edit-parameters.js';
 import { type EditorTrackingInfo, readEditorTrackingInfo, type TrackingField } from './editor-tracking.js';
+import { fieldDomainOf } from './field-domains.js';
 
 export const OBJECT_ID_FIELD = 'OBJECTID';
 
@@ -29,7 +35,15 @@ export interface EditLayer {
 }
 
 interface LayerResource {
-  fields?: { name: string; type: string; length?: number; editable?: boolean }[];
+  fields?: {
+    name: string;
+    type: string;
+    length?: number;
+    editable?: boolean;
+    nullable?: boolean;
+    domain?: unknown;
+    defaultValue?: unknown;
+  }[];
   geometryType?: string;
   hasZ?: unknown;
   hasM?: unknown;
@@ -55,6 +69,9 @@ export function editLayerOf(
       column: columnOf.get(f.name)!,
       ...(typeof f.length === 'number' && f.type === 'esriFieldTypeString' ? { length: f.length } : {}),
       editable: f.editable !== false,
+      nullable: f.nullable !== false,
+      domain: fieldDomainOf(f.domain),
+      ...(f.defaultValue !== undefined && f.defaultValue !== null ? { defaultValue: f.defaultValue } : {}),
     }));
   const tracking: EditLayer['tracking'] = {};
   for (const [role, name] of Object.entries(def.editFieldsInfo ?? {})) {
@@ -106,6 +123,7 @@ function trackingValues(layer: EditLayer, ctx: EditContext, adding: boolean): Co
 
 function prepare(layer: EditLayer, input: FeatureInput, ctx: EditContext, adding: boolean): PreparedFeature {
   const values = columnValues(input.attributes, layer.fields, OBJECT_ID_FIELD);
+  if (adding) values.push(...defaultColumnValues(input.attributes, layer.fields));
   if (layer.trackingInfo.enableEditorTracking) values.push(...trackingValues(layer, ctx, adding));
   if (input.geometry === undefined) return { values };
   if (!layer.geometryType) throw editFailure('This layer is a table; its features have no geometry.');

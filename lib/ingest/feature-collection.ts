@@ -5,6 +5,8 @@
  * comes out as declared fields, rows of attribute values and Esri geometries in the layer's
  * spatial reference, with the drawing information kept.
  */
+
+import { declaredDomain } from '../edit/attribute-values.js';
 import { badRequest } from '../errors.js';
 import { type Dimensions, fitEsri } from '../geometry/dimensions.js';
 import { geometryTypeOf } from '../geometry/kinds.js';
@@ -18,6 +20,8 @@ export interface CollectionField {
   type: EsriFieldType;
   length?: number;
   nullable: boolean;
+  /** The coded-value or range domain the layer definition declares. */
+  domain?: Record<string, unknown>;
 }
 
 export interface CollectionLayer {
@@ -97,6 +101,7 @@ function collectionLayer(layer: Json | null, index: number): CollectionLayer {
       type,
       ...(type === 'esriFieldTypeString' && Number(f.length) > 0 ? { length: Number(f.length) } : {}),
       nullable: f.nullable !== false,
+      ...domainOf(f.domain, f.name, type, index),
     });
   }
   const rows: CellValue[][] = [];
@@ -177,3 +182,10 @@ function located(
 
 /** Keys of a geometry object that are not its shape. */
 const KEYS_BESIDE = new Set(['spatialReference', 'hasZ', 'hasM']);
+
+/** A field's domain, checked against its type; a malformed one makes the collection unreadable. */
+function domainOf(raw: unknown, name: string, type: EsriFieldType, layer: number) {
+  const read = declaredDomain(raw, { name, type });
+  if ('problem' in read) throw unreadable(`Layer ${layer} of the feature collection: ${read.problem}`);
+  return read.domain ? { domain: read.domain } : {};
+}

@@ -4,8 +4,10 @@
  * table changes (columns, NOT NULL, indexes) that make the data match it. Every key of a request is
  * either applied or refused with a 400 naming it; the database applies a plan in one transaction.
  */
+import { fieldRulesProblem } from '../edit/attribute-values.js';
 import { parseCapabilities } from '../edit/capabilities.js';
 import { editFieldsInfoOf, trackingFieldResource, trackingFieldsFor } from '../edit/editor-tracking.js';
+import { fieldDomainOf, readDomainJson } from '../edit/field-domains.js';
 import { badRequest, type GeoError } from '../errors.js';
 import { type EsriFieldType, FIELD_STORAGE, isEsriFieldType } from '../query/field-types.js';
 import { effectiveMaxRecordCount } from '../query/query-limits.js';
@@ -105,28 +107,9 @@ function bumpVersion(def: Json, now: number): void {
 }
 
 function readDomain(operation: string, field: string, domain: unknown): unknown {
-  if (domain === null) return null;
-  if (!isObject(domain))
-    throw invalidDefinition(operation, `The domain of '${field}' must be an object or null.`);
-  if (domain.type === 'codedValue') {
-    const values = domain.codedValues;
-    if (
-      !Array.isArray(values) ||
-      !values.every((v) => isObject(v) && typeof v.name === 'string' && 'code' in v)
-    )
-      throw invalidDefinition(
-        operation,
-        `The codedValues of '${field}''s domain must be {name, code} objects.`,
-      );
-    return { type: 'codedValue', name: String(domain.name ?? `${field}_domain`), codedValues: values };
-  }
-  if (domain.type === 'range') {
-    const r = domain.range;
-    if (!Array.isArray(r) || r.length !== 2 || !r.every((v) => typeof v === 'number') || r[0] > r[1])
-      throw invalidDefinition(operation, `The range of '${field}''s domain must be [min, max].`);
-    return { type: 'range', name: String(domain.name ?? `${field}_range`), range: r };
-  }
-  throw invalidDefinition(operation, `The domain of '${field}' must be of type codedValue or range.`);
+  const read = readDomainJson(domain, field);
+  if ('problem' in read) throw invalidDefinition(operation, read.problem);
+  return read.domain;
 }
 
 function newField(operation: string, input: unknown, fields: Field[]): Field {
@@ -160,7 +143,7 @@ function newField(operation: string, input: unknown, fields: Field[]): Field {
     if (input[key] !== undefined && typeof input[key] !== 'boolean')
       throw invalidDefinition(operation, `'${key}' of '${name}' must be true or false.`);
   }
-  return {
+  const field: Field = {
     name,
     type,
     alias: typeof input.alias === 'string' && input.alias !== '' ? input.alias : name,
@@ -171,6 +154,25 @@ function newField(operation: string, input: unknown, fields: Field[]): Field {
     domain: input.domain === undefined ? null : readDomain(operation, name, input.domain),
     defaultValue: input.defaultValue ?? null,
   };
+  checkValueRules(operation, field);
+  return field;
+}
+
+/** A field's domain and default value must be values its type holds (lib/edit/attribute-values.ts). */
+function checkValueRules(operation: string, field: Field): void {
+  if (!isEsriFieldType(field.type)) return;
+  const problem = fieldRulesProblem({
+    name: field.name,
+    type: field.type,
+    column: '',
+    editable: true,
+    ...(typeof field.length === 'number' && field.type === 'esriFieldTypeString'
+      ? { length: field.length }
+      : {}),
+    domain: fieldDomainOf(field.domain),
+    defaultValue: field.defaultValue,
+  });
+  if (problem) throw invalidDefinition(operation, problem);
 }
 
 /** addToDefinition of one layer: new fields (empty columns) and indexes. */
@@ -389,6 +391,7 @@ function changeField(op: string, field: Field, input: Json): void {
     field[key] = input[key];
   }
   if (input.defaultValue !== undefined) field.defaultValue = input.defaultValue;
+  if (input.domain !== undefined || input.defaultValue !== undefined) checkValueRules(op, field);
 }
 
 /**

@@ -67,7 +67,7 @@ describe('the MapServer of a hosted feature service', () => {
         mapName: 'Layers',
         capabilities: 'Map,Query,Data',
         supportedImageFormatTypes: 'PNG,PNG8,PNG24,PNG32,JPG',
-        supportedQueryFormats: 'JSON, geoJSON',
+        supportedQueryFormats: 'JSON, geoJSON, PBF',
         supportedExtensions: 'WMSServer',
         singleFusedMapCache: false,
         spatialReference: { wkid: 102100, latestWkid: 3857 },

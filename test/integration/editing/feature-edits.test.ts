@@ -60,7 +60,7 @@ describe('editing a hosted point layer', () => {
     });
     expect(res.addResults[0].success).toBe(false);
     expect(res.addResults[0].error).toEqual({
-      code: 1000,
+      code: 1016,
       description: 'Setting of value for Visits failed: 2.5 is not an integer.',
     });
     const unknown = await edit(`${svc.layer}/addFeatures`, token, {
@@ -97,7 +97,7 @@ describe('editing a hosted point layer', () => {
       updates: [{ attributes: { OBJECTID: 1, Name: 'Renamed' } }],
       deletes: '2',
     });
-    expect(res.addResults.map((r: any) => r.error?.code)).toEqual([1003, 1000]);
+    expect(res.addResults.map((r: any) => r.error?.code)).toEqual([1003, 1016]);
     expect(res.updateResults).toEqual([
       {
         objectId: 1,

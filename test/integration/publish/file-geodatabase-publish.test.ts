@@ -60,6 +60,37 @@ describe('publishing a zipped file geodatabase analyzed first', () => {
     });
   });
 
+  it('edits obey the coded-value domain the geodatabase declared', async () => {
+    const service = (await call(featureServer(name), { token }, { method: 'GET' })).json;
+    const ids = Object.fromEntries([...service.layers, ...service.tables].map((l: any) => [l.name, l.id]));
+    const admin = `/rest/admin/services/Hosted/${name}/FeatureServer/${ids.roads}`;
+    const enabled = await call(`${admin}/updateDefinition`, {
+      token,
+      updateDefinition: JSON.stringify({ capabilities: 'Query,Update' }),
+    });
+    expect(enabled.json).toEqual({ success: true });
+    const layer = `${featureServer(name)}/${ids.roads}`;
+    const ring = (await call(`${layer}/query`, { token, where: "name = 'Ring road'", returnIdsOnly: 'true' }))
+      .json.objectIds[0];
+    const codes = [2, 4];
+    const update = async (lanes: number) =>
+      (
+        await call(`${layer}/updateFeatures`, {
+          token,
+          features: JSON.stringify([{ attributes: { OBJECTID: ring, lanes } }]),
+        })
+      ).json.updateResults[0];
+    const notCode = codes[0] + 1;
+    expect(await update(notCode)).toMatchObject({
+      success: false,
+      error: {
+        code: 1016,
+        description: `Setting of value for lanes failed: ${notCode} is not one of the coded values of domain 'LaneCount'.`,
+      },
+    });
+    expect(await update(codes[1])).toMatchObject({ objectId: ring, success: true });
+  });
+
   it('rows come back with their values and coordinates', async () => {
     const service = (await call(featureServer(name), { token }, { method: 'GET' })).json;
     const ids = Object.fromEntries([...service.layers, ...service.tables].map((l: any) => [l.name, l.id]));

@@ -165,7 +165,7 @@ describe('FeatureServer/{layer}/append', () => {
     expect(res.status).toBe('Failed');
     expect(res.addResults.map((r: any) => [r.success, r.error.code])).toEqual([
       [false, 1003],
-      [false, 1000],
+      [false, 1016],
     ]);
     expect(res.addResults[1].error.description).toMatch(/Visits/);
     expect(await count()).toBe(before);

@@ -120,7 +120,7 @@ describe('the feature service admin API', () => {
     expect((await layerJson()).editingInfo.schemaLastEditDate).toBe(stamp);
   });
 
-  it('updateDefinition changes aliases, domains and nullability, and the table enforces NOT NULL', async () => {
+  it('updateDefinition changes aliases, domains and nullability, and edits and the table obey them', async () => {
     const domain = {
       type: 'codedValue',
       name: 'kinds',
@@ -146,13 +146,25 @@ describe('the feature service admin API', () => {
     const together = await edit(`${svc.layer}/addFeatures`, token, {
       features: [
         { attributes: { Name: 'Weir', Kind: 'weir' }, geometry: { x: -9750000, y: 5140000 } },
-        { attributes: { Kind: 'buoy2' }, geometry: { x: -9750000, y: 5140000 } },
+        { attributes: { Kind: 'lock' }, geometry: { x: -9750000, y: 5140000 } },
       ],
     });
+    // Each edit fails on its own rule: the domain, then the required field (its NOT NULL column behind it).
     expect(together.addResults.map((r: any) => r.error)).toEqual([
-      { code: 1003, description: 'Operation rolled back.' },
-      { code: 1000, description: expect.stringMatching(/cannot be null/) },
+      {
+        code: 1016,
+        description:
+          'Setting of value for Kind failed: "weir" is not one of the coded values of domain \'kinds\'.',
+      },
+      { code: 1001, description: 'Field: Name is not nullable. Cannot set null value.' },
     ]);
+    // calculate's expression meets the table's NOT NULL itself, reported by the field's name.
+    const cleared = await call(`${svc.layer}/calculate`, {
+      token,
+      where: '1=1',
+      calcExpression: JSON.stringify([{ field: 'Name', sqlExpression: 'NULL' }]),
+    });
+    expect(cleared.json.error.details).toEqual(['Field Name cannot be null.']);
     expect((await features(svc, token)).length).toBe(3);
     expect(await change('updateDefinition', { fields: [{ name: 'Name', nullable: true }] })).toEqual({
       success: true,

@@ -60,6 +60,25 @@ describe('feature collections', () => {
     });
   });
 
+  it('keeps the domains its fields declare and refuses one the field type cannot hold', () => {
+    const layer = structuredClone(doc.layers[0]);
+    const kinds = {
+      type: 'codedValue',
+      name: 'Modes',
+      codedValues: [
+        { name: 'Bus', code: 'bus' },
+        { name: 'Tram', code: 'tram' },
+      ],
+    };
+    const boardings = { type: 'range', name: 'Boardings', range: [0, 5000] };
+    layer.layerDefinition.fields[2].domain = kinds;
+    layer.layerDefinition.fields[3].domain = boardings;
+    const [read] = featureCollectionLayers(layer);
+    expect(read.fields.map((f) => f.domain ?? null)).toEqual([null, kinds, boardings, null]);
+    layer.layerDefinition.fields[3].domain = kinds;
+    expect(() => featureCollectionLayers(layer)).toThrow(/Unable to read/);
+  });
+
   it('refuses JSON that is not a feature collection', () => {
     expect(() => featureCollectionLayers({ type: 'FeatureCollection', features: [] })).toThrow(
       /Unable to read/,

@@ -42,6 +42,18 @@ describe('planLayer', () => {
     expect(p.tableName).toBe(`f_${'c'.repeat(32)}_0`);
   });
 
+  it('takes a domain from layerInfo.fields, checked against the field type', () => {
+    const visitors = { type: 'range', name: 'Visitors', range: [0, 100000] };
+    const p = plan(layer({ layerInfo: { fields: [{ name: 'Visitors', domain: visitors }] } }));
+    expect(p.fields).toEqual([expect.objectContaining({ name: 'Visitors', domain: visitors })]);
+    const nullKept = plan(layer({ layerInfo: { fields: [{ name: 'Visitors', domain: null }] } }));
+    expect(nullKept.fields[0].domain).toBeUndefined();
+    const textCodes = { type: 'codedValue', name: 'V', codedValues: [{ name: 'many', code: 'many' }] };
+    expect(() => plan(layer({ layerInfo: { fields: [{ name: 'Visitors', domain: textCodes }] } }))).toThrow(
+      /Invalid publishParameters/,
+    );
+  });
+
   it('keeps only the fields layerInfo lists, with their names, aliases and types', () => {
     const p = plan(
       layer({
