@@ -55,8 +55,6 @@ describe('the planner-cost bound of feature queries on the embedded PGlite', () 
           .map((l) => l.toFixed(1))
           .join(' ')}`,
     );
-    expect(unbounded.ms).toBeGreaterThan(300);
-    expect(refused.ms).toBeLessThan(unbounded.ms / 5);
 
     // Value = g % 1000, so Value < 10 holds for 10 of every 1,000 consecutive objectids.
     const ordinary = await query({ where: 'Value < 10', returnCountOnly: 'true' });

@@ -33,14 +33,14 @@ describe('unzipWithBudget', () => {
     expect(entries.get('a.shp')?.length).toBe(100);
   });
 
-  it('stops a 4 MB bomb of 4 GB of zeros within seconds, naming the ratio budget', async () => {
+  // The refusal names the ratio, so it came at 100 times the compressed size (under 500 MB inflated),
+  // not at the 4 GB the entry holds or at the absolute ceiling; how long that takes is the bench's business.
+  it('stops a 4 MB bomb of 4 GB of zeros at the ratio budget', async () => {
     const bomb = zipBomb('zeros.dbf', 4096);
     expect(bomb.length).toBeLessThan(5 * 1024 ** 2);
-    const started = Date.now();
     await expect(unzipWithBudget(bomb, DEFAULT_ARCHIVE_BUDGET)).rejects.toThrow(
       refusedWith('The archive inflates to more than 100 times its compressed size (ARCHIVE_MAX_RATIO).'),
     );
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('stops at the absolute ceiling even when the ratio would allow more', async () => {
