@@ -7,8 +7,8 @@ import sharp from 'sharp';
 import type { DrawableLayer, LocatedFeature } from '../../db/repositories/layer-features.js';
 import type { Bounds } from '../../lib/geometry/types.js';
 import type { MarkerSpriteCache } from '../../lib/render/marker-sprites.js';
-import { cropTile } from '../../lib/render/metatile-crop.js';
-import { isEmptyTile, renderTile } from '../../lib/render/render-tile.js';
+import { cropTile, tilePainted } from '../../lib/render/metatile-crop.js';
+import { renderTile } from '../../lib/render/render-tile.js';
 import { maxSymbolReach, queryBounds } from '../../lib/render/symbol-reach.js';
 import type { RgbaImage } from '../../lib/render/types.js';
 import { BUNDLE_DIM, BundleBuilder } from '../../lib/tiles/compact-bundle.js';
@@ -122,8 +122,9 @@ export async function renderRange(
           });
         }
         for (const t of metatileTiles(meta, range)) {
+          // Most tiles of a metatile at the data's edge are empty: look before copying.
+          if (!tilePainted(rgba, meta.width, t.col - meta.col0, t.row - meta.row0, TILE_SIZE)) continue;
           const tileRgba = cropTile(rgba, meta.width, t.col - meta.col0, t.row - meta.row0, TILE_SIZE);
-          if (isEmptyTile(tileRgba)) continue;
           encodes.push(
             encodePng(tileRgba).then(async (png) => {
               tiles++;
@@ -145,10 +146,17 @@ export async function renderRange(
   return { tiles, metatiles };
 }
 
+/**
+ * zlib level 3 instead of sharp's 6: on map tiles (mostly transparent, a few symbols) it took about a
+ * quarter less CPU per tile (2.2 against 3.0 ms) for files 6.5% larger (7.0 against 6.6 KB); the pixels
+ * are the same (PNG is lossless at any level).
+ */
+export const TILE_PNG_COMPRESSION = 3;
+
 export async function encodePng(rgba: Uint8Array): Promise<Uint8Array> {
   const buf = Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength);
   return sharp(buf, { raw: { width: TILE_SIZE, height: TILE_SIZE, channels: 4 } })
-    .png()
+    .png({ compressionLevel: TILE_PNG_COMPRESSION })
     .toBuffer();
 }
 

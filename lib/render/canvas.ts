@@ -8,6 +8,7 @@ export class Canvas {
   readonly width: number;
   readonly height: number;
   readonly data: Uint8Array;
+  private wordView: Uint32Array | null | undefined;
 
   constructor(width: number, height: number, data?: Uint8Array) {
     if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0) {
@@ -17,6 +18,18 @@ export class Canvas {
     this.width = width;
     this.height = height;
     this.data = data ?? new Uint8Array(width * height * 4);
+  }
+
+  /**
+   * The pixels as one 32-bit word each (in the platform's byte order), for copying whole pixels; null when
+   * the buffer does not start on a 4-byte boundary.
+   */
+  get words(): Uint32Array | null {
+    if (this.wordView === undefined) {
+      const d = this.data;
+      this.wordView = d.byteOffset % 4 === 0 ? new Uint32Array(d.buffer, d.byteOffset, d.length / 4) : null;
+    }
+    return this.wordView;
   }
 
   /** Source-over of color (r, g, b) at coverage-weighted alpha `a` (0–1) onto pixel `p`. */

@@ -80,11 +80,33 @@ export class MarkerSpriteCache {
   }
 }
 
+/** True where a pixel's word holds its alpha in the top byte (little-endian), as blit's fast path reads it. */
+const ALPHA_IN_TOP_BYTE = new Uint8Array(new Uint32Array([0xff000000]).buffer)[3] === 0xff;
+
 function blit(canvas: Canvas, sprite: Canvas, left: number, top: number, opacity: number): void {
   const x0 = Math.max(0, -left);
   const y0 = Math.max(0, -top);
   const x1 = Math.min(sprite.width, canvas.width - left);
   const y1 = Math.min(sprite.height, canvas.height - top);
+  const dst = canvas.words;
+  const from = sprite.words;
+  if (opacity === 1 && dst && from && ALPHA_IN_TOP_BYTE) {
+    // Whole pixels where source-over gives the source unchanged: an opaque sprite pixel, or any sprite
+    // pixel over a transparent one (blend writes its colour and round((a / 255) * 255) = a). Only pixels
+    // over earlier paint are blended. Same pixels as the loop below, a few times faster on dense tiles.
+    for (let y = y0; y < y1; y++) {
+      let s = y * sprite.width + x0;
+      let d = (top + y) * canvas.width + left + x0;
+      for (let x = x0; x < x1; x++, s++, d++) {
+        const v = from[s];
+        const a = v >>> 24;
+        if (a === 0) continue;
+        if (a === 255 || dst[d] >>> 24 === 0) dst[d] = v;
+        else canvas.blend(d, v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, a / 255);
+      }
+    }
+    return;
+  }
   const src = sprite.data;
   for (let y = y0; y < y1; y++) {
     let s = (y * sprite.width + x0) * 4;

@@ -18,3 +18,20 @@ export function cropTile(
   }
   return out;
 }
+
+/** True when tile (tileCol, tileRow) of a metatile has a pixel that is not fully transparent. */
+export function tilePainted(
+  meta: Uint8Array,
+  metaWidth: number,
+  tileCol: number,
+  tileRow: number,
+  tileSize = 256,
+): boolean {
+  const x0 = tileCol * tileSize;
+  for (let y = 0; y < tileSize; y++) {
+    const from = ((tileRow * tileSize + y) * metaWidth + x0) * 4 + 3;
+    const to = from + tileSize * 4;
+    for (let i = from; i < to; i += 4) if (meta[i] !== 0) return true;
+  }
+  return false;
+}

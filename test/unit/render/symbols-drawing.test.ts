@@ -95,6 +95,48 @@ describe('marker sprites', () => {
   });
 });
 
+describe('marker sprite stamping over earlier paint', () => {
+  it('gives the pixels of compositing each sprite pixel source-over with Canvas.blend', () => {
+    const symbol: EsriSymbol = {
+      type: 'esriSMS',
+      style: 'esriSMSCircle',
+      color: [0, 122, 194, 255],
+      size: 8,
+      outline: { type: 'esriSLS', style: 'esriSLSSolid', color: [255, 255, 255, 255], width: 1 },
+    };
+    // The sprite itself, alone at a known sub-pixel phase, is the reference's source.
+    const sprites = new MarkerSpriteCache(96);
+    const alone = new Canvas(24, 24);
+    sprites.stamp(alone, symbol, 12.25, 11.75, 1);
+    // Many overlapping, clipped stamps at that phase: compare with blending the sprite's pixels by hand.
+    const stamped = new Canvas(40, 40);
+    const reference = new Canvas(40, 40);
+    const spots = [
+      [3, 4],
+      [6, 6],
+      [8, 5],
+      [20, 20],
+      [22, 21],
+      [38, 39],
+      [0, 20],
+      [21, 21],
+    ];
+    for (const [x, y] of spots) {
+      sprites.stamp(stamped, symbol, x + 0.25, y - 0.25, 1);
+      for (let sy = 0; sy < 24; sy++)
+        for (let sx = 0; sx < 24; sx++) {
+          const [r, g, b, a] = pixel(alone.data, 24, sx, sy);
+          const tx = x - 12 + sx;
+          const ty = y - 12 + sy;
+          if (a === 0 || tx < 0 || ty < 0 || tx >= 40 || ty >= 40) continue;
+          reference.blend(ty * 40 + tx, r, g, b, a / 255);
+        }
+    }
+    expect(stamped.data.some((v, i) => i % 4 === 3 && v > 0 && v < 255)).toBe(true);
+    expect(Buffer.from(stamped.data).equals(Buffer.from(reference.data))).toBe(true);
+  });
+});
+
 describe('default drawing info', () => {
   it('gives points a simple renderer with a circle marker', () => {
     const info = defaultDrawingInfo('esriGeometryPoint');
