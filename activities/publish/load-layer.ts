@@ -13,6 +13,7 @@ import {
   featureTableExists,
 } from '../../db/repositories/feature-tables.js';
 import { type ErrorRecord, insertErrorRecords, updateJobProgress } from '../../db/repositories/jobs.js';
+import { beginLoadAttempt } from '../../db/repositories/load-attempts.js';
 import type { LayerPlan, PublishRequest } from '../../db/schema/publish-request.js';
 import { sharedBoundaryLookup } from '../../infra/boundary-service.js';
 import { WGS84 } from '../../lib/geometry/types.js';
@@ -57,6 +58,8 @@ export async function loadLayer(
 ): Promise<LoadResult> {
   const { database } = deps;
   const ctx = Context.current();
+  // Taken before touching the table: an older attempt still running stops at its next batch.
+  const fence = await beginLoadAttempt(database, jobId, plan.id);
   let progress: LoadProgress;
   if (resumed && (await featureTableExists(database, plan.tableName))) {
     progress = resumed;
@@ -124,7 +127,8 @@ export async function loadLayer(
     afterInFlight = progress;
     // The failure is caught at once (and rethrown by settle) so it is never an unhandled rejection.
     inFlight = (async () => {
-      if (loaded > 0) await copyRows(database, plan.tableName, columns, batch.data);
+      // Every batch passes the fence, even one whose rows were all rejected.
+      await copyRows(database, plan.tableName, columns, loaded > 0 ? batch.data : '', fence);
       if (persistErrors) await insertErrorRecords(database.db, jobId, [...rejected, ...tied]);
     })().then(
       () => null,
