@@ -13,8 +13,10 @@ import {
   featureTableExists,
 } from '../../db/repositories/feature-tables.js';
 import { type ErrorRecord, insertErrorRecords, updateJobProgress } from '../../db/repositories/jobs.js';
+import { beginLoadAttempt } from '../../db/repositories/load-attempts.js';
 import type { LayerPlan, PublishRequest } from '../../db/schema/publish-request.js';
 import { sharedBoundaryLookup } from '../../infra/boundary-service.js';
+import { spoolObject } from '../../infra/readers/sqlite-pages.js';
 import { WGS84 } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
 import { recordProgress } from '../heartbeat.js';
@@ -26,6 +28,7 @@ import { layerBatches, type ResumePoint } from './layer-sources.js';
 import type { PublishDeps } from './publish-deps.js';
 import { createRemoteGeocoder, remoteGeocodeService } from './remote-geocoder.js';
 import { createRowEncoder } from './row-encoder.js';
+import { SqliteEncoderThread } from './sqlite-encoder-thread.js';
 
 export interface LoadProgress extends ResumePoint {
   rowsLoaded: number;
@@ -57,6 +60,8 @@ export async function loadLayer(
 ): Promise<LoadResult> {
   const { database } = deps;
   const ctx = Context.current();
+  // Taken before touching the table: an older attempt still running stops at its next batch.
+  const fence = await beginLoadAttempt(database, jobId, plan.id);
   let progress: LoadProgress;
   if (resumed && (await featureTableExists(database, plan.tableName))) {
     progress = resumed;
@@ -101,7 +106,9 @@ export async function loadLayer(
   };
   const batches = encodesOnThread(plan, request)
     ? threadBatches(deps.store, request, plan, progress)
-    : inProcessBatches(deps, request, plan, progress);
+    : decodesSqliteOnThread(plan, request)
+      ? sqliteThreadBatches(deps.store, request, plan, progress)
+      : inProcessBatches(deps, request, plan, progress);
   for await (const batch of batches) {
     if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
     await settle();
@@ -124,7 +131,8 @@ export async function loadLayer(
     afterInFlight = progress;
     // The failure is caught at once (and rethrown by settle) so it is never an unhandled rejection.
     inFlight = (async () => {
-      if (loaded > 0) await copyRows(database, plan.tableName, columns, batch.data);
+      // Every batch passes the fence, even one whose rows were all rejected.
+      await copyRows(database, plan.tableName, columns, loaded > 0 ? batch.data : '', fence);
       if (persistErrors) await insertErrorRecords(database.db, jobId, [...rejected, ...tied]);
     })().then(
       () => null,
@@ -164,6 +172,49 @@ const encodesOnThread = (plan: LayerPlan, request: PublishRequest) =>
   plan.source.kind === 'csv' &&
   (plan.location.type === 'coordinates' || plan.location.type === 'none') &&
   request.sourceSize >= THREAD_MIN_BYTES;
+
+/** GeoPackage and SQLite tables without geocoding or lookups are read and encoded on their own thread. */
+const decodesSqliteOnThread = (plan: LayerPlan, request: PublishRequest) =>
+  plan.source.kind === 'sqlite' &&
+  plan.location.type !== 'address' &&
+  !lookupOf(plan) &&
+  request.sourceSize >= THREAD_MIN_BYTES;
+
+/** Batches read and encoded by the SQLite encoder thread from a spooled copy: two asked ahead. */
+async function* sqliteThreadBatches(
+  store: PublishDeps['store'],
+  request: PublishRequest,
+  plan: LayerPlan,
+  start: ResumePoint,
+): AsyncGenerator<PreparedBatch> {
+  const source = plan.source as Extract<LayerPlan['source'], { kind: 'sqlite' }>;
+  const spooled = await spoolObject(store, source.objectKey ?? request.sourceKey);
+  const thread = new SqliteEncoderThread({
+    path: spooled.path,
+    plan,
+    targetSR: request.targetSR,
+    geometrySR: plan.sourceSR,
+    start,
+  });
+  const ask = () => {
+    const p = thread.next();
+    // Awaited in order below; a failure while an earlier batch is awaited must not go unhandled.
+    p.catch(() => {});
+    return p;
+  };
+  try {
+    const waiting = [ask(), ask()];
+    for (;;) {
+      const b = await (waiting.shift() as (typeof waiting)[number]);
+      if (!b) break;
+      waiting.push(ask());
+      yield { data: b.data, loaded: b.loaded, rejected: b.rejected, tied: [], next: b.next };
+    }
+  } finally {
+    await thread.close();
+    await spooled.remove();
+  }
+}
 
 /** Batches encoded by the CSV encoder thread: up to two waiting there while one is copied. */
 async function* threadBatches(

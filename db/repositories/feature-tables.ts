@@ -13,6 +13,13 @@ import { internalError } from '../../lib/errors.js';
 import type { Bounds } from '../../lib/geometry/types.js';
 import { type EsriFieldType, FIELD_STORAGE } from '../../lib/query/field-types.js';
 import type { DatabaseHandle } from '../client.js';
+import {
+  assertCurrentAttempt,
+  CURRENT_ATTEMPT_SQL,
+  checkAttempt,
+  fenceParams,
+  type LoadFence,
+} from './load-attempts.js';
 
 export interface FeatureColumn {
   /** Esri field name. */
@@ -94,32 +101,50 @@ export const copyColumns = (columns: readonly FeatureColumn[]): string[] => [
 
 /**
  * Loads rows given as COPY text (tab-separated, `\N` for null, one row per line) or as binary COPY
- * data (PostgreSQL's binary format, header and trailer included) in one statement, which is one
- * transaction: a batch is either all in or not at all.
+ * data (PostgreSQL's binary format, header and trailer included) in one transaction: a batch is
+ * either all in or not at all. With a fence, the transaction first checks that the load attempt is
+ * still the current one (load-attempts.ts) and writes nothing if it is not.
  */
 export async function copyRows(
   db: DatabaseHandle,
   table: string,
   columnNames: readonly string[],
   data: string | Uint8Array,
+  fence?: LoadFence,
 ): Promise<void> {
   const binary = typeof data !== 'string';
   // A binary batch without rows is its 19-byte header and 2-byte trailer.
-  if (binary ? data.length <= 21 : data === '') return;
+  if (binary ? data.length <= 21 : data === '') {
+    if (fence) await assertCurrentAttempt(db, fence);
+    return;
+  }
   const columns = columnNames.map(checked).join(', ');
   const format = binary ? ' with (format binary)' : '';
   if (db.kind === 'postgres') {
     const client = (db.db as unknown as { $client: postgres.Sql }).$client;
-    const writable = await client
-      .unsafe(`copy ${checked(table)} (${columns}) from stdin${format}`)
-      .writable();
-    await pipeline(Readable.from([binary ? data : Buffer.from(data, 'utf8')]), writable);
+    const copy = async (tx: postgres.Sql | postgres.TransactionSql) => {
+      const writable = await tx.unsafe(`copy ${checked(table)} (${columns}) from stdin${format}`).writable();
+      await pipeline(Readable.from([binary ? data : Buffer.from(data, 'utf8')]), writable);
+    };
+    if (!fence) return copy(client);
+    await client.begin(async (tx) => {
+      checkAttempt(fence, await tx.unsafe(CURRENT_ATTEMPT_SQL, fenceParams(fence)));
+      await copy(tx);
+    });
     return;
   }
   // PGlite has no COPY FROM STDIN stream; it reads COPY input from a Blob at /dev/blob.
   const client = (db.db as unknown as { $client: PGlite }).$client;
-  await client.query(`copy ${checked(table)} (${columns}) from '/dev/blob'${format}`, [], {
-    blob: new Blob([data]),
+  const statement = `copy ${checked(table)} (${columns}) from '/dev/blob'${format}`;
+  const blob = new Blob([data]);
+  if (!fence) {
+    await client.query(statement, [], { blob });
+    return;
+  }
+  await client.transaction(async (tx) => {
+    const current = await tx.query<{ attempt: number }>(CURRENT_ATTEMPT_SQL, fenceParams(fence));
+    checkAttempt(fence, current.rows);
+    await tx.query(statement, [], { blob });
   });
 }
 

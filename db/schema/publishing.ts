@@ -81,3 +81,20 @@ export const publishErrorRecords = pgTable(
   },
   (t) => [primaryKey({ columns: [t.jobId, t.layerId, t.rowNumber] })],
 );
+
+/**
+ * The load attempt of each job's layer that may still write: bumped when a load attempt starts, and
+ * read `FOR UPDATE` in every batch's transaction, so an attempt Temporal gave up on (a statement held
+ * the worker past the heartbeat timeout) stops at its next batch instead of loading rows twice.
+ */
+export const publishLoadAttempts = pgTable(
+  'publish_load_attempts',
+  {
+    jobId: text('job_id')
+      .notNull()
+      .references(() => publishJobs.id, { onDelete: 'cascade' }),
+    layerId: integer('layer_id').notNull(),
+    attempt: integer('attempt').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.layerId] })],
+);
