@@ -20,6 +20,7 @@ import { createSignOutRouter } from './portal/sign-out.js';
 import { privilegeGuard } from './privilege-guard.js';
 import { createPublishRouter } from './publish/publish-router.js';
 import { errorEnvelope, sendError } from './render.js';
+import { createRequestLookups, mayWrite } from './request-lookups.js';
 import { requestPath } from './request-path.js';
 import { createRestInfoRouter } from './rest-info.js';
 import { createServiceCatalogRouter } from './services/catalog.js';
@@ -45,10 +46,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     maxFields: deps.config.bodyLimits.maxFields,
   };
   const spools = new AnonymousSpools(deps.config.anonymousSpools);
+  // Token, service and access lookups remembered briefly; a request that may write forgets them all.
+  const lookups = createRequestLookups(deps.database.db, deps.now);
 
   app.use('*', cors(CORS_OPTIONS));
   app.use('*', async (c, next) => {
     c.set('deps', deps);
+    c.set('lookups', lookups);
     const { params, cleanup } = await parseParams(c.req.raw, limits, {
       acceptsFiles: acceptsFiles(new URL(c.req.url).pathname),
       token: headerToken((name) => c.req.header(name)),
@@ -68,6 +72,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     try {
       await next();
     } finally {
+      if (mayWrite(c.req.method, requestPath(c.req.raw))) lookups.clear();
       await cleanup();
     }
   });

@@ -66,8 +66,7 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
     c.set('user', undefined);
     c.set('grant', undefined);
     if (token) {
-      const { database, now } = c.get('deps');
-      const grant = await findTokenGrant(database.db, token, now());
+      const grant = await c.get('lookups').grant(token);
       const user = grantedUser(grant, { referer: c.req.header('referer'), address: clientAddress(c) });
       if (!user) throw invalidToken();
       c.set('user', user);

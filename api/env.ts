@@ -11,6 +11,7 @@ import type { ServedTiles } from '../infra/served-tiles.js';
 import type { TokenGrant } from './auth.js';
 import type { RequestParams } from './params.js';
 import type { ItemDeletionHook } from './portal/item-removal.js';
+import type { ReadyService, RequestLookups } from './request-lookups.js';
 
 /** Everything a router needs, passed in by the entry point; routers keep no module-level state. */
 export interface AppDeps {
@@ -41,6 +42,10 @@ export interface AppEnv {
     token: string | undefined;
     /** The ready hosted service a FeatureServer request addresses, found once by the router's access check. */
     hostedService: HostedServiceRow | undefined;
+    /** That service's layers, when the access check found them with it (request-lookups.ts). */
+    hostedLayers: ReadyService['layers'] | undefined;
+    /** The app's remembered token, service and access lookups (request-lookups.ts). */
+    lookups: RequestLookups;
     /** What that token grants (its expiry, its binding), when the request carries a valid one. */
     grant: TokenGrant | undefined;
   };

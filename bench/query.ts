@@ -223,6 +223,25 @@ try {
     // Warm both sides (plans, caches, JIT) before measuring.
     await measure(4, ours, list.slice(0, 40));
     await measure(4, byHand, list.slice(0, 40));
+    // Where ours spends its time, one request at a time: the HTTP floor (rest/info, no lookup), the
+    // layer resource (token, service, access and layer lookups, no query), the query counting only
+    // (lookups, parameters, planning and a count statement) and the statement alone by hand.
+    const phase = async (label: string, ask: (b: [number, number, number, number]) => Promise<unknown>) => {
+      const t = await measure(1, ask, list);
+      console.log(`  ${label.padEnd(48)} p50 ${t.p50.toFixed(2).padStart(6)} ms`);
+    };
+    const text = (url: string) => fetch(url).then((r) => r.text());
+    console.log(`phases at concurrency 1 (load ${load()})`);
+    await phase('HTTP floor: rest/info', () => text(`${api.baseUrl}/rest/info?f=json`));
+    await phase('lookups: the layer resource', () => text(`${layerUrl}?f=json&token=${token}`));
+    await phase('lookups + count query', (b) =>
+      text(
+        `${layerUrl}/query?f=json&returnCountOnly=true&geometryType=esriGeometryEnvelope&inSR=102100&geometry=${b.join('%2C')}&token=${token}`,
+      ),
+    );
+    await phase('by hand: the statement, rows not rendered', (b) =>
+      sqlClient.unsafe(statement, [`(${b[0]},${b[1]}),(${b[2]},${b[3]})`], { prepare: true }),
+    );
     for (const c of values.concurrency.split(',').map(Number)) {
       const h = await measure(c, byHand, list);
       const o = await measure(c, ours, list);

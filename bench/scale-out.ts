@@ -9,8 +9,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, openAsBlob, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdtempSync, openAsBlob, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writePointsCsv } from './ingest-data.js';
@@ -69,6 +69,25 @@ async function waitForApi(baseUrl: string) {
   throw new Error('the API did not start within 120 s');
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 1/100 s). */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The machine's busy and total CPU time so far, in clock ticks, from /proc/stat. */
+function machineTicks(): { busy: number; total: number } {
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+  const total = cpu.reduce((a, b) => a + (Number.isFinite(b) ? b : 0), 0);
+  const idle = cpu[3] + cpu[4];
+  return { busy: total - idle, total };
+}
+
 async function round(backing: BackingServices, csvs: string[], workers: number) {
   const queue = `scale-out-${workers}-${Date.now()}`;
   const env: Record<string, string> = { ...backing.env, TEMPORAL_TASK_QUEUE: queue };
@@ -82,6 +101,8 @@ async function round(backing: BackingServices, csvs: string[], workers: number) 
     const owner = backing.admin.username;
     const load = loadavg()[0];
     const started = performance.now();
+    const cpuAtStart = processes.map((p) => cpuSeconds(p.pid));
+    const machineAtStart = machineTicks();
     const jobs = await Promise.all(
       csvs.map(async (file, i) => {
         const form = new FormData();
@@ -124,7 +145,13 @@ async function round(backing: BackingServices, csvs: string[], workers: number) 
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    return { workers, seconds, rowsPerSecond: (FILES * ROWS) / seconds, featureCount, load };
+    // Where the CPU went: each of our processes' share of the round (in cores), and how busy the whole
+    // machine was (every process of every user): a machine near 100% busy is the limit, not the worker.
+    const cores = processes.map((p, i) => (cpuSeconds(p.pid) - cpuAtStart[i]) / seconds);
+    const machine = machineTicks();
+    const busy = (machine.busy - machineAtStart.busy) / (machine.total - machineAtStart.total);
+    const cpu = { api: cores[0], workers: cores.slice(1), machineBusy: busy };
+    return { workers, seconds, rowsPerSecond: (FILES * ROWS) / seconds, featureCount, load, cpu };
   } finally {
     for (const p of processes.reverse()) await stopProcess(p);
   }
@@ -146,6 +173,9 @@ async function main() {
       results.push(r);
       console.log(
         `${n} worker(s): ${FILES} × ${ROWS} rows in ${r.seconds.toFixed(1)} s = ${Math.round(r.rowsPerSecond)} rows/s (${r.featureCount} features; load average ${r.load.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end)`,
+      );
+      console.log(
+        `  CPU in cores over the round: API ${r.cpu.api.toFixed(2)}, worker(s) ${r.cpu.workers.map((w) => w.toFixed(2)).join(' + ')}; the machine (${cpus().length} cores, everyone's processes) ${(r.cpu.machineBusy * 100).toFixed(0)}% busy`,
       );
     }
     const base = results[0].rowsPerSecond;

@@ -59,7 +59,7 @@ function openPostgres(url: string, poolSize: number, statementTimeoutMs?: number
       ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
     },
   });
-  const db = drizzlePostgres(client, { schema }) as unknown as Database;
+  const db = drizzlePostgres(preparing(client), { schema }) as unknown as Database;
   return {
     db,
     kind: 'postgres',
@@ -77,6 +77,41 @@ function openPostgres(url: string, poolSize: number, statementTimeoutMs?: number
     },
     close: () => client.end({ timeout: 5 }),
   };
+}
+
+/**
+ * The client as drizzle sees it, with every statement that has parameters run as a named prepared
+ * statement. drizzle asks postgres.js for unnamed statements, and postgres.js sends an unnamed statement
+ * with parameters in two round trips (Parse and Describe, wait for the parameter types, then Bind and
+ * Execute); a prepared one is described once per connection and then costs one round trip, and the server
+ * plans it from its cache. Statements without parameters (DDL, COPY) stay unnamed: they already take one
+ * round trip, and their texts (table names) are unbounded. The statements with parameters are the code's
+ * shapes and the query compiler's (values are bound), so a connection's prepared set stays bounded, and
+ * postgres.js replaces each connection after 30–60 minutes (`max_lifetime`) anyway. A plan invalidated by
+ * a table swapped under it is re-prepared by postgres.js (it retries on RevalidateCachedQuery).
+ */
+function preparing(client: postgres.Sql): postgres.Sql {
+  return new Proxy(client, {
+    get(target, key, receiver) {
+      if (key === 'unsafe') {
+        return (query: string, args?: unknown[], options?: Record<string, unknown>) =>
+          target.unsafe(query, args as postgres.ParameterOrJSON<never>[], {
+            ...options,
+            prepare: (args?.length ?? 0) > 0,
+          });
+      }
+      if (key === 'begin' || key === 'savepoint') {
+        // A transaction's statements run on the client it is given: that one prepares too.
+        return (...args: unknown[]) => {
+          const last = args.length - 1;
+          const body = args[last] as (tx: postgres.Sql) => unknown;
+          args[last] = (tx: postgres.Sql) => body(preparing(tx));
+          return (Reflect.get(target, key) as (...a: unknown[]) => unknown)(...args);
+        };
+      }
+      return Reflect.get(target, key, receiver);
+    },
+  });
 }
 
 async function openPglite(dir: string, statementTimeoutMs?: number): Promise<DatabaseHandle> {

@@ -25,6 +25,8 @@ export interface TtlMemo<V> {
   get(key: string, load: () => Promise<V>): Promise<V>;
   /** The settled answer while fresh, synchronously; undefined when there is none yet. */
   peek(key: string): { value: V } | undefined;
+  /** Forgets every answer (a change this process made): the next `get` of any key loads again. */
+  clear(): void;
 }
 
 interface Entry<V> {
@@ -108,6 +110,10 @@ export function createTtlMemo<V>({
     },
     peek(key) {
       return fresh(key)?.settled;
+    },
+    clear() {
+      // A reload running now settles into an entry no longer in the map, so it is dropped (`refresh`).
+      entries.clear();
     },
   };
 }

@@ -29,7 +29,10 @@ export async function itemStatus(c: Context<AppEnv>) {
   if (job.status !== 'processing') {
     return { status: job.status, statusMessage: job.statusMessage, ...base, ...counts };
   }
-  const live = await workflowState(c, job.workflowId, deps.now() - job.created);
+  // A job younger than QUERY_AFTER_MS answers from the database alone: a small publish completes
+  // within it, and a client polling it every 50 ms should not wait on Temporal for each poll.
+  const age = deps.now() - job.created;
+  const live = age < QUERY_AFTER_MS ? {} : await workflowState(c, job.workflowId);
   if (live.closedWithoutOutcome) {
     const statusMessage = JSON.stringify({
       code: 500,
@@ -67,8 +70,10 @@ function progressCounts(p: PublishProgress) {
 /**
  * Live counts come from the workflow's progress query, which goes through the worker and waits for
  * the workflow task it may be running (a small publish runs whole inside one). A job younger than
- * `QUERY_AFTER_MS` has no counts worth that wait, and a query gets at most `QUERY_WAIT_MS`; without
- * it the status answers from the database, whose counts the load updates every second.
+ * `QUERY_AFTER_MS` has no counts worth that wait and is not asked about at all (a workflow terminated
+ * in its first second shows as failed once the job is that old); an older one's query gets at most
+ * `QUERY_WAIT_MS`; without it the status answers from the database, whose counts the load updates
+ * every second.
  */
 const QUERY_AFTER_MS = 1000;
 const QUERY_WAIT_MS = 500;
@@ -76,18 +81,14 @@ const QUERY_WAIT_MS = 500;
 async function workflowState(
   c: Context<AppEnv>,
   workflowId: string,
-  ageMs: number,
 ): Promise<{ progress?: PublishProgress; closedWithoutOutcome?: string }> {
   try {
     const client = await c.get('deps').temporal();
     const handle = client.workflow.getHandle(workflowId);
     // Asked at once with the description, which the server answers alone.
-    const progress =
-      ageMs >= QUERY_AFTER_MS
-        ? client
-            .withDeadline(Date.now() + QUERY_WAIT_MS, () => handle.query(publishProgressQuery))
-            .catch(() => undefined)
-        : Promise.resolve(undefined);
+    const progress = client
+      .withDeadline(Date.now() + QUERY_WAIT_MS, () => handle.query(publishProgressQuery))
+      .catch(() => undefined);
     const description = await handle.describe();
     const status = description.status.name;
     if (status === 'TERMINATED' || status === 'CANCELLED' || status === 'TIMED_OUT')

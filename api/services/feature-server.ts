@@ -2,12 +2,7 @@
 import { createHash } from 'node:crypto';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { ownFeaturesWhere } from '../../db/repositories/access.js';
-import {
-  findServiceByName,
-  type HostedLayerRow,
-  type HostedServiceRow,
-  listLayers,
-} from '../../db/repositories/services.js';
+import { type HostedLayerRow, type HostedServiceRow, listLayers } from '../../db/repositories/services.js';
 import { narrowedWhere } from '../../lib/access/ownership.js';
 import { allowsEditing, parseCapabilities } from '../../lib/edit/capabilities.js';
 import { toGeoError } from '../../lib/errors.js';
@@ -22,7 +17,6 @@ import { serviceNotFound } from './hosted-layer.js';
 import { JsonPieces, queryFeatureLayer } from './layer-query.js';
 import { sendRelatedRecords } from './related-records.js';
 import { requestLayer, requestService } from './request-layer.js';
-import { authorizeService } from './service-access.js';
 import { sendServiceQuery } from './service-query.js';
 
 const methods = ['GET', 'POST'];
@@ -117,12 +111,14 @@ export function createFeatureServerRouter(): Hono<AppEnv> {
   const base = '/services/Hosted/:name/FeatureServer';
 
   // Every resource of the service answers only those who may read its item.
+  // The service, its layers and the access answer come from the app's brief memory (request-lookups.ts).
   const readable: MiddlewareHandler<AppEnv> = async (c, next) => {
-    const db = c.get('deps').database.db;
-    const service = await findServiceByName(db, c.req.param('name') ?? '');
-    if (service?.status !== 'ready') throw serviceNotFound();
-    await authorizeService(db, service.serviceItemId, c.get('user'));
-    c.set('hostedService', service);
+    const lookups = c.get('lookups');
+    const found = await lookups.readyService(c.req.param('name') ?? '');
+    if (!found) throw serviceNotFound();
+    await lookups.authorize(c.get('deps').database.db, found.service.serviceItemId, c.get('user'));
+    c.set('hostedService', found.service);
+    c.set('hostedLayers', found.layers);
     await next();
   };
   router.use(base, readable);
@@ -133,7 +129,8 @@ export function createFeatureServerRouter(): Hono<AppEnv> {
   });
 
   router.on(methods, `${base}/layers`, async (c) => {
-    const layers = await listLayers(c.get('deps').database.db, requestService(c).serviceItemId);
+    const layers =
+      c.get('hostedLayers') ?? (await listLayers(c.get('deps').database.db, requestService(c).serviceItemId));
     const defs = layers.map((l) => servedLayer(l.definition));
     return sendJson(c, {
       layers: defs.filter((d) => d.type !== 'Table'),

@@ -13,9 +13,21 @@ export async function layerOfService(
   service: HostedServiceRow,
   layerId: string,
 ): Promise<HostedLayerRow> {
-  const id = /^\d{1,3}$/.test(layerId) ? Number(layerId) : -1;
+  const id = layerNumber(layerId);
   const layer = id >= 0 ? await findLayer(db, service.serviceItemId, id) : undefined;
-  if (!layer)
-    throw new GeoError({ code: 400, message: 'Invalid URL', details: [`Layer ${layerId} does not exist.`] });
+  if (!layer) throw layerNotFound(layerId);
   return layer;
 }
+
+/** The layer with the id in the URL among a service's layers already read. */
+export function layerOfList(layers: readonly HostedLayerRow[], layerId: string): HostedLayerRow {
+  const id = layerNumber(layerId);
+  const layer = id >= 0 ? layers.find((l) => l.layerId === id) : undefined;
+  if (!layer) throw layerNotFound(layerId);
+  return layer;
+}
+
+const layerNumber = (layerId: string) => (/^\d{1,3}$/.test(layerId) ? Number(layerId) : -1);
+
+const layerNotFound = (layerId: string) =>
+  new GeoError({ code: 400, message: 'Invalid URL', details: [`Layer ${layerId} does not exist.`] });

@@ -30,6 +30,8 @@ export interface ServiceAuthorizer {
   (db: Database, serviceItemId: string, viewer: UserRow | undefined): Promise<ServiceAudience>;
   /** A remembered grant, synchronously; undefined when not remembered, expired or refused. */
   known(serviceItemId: string, viewer: UserRow | undefined): ServiceAudience | undefined;
+  /** Forgets every answer, after a change made in this process (sharing, deletion, a user's role). */
+  clear(): void;
 }
 
 /**
@@ -38,9 +40,13 @@ export interface ServiceAuthorizer {
  * an answer in use is looked up again in the background before it expires (lib/ttl-memo.ts), so tile
  * requests do not all wait on the same lookup every `ttlMs`. A change of sharing shows within `ttlMs`.
  */
-export function createServiceAuthorizer(ttlMs = 2_000, maxEntries = 10_000): ServiceAuthorizer {
+export function createServiceAuthorizer(
+  ttlMs = 2_000,
+  maxEntries = 10_000,
+  now: () => number = Date.now,
+): ServiceAuthorizer {
   type Answer = { audience: ServiceAudience } | { error: unknown };
-  const answers = createTtlMemo<Answer>({ ttlMs, maxEntries, now: Date.now });
+  const answers = createTtlMemo<Answer>({ ttlMs, maxEntries, now });
   const keyOf = (serviceItemId: string, viewer: UserRow | undefined) =>
     viewer ? `${serviceItemId}\u0000${viewer.username}` : serviceItemId;
   const authorize = async (db: Database, serviceItemId: string, viewer: UserRow | undefined) => {
@@ -58,5 +64,5 @@ export function createServiceAuthorizer(ttlMs = 2_000, maxEntries = 10_000): Ser
     const hit = answers.peek(keyOf(serviceItemId, viewer))?.value;
     return hit && 'audience' in hit ? hit.audience : undefined;
   };
-  return Object.assign(authorize, { known });
+  return Object.assign(authorize, { known, clear: () => answers.clear() });
 }

@@ -154,3 +154,20 @@ describe('createTtlMemo refresh ahead of expiry', () => {
     expect(memo.peek('k')).toBeUndefined(); // gone: the next get loads afresh
   });
 });
+
+describe('createTtlMemo clear', () => {
+  it('forgets every answer, and a load running when it was cleared is not remembered', async () => {
+    let loads = 0;
+    const memo = createTtlMemo<number>({ ttlMs: 100, maxEntries: 10, now: () => 0 });
+    expect(await memo.get('a', async () => ++loads)).toBe(1);
+    memo.clear();
+    expect(memo.peek('a')).toBeUndefined();
+    let release!: (v: number) => void;
+    const running = memo.get('b', () => new Promise<number>((r) => (release = r)));
+    memo.clear();
+    release(7);
+    expect(await running).toBe(7);
+    expect(memo.peek('b')).toBeUndefined();
+    expect(await memo.get('a', async () => ++loads)).toBe(2);
+  });
+});
