@@ -154,7 +154,7 @@ export function buildLayerDefinition(input: LayerDefinitionInput): Record<string
     editingInfo: { lastEditDate: null },
     isDataVersioned: false,
     supportsAppend: true,
-    supportedAppendFormats: 'csv,excel,geojson,shapefile,featureCollection',
+    supportedAppendFormats: 'csv,excel,geojson,shapefile,featureCollection,sqlite,geoPackage,filegdb',
     supportsCalculate: true,
     supportsTruncate: true,
     supportsAttachmentsByUploadId: false,
