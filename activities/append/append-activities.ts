@@ -45,7 +45,12 @@ export function createAppendActivities(deps: AppendDeps) {
       const table = pickTable(await sourceTables(store, request), input.sourceTableName);
       const xy = coordinateColumns(table.headers, input.coordinates);
       const sr = table.sourceSR ?? WGS84;
-      const plan = { id: table.layer.id, name: table.layer.name, source: table.source } as LayerPlan;
+      const plan = {
+        id: table.layer.id,
+        name: table.layer.name,
+        source: table.source,
+        geometryType: table.geometryType ?? null,
+      } as LayerPlan;
       const resumed = Context.current().info.heartbeatDetails as StagingProgress | undefined;
       const first = { byteOffset: table.source.kind === 'csv' ? table.source.dataOffset : 0, rowNumber: 0 };
       let staged = resumed?.staged ?? 0;
