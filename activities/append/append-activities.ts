@@ -1,61 +1,97 @@
 /**
- * The append job's reading step: the uploaded item read by the publish readers (delimited text,
- * workbooks, GeoJSON, zipped shapefiles, feature collections) into source rows, written as one JSON
- * object under the job's key. Rerunning writes the same object, so a retry is harmless.
+ * The append job's steps in the worker. Staging: the uploaded item read by the publish readers
+ * (delimited text, workbooks, GeoJSON, zipped shapefiles, feature collections, GeoPackage/SQLite, file
+ * geodatabases and the feature service of a service definition) in batches into the staging table,
+ * each batch committed and heartbeated as the resume point, so memory stays flat in the source's size
+ * and a retried attempt goes on from the last batch. Applying: append-apply.ts. Every step is
+ * idempotent: staged rows are numbered, and the job's row fences the apply transaction.
  */
+import { Context } from '@temporalio/activity';
+import type { DatabaseHandle } from '../../db/client.js';
+import { clearStaging, type StagedRow, stageRows } from '../../db/repositories/append-staging.js';
+import { finishJob } from '../../db/repositories/service-jobs.js';
 import type { LayerPlan, PublishRequest } from '../../db/schema/publish-request.js';
 import type { ObjectStore } from '../../infra/object-store.js';
 import { badRequest } from '../../lib/errors.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
-import type { AppendRecord, AppendSourceInput, AppendSourceResult } from '../../workflows/append-messages.js';
+import type {
+  AppendFailure,
+  AppendJobInput,
+  AppendSourceInput,
+  AppendStaged,
+  StagingProgress,
+} from '../../workflows/append-messages.js';
+import { recordProgress } from '../heartbeat.js';
 import { withFailureMapping } from '../publish/activity-errors.js';
 import { layerBatches, type SourceTable, sourceTables } from '../publish/layer-sources.js';
+import { applyStagedAppend } from './append-apply.js';
 
 export interface AppendDeps {
+  database: DatabaseHandle;
   store: ObjectStore;
+  now: () => number;
 }
 
 const WGS84: SpatialReference = { wkid: 4326 };
-/** Read whole in memory by their readers: refused here, as append holds every row of the source. */
-const NOT_READ = new Set(['sqlite', 'fileGeodatabase', 'serviceDefinition']);
+/** Rows staged per committed batch (and per heartbeat). */
+const STAGE_BATCH = 2000;
 
-export const appendRowsKey = (jobId: string): string => `append/${jobId}/rows.json`;
-
-export function createAppendActivities({ store }: AppendDeps) {
+export function createAppendActivities(deps: AppendDeps) {
+  const { database, store } = deps;
   return withFailureMapping({
-    async readAppendSource(input: AppendSourceInput): Promise<AppendSourceResult> {
-      if (NOT_READ.has(input.fileType))
-        throw badRequest('Unable to append.', [
-          `Appending from ${input.fileType} items is not supported; append from csv, excel, geojson, shapefile or featureCollection items.`,
-        ]);
+    async stageAppendSource(input: AppendSourceInput): Promise<AppendStaged> {
       const request = publishRequestOf(input);
       const table = pickTable(await sourceTables(store, request), input.sourceTableName);
       const xy = coordinateColumns(table.headers, input.coordinates);
       const sr = table.sourceSR ?? WGS84;
-      const plan = { id: table.layer.id, name: table.layer.name, source: table.source } as LayerPlan;
-      const start = { byteOffset: table.source.kind === 'csv' ? table.source.dataOffset : 0, rowNumber: 0 };
-      const records: AppendRecord[] = [];
+      const plan = {
+        id: table.layer.id,
+        name: table.layer.name,
+        source: table.source,
+        geometryType: table.geometryType ?? null,
+      } as LayerPlan;
+      const resumed = Context.current().info.heartbeatDetails as StagingProgress | undefined;
+      const first = { byteOffset: table.source.kind === 'csv' ? table.source.dataOffset : 0, rowNumber: 0 };
+      let staged = resumed?.staged ?? 0;
+      if (resumed?.done) return { rowCount: staged, headers: table.headers, spatialReference: sr };
+      const start = resumed?.next ?? first;
+      let pending: StagedRow[] = [];
+      const flush = async (next: StagingProgress['next'], done = false) => {
+        await stageRows(database, input.jobId, staged, pending);
+        staged += pending.length;
+        pending = [];
+        recordProgress({ staged, next, ...(done ? { done } : {}) } satisfies StagingProgress);
+      };
       for await (const batch of layerBatches(store, request, plan, start)) {
         for (const [i, row] of batch.rows.entries()) {
-          if (records.length >= input.maxRows)
-            throw badRequest('Unable to append.', [
-              `The source has more than ${input.maxRows} rows, the most one append takes.`,
-            ]);
-          const record: AppendRecord = { attributes: attributesOf(table.headers, row) };
+          const record: StagedRow = { attributes: attributesOf(table.headers, row) };
           const located = batch.geometries?.[i];
           if (located && !('reason' in located)) record.geometry = { ...located, spatialReference: sr };
           else if (xy) {
             const point = pointOf(row[xy[0]], row[xy[1]]);
             if (point) record.geometry = { ...point, spatialReference: sr };
           }
-          records.push(record);
+          pending.push(record);
         }
+        // A resume point lies between reader batches only: the rows of one go to the table together.
+        if (pending.length >= STAGE_BATCH) await flush(batch.next);
       }
-      const rowsKey = appendRowsKey(input.jobId);
-      const body = Buffer.from(JSON.stringify(records), 'utf8');
-      await store.put(rowsKey, body, body.length, 'application/json');
-      return { rowsKey, rowCount: records.length, headers: table.headers, spatialReference: sr };
+      await flush(start, true);
+      return { rowCount: staged, headers: table.headers, spatialReference: sr };
+    },
+
+    async applyStagedAppend(input: AppendJobInput & { staged: AppendStaged }) {
+      return applyStagedAppend(deps, input);
+    },
+
+    /** Ends a job the workflow could not finish; a job already ended keeps its outcome. */
+    async failAppendJob({ jobId, error }: AppendFailure): Promise<void> {
+      await finishJob(database.db, jobId, { status: 'Failed', error }, deps.now());
+    },
+
+    async clearAppendStaging(jobId: string): Promise<void> {
+      await clearStaging(database, jobId);
     },
   });
 }
@@ -132,8 +168,8 @@ function cellValue(v: CellValue): string | number | boolean | null {
   return v;
 }
 
-function attributesOf(headers: string[], row: CellValue[]): AppendRecord['attributes'] {
-  const out: AppendRecord['attributes'] = {};
+function attributesOf(headers: string[], row: CellValue[]): StagedRow['attributes'] {
+  const out: StagedRow['attributes'] = {};
   headers.forEach((h, i) => {
     out[h] = cellValue(row[i]);
   });

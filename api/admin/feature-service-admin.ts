@@ -6,6 +6,7 @@
  * are drawn again when a layer's drawingInfo changed.
  */
 import { type Context, Hono } from 'hono';
+import { extentBounds } from '../../db/repositories/feature-edit-layer.js';
 import { findItem } from '../../db/repositories/items.js';
 import { applySchemaChanges, type LayerSchemaChange } from '../../db/repositories/layer-schema.js';
 import {
@@ -32,7 +33,6 @@ import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { format, sendJson } from '../render.js';
 import { refreshCachesAfterEdit } from '../services/cache-refresh.js';
-import { extentBounds } from '../services/feature-edit-layer.js';
 import { layerOfService, serviceNotFound } from '../services/hosted-layer.js';
 import { authorizeService } from '../services/service-access.js';
 import { answerAsJob } from '../services/service-jobs.js';

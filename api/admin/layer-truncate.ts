@@ -5,6 +5,7 @@
  * the service redraw the area the layer covered. With attachmentOnly only the attachments go.
  */
 import { truncateLayerRows } from '../../db/repositories/feature-calculate.js';
+import { envelopeOf, extentBounds } from '../../db/repositories/feature-edit-layer.js';
 import {
   inEditTransaction,
   layerExtents,
@@ -18,7 +19,6 @@ import { unionBounds } from '../../lib/geometry/index.js';
 import { storageSpatialReference } from '../../lib/query/hosted-layer-catalog.js';
 import type { AppDeps } from '../env.js';
 import { refreshCachesAfterEdit } from '../services/cache-refresh.js';
-import { envelopeOf, extentBounds } from '../services/feature-edit-layer.js';
 
 export async function truncateLayer(
   deps: AppDeps,

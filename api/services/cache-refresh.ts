@@ -9,8 +9,7 @@
 import { findService } from '../../db/repositories/services.js';
 import { tileCachesOfSource } from '../../db/repositories/tile-caches.js';
 import { type Bounds, type SpatialReference, WEB_MERCATOR } from '../../lib/geometry/types.js';
-import { createTransformer } from '../../lib/projection/index.js';
-import { projectBounds } from '../../lib/projection/project-bounds.js';
+import { toMercator } from '../../lib/projection/project-bounds.js';
 import {
   refreshAreasSignal,
   TILE_CACHE_REFRESH_WORKFLOW,
@@ -19,8 +18,6 @@ import {
 } from '../../workflows/tile-cache-messages.js';
 import type { tileCacheRefreshWorkflow } from '../../workflows/tile-cache-refresh.js';
 import type { AppDeps } from '../env.js';
-
-const WORLD = 20037508.342789244;
 
 /**
  * Asks every cache drawn from `sourceServiceItemId` to draw again the tiles meeting `areas` (envelopes
@@ -64,11 +61,4 @@ export async function refreshCachesAfterEdit(
       error: err instanceof Error ? err.message : String(err),
     });
   }
-}
-
-/** An envelope in Web Mercator, by its corners and edge midpoints, clamped to the world. */
-export function toMercator(bounds: Bounds, from: SpatialReference): Bounds {
-  const clamp = (v: number) => Math.max(-WORLD, Math.min(WORLD, v));
-  const [xmin, ymin, xmax, ymax] = projectBounds(bounds, createTransformer(from, WEB_MERCATOR));
-  return [clamp(xmin), clamp(ymin), clamp(xmax), clamp(ymax)];
 }

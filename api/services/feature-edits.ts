@@ -8,11 +8,15 @@
 
 import { serviceEditor as editorOf } from '../../db/repositories/access.js';
 import {
-  type EditTransaction,
-  inEditTransaction,
-  layerExtents,
-  writeServiceExtent,
-} from '../../db/repositories/feature-edits.js';
+  EditAborted,
+  type EditResult,
+  editLayer,
+  failed,
+  type LayerEditResults,
+  type LayerOutcome,
+  updateServiceExtent,
+} from '../../db/repositories/feature-edit-layer.js';
+import { inEditTransaction } from '../../db/repositories/feature-edits.js';
 import type { HostedLayerRow, HostedServiceRow } from '../../db/repositories/services.js';
 import type { UserRow } from '../../db/repositories/users.js';
 import { type EditKind, requireEditCapabilities } from '../../lib/edit/capabilities.js';
@@ -24,18 +28,8 @@ import type { SpatialReference } from '../../lib/geometry/types.js';
 import { storageSpatialReference } from '../../lib/query/hosted-layer-catalog.js';
 import type { AppDeps } from '../env.js';
 import { refreshCachesAfterEdit } from './cache-refresh.js';
-import {
-  EditAborted,
-  type EditResult,
-  editLayer,
-  envelopeOf,
-  extentBounds,
-  failed,
-  type LayerEditResults,
-  type LayerOutcome,
-} from './feature-edit-layer.js';
 
-export type { EditResult, LayerEditResults } from './feature-edit-layer.js';
+export type { EditResult, LayerEditResults } from '../../db/repositories/feature-edit-layer.js';
 
 export interface EditOptions {
   user: UserRow | undefined;
@@ -147,14 +141,4 @@ async function afterCommit(deps: AppDeps, serviceItemId: string, outcomes: Layer
   // A large edit (a delete by where clause) is one area: the signal stays small and the redraw is the same.
   const union = areas.length > MAX_REFRESH_AREAS ? unionBounds(areas) : null;
   await refreshCachesAfterEdit(deps, serviceItemId, union ? [union] : areas);
-}
-
-async function updateServiceExtent(
-  tx: EditTransaction,
-  serviceItemId: string,
-  storage: SpatialReference,
-  now: number,
-): Promise<void> {
-  const extent = unionBounds((await layerExtents(tx, serviceItemId)).map(extentBounds));
-  await writeServiceExtent(tx, serviceItemId, envelopeOf(extent, storage), now);
 }

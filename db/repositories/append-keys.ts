@@ -4,7 +4,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { internalError } from '../../lib/errors.js';
-import type { DatabaseHandle } from '../client.js';
+import type { EditTransaction } from './feature-edits.js';
 
 const TABLE = /^f_[a-z0-9]{32}_\d{1,3}$/;
 const COLUMN = /^(a_\d{1,4}|objectid)$/;
@@ -16,7 +16,7 @@ function ident(name: string, pattern: RegExp): SQL {
 }
 
 export async function objectIdsByKey(
-  db: DatabaseHandle,
+  db: Pick<EditTransaction, 'rows'>,
   table: string,
   column: string,
   keys: readonly string[],

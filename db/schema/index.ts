@@ -7,5 +7,6 @@ export * from './organization.js';
 export * from './portal.js';
 export * from './publishing.js';
 export * from './self-checks.js';
+export * from './service-jobs.js';
 export * from './tile-caches.js';
 export * from './users.js';

@@ -107,3 +107,19 @@ export function appendEdits(
   });
   return out;
 }
+
+/** The target field an upsert matches on: the object id, or a field with a unique index. */
+export function matchingField(
+  fields: readonly { name: string; column: string }[],
+  indexes: readonly { fields?: string; isUnique?: boolean }[],
+  wanted: string | undefined,
+  objectIdField: string,
+): { name: string; column: string } {
+  const name = wanted ?? objectIdField;
+  if (name.toLowerCase() === objectIdField.toLowerCase()) return { name: objectIdField, column: 'objectid' };
+  const field = fields.find((f) => f.name.toLowerCase() === name.toLowerCase());
+  if (!field) throw refuse(`upsertMatchingField '${name}' is not a field of the layer.`);
+  if (!indexes.some((i) => i.isUnique && i.fields?.toLowerCase() === field.name.toLowerCase()))
+    throw refuse(`upsertMatchingField '${field.name}' has no unique index; add one with addToDefinition.`);
+  return { name: field.name, column: field.column };
+}

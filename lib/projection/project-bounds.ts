@@ -1,5 +1,5 @@
-import type { Bounds } from '../geometry/types.js';
-import type { Transformer } from './transformer.js';
+import { type Bounds, type SpatialReference, WEB_MERCATOR } from '../geometry/types.js';
+import { createTransformer, type Transformer } from './transformer.js';
 
 /** Projects a box by its corners and edge midpoints (enough for the query boxes of tiles). */
 export function projectBounds([xmin, ymin, xmax, ymax]: Bounds, t: Transformer): Bounds {
@@ -19,4 +19,13 @@ export function projectBounds([xmin, ymin, xmax, ymax]: Bounds, t: Transformer):
   const xs = pts.map((p) => p[0]).filter(Number.isFinite);
   const ys = pts.map((p) => p[1]).filter(Number.isFinite);
   return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+}
+
+const WORLD = 20037508.342789244;
+
+/** An envelope in Web Mercator, by its corners and edge midpoints, clamped to the world. */
+export function toMercator(bounds: Bounds, from: SpatialReference): Bounds {
+  const clamp = (v: number) => Math.max(-WORLD, Math.min(WORLD, v));
+  const [xmin, ymin, xmax, ymax] = projectBounds(bounds, createTransformer(from, WEB_MERCATOR));
+  return [clamp(xmin), clamp(ymin), clamp(xmax), clamp(ymax)];
 }

@@ -9,7 +9,7 @@
 /** The answer formats of a layer query (`f`): json/pjson, geojson and pbf. */
 export const QUERY_FORMATS = 'JSON, geoJSON, PBF';
 /** The item types append reads (api/services/layer-append.ts). */
-export const APPEND_FORMATS = 'csv,excel,geojson,shapefile,featureCollection';
+export const APPEND_FORMATS = 'csv,excel,geojson,shapefile,featureCollection,sqlite,geoPackage,filegdb';
 
 type Json = Record<string, unknown>;
 

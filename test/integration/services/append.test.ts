@@ -34,7 +34,7 @@ describe('FeatureServer/{layer}/append', () => {
     const layer = (await call(svc.layer, { token }, { method: 'GET' })).json;
     expect([layer.supportsAppend, layer.supportedAppendFormats]).toEqual([
       true,
-      'csv,excel,geojson,shapefile,featureCollection',
+      'csv,excel,geojson,shapefile,featureCollection,sqlite,geoPackage,filegdb',
     ]);
   });
 
@@ -187,11 +187,13 @@ describe('FeatureServer/{layer}/append', () => {
     expect((await call(path, { token: other.token }, { method: 'GET' })).json.error.code).toBe(403);
   });
 
-  it('answers the refusal by the reader of a source it does not read with a 400', async () => {
+  it('answers the refusal by the reader of a source it cannot read with a 400, adding nothing', async () => {
+    const before = await count();
     const item = await addCsv('not really a geopackage', token, owner(), 'GeoPackage');
     const res = await append({ appendItemId: item });
     expect(res.error.code).toBe(400);
-    expect(res.error.details[0]).toMatch(/Appending from sqlite items is not supported/);
+    expect(res.error.message).toBe('Unable to read the file.');
+    expect(await count()).toBe(before);
   });
 
   it('refuses another user, a missing item and unknown parameters', async () => {

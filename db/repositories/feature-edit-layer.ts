@@ -3,20 +3,7 @@
  * (ids from the layer's sequence), updates and deletes checked against values, geometry and ownership,
  * the deleted features' attachment rows removed, then the count, extent and lastEditDate written.
  */
-import { deleteAttachmentsOfFeatures } from '../../db/repositories/attachments.js';
-import {
-  allocateObjectId,
-  deleteFeatureRows,
-  type EditTransaction,
-  insertFeature,
-  lockLayer,
-  readFeatures,
-  summarizeTable,
-  syncObjectIdSequence,
-  updateFeature,
-  writeLayerState,
-} from '../../db/repositories/feature-edits.js';
-import type { HostedServiceRow } from '../../db/repositories/services.js';
+
 import { databaseEditError, databaseErrorFacts } from '../../lib/edit/database-edit-error.js';
 import { type EditError, EditFailure, editFailure, objectMissing } from '../../lib/edit/edit-errors.js';
 import {
@@ -30,6 +17,22 @@ import type { LayerEdits } from '../../lib/edit/edit-parameters.js';
 import { type Editor, notOwnerDescription, ownershipRule } from '../../lib/edit/ownership.js';
 import { unionBounds } from '../../lib/geometry/index.js';
 import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
+import { deleteAttachmentsOfFeatures } from './attachments.js';
+import {
+  allocateObjectId,
+  deleteFeatureRows,
+  type EditTransaction,
+  insertFeature,
+  layerExtents,
+  lockLayer,
+  readFeatures,
+  summarizeTable,
+  syncObjectIdSequence,
+  updateFeature,
+  writeLayerState,
+  writeServiceExtent,
+} from './feature-edits.js';
+import type { HostedServiceRow } from './services.js';
 
 export interface EditResult {
   objectId?: number;
@@ -214,3 +217,14 @@ export const envelopeOf = (b: Bounds | null, sr: SpatialReference): Record<strin
   b
     ? { xmin: b[0], ymin: b[1], xmax: b[2], ymax: b[3], spatialReference: sr }
     : { xmin: 'NaN', ymin: 'NaN', xmax: 'NaN', ymax: 'NaN', spatialReference: sr };
+
+/** The service's extent as the union of its layers', after edits changed one of them. */
+export async function updateServiceExtent(
+  tx: EditTransaction,
+  serviceItemId: string,
+  storage: SpatialReference,
+  now: number,
+): Promise<void> {
+  const extent = unionBounds((await layerExtents(tx, serviceItemId)).map(extentBounds));
+  await writeServiceExtent(tx, serviceItemId, envelopeOf(extent, storage), now);
+}
