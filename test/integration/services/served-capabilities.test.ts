@@ -82,7 +82,7 @@ describe('capabilities served for a service stored by an older publish', () => {
     for (const layer of served) {
       expect(layer).toMatchObject({
         supportsAppend: true,
-        supportedAppendFormats: 'csv,excel,geojson,shapefile,featureCollection',
+        supportedAppendFormats: 'csv,excel,geojson,shapefile,featureCollection,sqlite,geoPackage,filegdb',
         supportsCalculate: true,
         supportsTruncate: true,
         supportsCoordinatesQuantization: true,
@@ -93,6 +93,7 @@ describe('capabilities served for a service stored by an older publish', () => {
           supportsHavingClause: true,
           supportsPercentileStatistics: true,
           supportsReturningGeometryCentroid: false,
+          supportsQueryRelatedPagination: true,
         },
       });
       expect(layer.supportsExceedsLimitStatistics).toBeUndefined();
@@ -118,6 +119,11 @@ describe('capabilities served for a service stored by an older publish', () => {
     });
     for (const key of ['supportsAppend', 'supportsCalculate', 'supportsTruncate', 'supportedAppendFormats'])
       expect(layer[key]).toBeUndefined();
+    // The MapServer answers no queryRelatedRecords, so its layers claim none.
+    expect(layer.advancedQueryCapabilities).toMatchObject({
+      supportsQueryRelatedPagination: false,
+      supportsAdvancedQueryRelated: false,
+    });
     expect((await get(`${mapServer}/layers`)).layers[0].supportedQueryFormats).toBe('JSON, geoJSON, PBF');
   });
 
