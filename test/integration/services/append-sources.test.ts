@@ -45,7 +45,8 @@ describe('append from GeoPackage, SQLite and file geodatabase items', () => {
     const added = await upload(
       `/sharing/rest/content/users/${owner()}/addItem`,
       { token, type, title: `append source ${file}` },
-      { name: file.split('/').pop()!, path: fixture(file) },
+      // A name of its own: other files of the run upload the same fixtures into the same folder.
+      { name: `${uniqueName('append')}_${file.split('/').pop()!}`, path: fixture(file) },
     );
     if (!added.id) throw new Error(`addItem failed: ${JSON.stringify(added)}`);
     return added.id as string;
