@@ -8,8 +8,9 @@
  * - A change made through this process (any request that may write: see `mayWrite`) forgets every
  *   remembered answer when it is done, so the next request sees it: sharing, deleting an item,
  *   revoking a token, signing out, a user disabled or given another role, a service definition changed.
- * - A change made by another process (a second API process, a worker finishing an overwrite) is seen
- *   within `LOOKUP_TTL_MS`.
+ * - A change made by another process (a second API process, a worker finishing an overwrite or an
+ *   asynchronous job) is seen within `LOOKUP_TTL_MS`, and at once by a client that followed the job:
+ *   reporting a job ended forgets its service (`forgetService`).
  * - Only found answers are remembered: an unknown token, or a service not found or not ready, is looked
  *   up again on every request, so a service is usable as soon as its publish job says completed.
  * - A remembered grant is still refused once its token expires, and its referer or address binding is
@@ -45,6 +46,11 @@ export interface RequestLookups {
   authorize: ServiceAuthorizer;
   /** Forgets everything remembered: called after a request of this process that may have changed it. */
   clear(): void;
+  /**
+   * Forgets the service (and any service lookup still loading): called when this process reports a job
+   * on it ended, whoever ran the job, so a client that followed the job reads what the job left.
+   */
+  forgetService(serviceItemId: string): void;
 }
 
 export function createRequestLookups(db: Database, now: () => number, ttlMs = LOOKUP_TTL_MS): RequestLookups {
@@ -79,6 +85,9 @@ export function createRequestLookups(db: Database, now: () => number, ttlMs = LO
       grants.clear();
       services.clear();
       authorize.clear();
+    },
+    forgetService(serviceItemId) {
+      services.forget((_, settled) => !settled || settled.value?.service.serviceItemId === serviceItemId);
     },
   };
 }

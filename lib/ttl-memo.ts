@@ -27,6 +27,11 @@ export interface TtlMemo<V> {
   peek(key: string): { value: V } | undefined;
   /** Forgets every answer (a change this process made): the next `get` of any key loads again. */
   clear(): void;
+  /**
+   * Forgets the answers `matches` picks (given the key and the settled answer, or undefined while it
+   * loads): the next `get` of those keys loads again.
+   */
+  forget(matches: (key: string, settled: { value: V } | undefined) => boolean): void;
 }
 
 interface Entry<V> {
@@ -114,6 +119,9 @@ export function createTtlMemo<V>({
     clear() {
       // A reload running now settles into an entry no longer in the map, so it is dropped (`refresh`).
       entries.clear();
+    },
+    forget(matches) {
+      for (const [key, entry] of [...entries]) if (matches(key, entry.settled)) entries.delete(key);
     },
   };
 }

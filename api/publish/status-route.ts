@@ -27,6 +27,8 @@ export async function itemStatus(c: Context<AppEnv>) {
   const base = { itemId, jobId: job.id, jobType: job.jobType, lastUpdated: job.modified };
   const counts = job.progress as Record<string, unknown>;
   if (job.status !== 'processing') {
+    // An overwrite's worker changed the service: whoever followed the job reads what it left.
+    c.get('lookups').forgetService(itemId);
     return { status: job.status, statusMessage: job.statusMessage, ...base, ...counts };
   }
   // A job younger than QUERY_AFTER_MS answers from the database alone: a small publish completes

@@ -87,7 +87,11 @@ export async function sendServiceJob(c: Context<AppEnv>) {
   if (!job || job.serviceItemId !== service.serviceItemId) throw notFound('Job does not exist.');
   const user = c.get('user');
   if (!user || (user.username !== job.submitter && user.role !== 'org_admin')) throw forbidden();
-  return sendJson(c, await shownJob(deps, job));
+  const shown = await shownJob(deps, job);
+  // The job may have changed the service from another process (or after this request's own write):
+  // a client reading the service after seeing the job end gets what the job left.
+  if (shown.status !== 'Executing') c.get('lookups').forgetService(service.serviceItemId);
+  return sendJson(c, shown);
 }
 
 /** The job as its status resource shows it: ids, times, status, the operation's answer, the error. */

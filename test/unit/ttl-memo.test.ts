@@ -171,3 +171,30 @@ describe('createTtlMemo clear', () => {
     expect(await memo.get('a', async () => ++loads)).toBe(2);
   });
 });
+
+describe('createTtlMemo forget', () => {
+  it('forgets the settled answers it picks and every load still running, and keeps the rest', async () => {
+    const memo = createTtlMemo<string>({ ttlMs: 100, maxEntries: 10, now: () => 0 });
+    await memo.get('a', async () => 'svc-1');
+    await memo.get('b', async () => 'svc-2');
+    let release!: (v: string) => void;
+    const running = memo.get('c', () => new Promise<string>((r) => (release = r)));
+    const seen: Array<[string, string | undefined]> = [];
+    memo.forget((key, settled) => {
+      seen.push([key, settled?.value]);
+      return !settled || settled.value === 'svc-1';
+    });
+    expect(seen).toEqual([
+      ['a', 'svc-1'],
+      ['b', 'svc-2'],
+      ['c', undefined],
+    ]);
+    release('old');
+    expect(await running).toBe('old');
+    expect(memo.peek('a')).toBeUndefined();
+    expect(memo.peek('b')).toEqual({ value: 'svc-2' });
+    // The load that was running when it was forgotten is not remembered: the next get loads again.
+    expect(memo.peek('c')).toBeUndefined();
+    expect(await memo.get('c', async () => 'new')).toBe('new');
+  });
+});
