@@ -1,11 +1,21 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { queryRelated } from '@esri/arcgis-rest-feature-service';
 import { ArcGISIdentityManager } from '@esri/arcgis-rest-request';
+import type { SevenZipModuleFactory } from '7z-wasm';
+import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { featureServer, fixture, publishFile, uniqueName, upload } from '../publish/publish-client.js';
+import {
+  featureServer,
+  fixture,
+  publishFile,
+  uniqueName,
+  upload,
+  waitForJob,
+} from '../publish/publish-client.js';
 import { call, signIn, stack } from '../support/portal-client.js';
 
 // related.gdb.zip (make-related-fixture.py): parks 1──<M inspections ("parks_inspections", composite,
@@ -25,6 +35,7 @@ const CLASSES_SCRIPT = [
   'print(json.dumps(dict(tables=tables, classes=classes)))',
 ].join('\n');
 const FILE = 'file-geodatabase/related.gdb.zip';
+const SevenZip = createRequire(import.meta.url)('7z-wasm') as SevenZipModuleFactory;
 type Row = Record<string, any>;
 
 describe('a file geodatabase published with its relationship classes', () => {
@@ -302,6 +313,47 @@ describe('a file geodatabase published with its relationship classes', () => {
       )
     ).json;
     expect(parks.relationships.map((r: any) => [r.id, r.name])).toEqual([[0, 'parks_inspections']]);
+  }, 180_000);
+
+  it('a service definition carrying the geodatabase: analyze lists its relationships, publish makes them', async () => {
+    const sz = await SevenZip({ print: () => {}, printErr: () => {} });
+    sz.FS.mkdir('/src');
+    sz.FS.mkdir('/src/esriinfo');
+    sz.FS.writeFile('/src/esriinfo/iteminfo.xml', new TextEncoder().encode('<ESRI_ItemInformation/>'));
+    sz.FS.mkdir('/src/v101');
+    sz.FS.mkdir('/src/v101/related.gdb');
+    for (const [path, bytes] of Object.entries(unzipSync(readFileSync(fixture(FILE)))))
+      if (!path.endsWith('/')) sz.FS.writeFile(`/src/v101/${path}`, bytes);
+    sz.FS.chdir('/src');
+    sz.callMain(['a', '/out.sd', '*', '-bd']);
+    const sd = join(dir, 'related.sd');
+    writeFileSync(sd, sz.FS.readFile('/out.sd'));
+
+    const analyzed = await upload(
+      '/sharing/rest/content/features/analyze',
+      { token, filetype: 'serviceDefinition' },
+      { name: 'related.sd', path: sd },
+    );
+    expect(analyzed.warnings).toEqual(expectedWarnings(gdal.tables));
+    const listed = analyzed.publishParameters.layers as any[];
+    expect(listed.map((l) => l.name).sort()).toEqual([...gdal.tables].sort());
+    for (const l of listed)
+      expect(l.relationships, l.name).toEqual((await layerJson(ids[l.name])).relationships);
+
+    const name = uniqueName('sd_related');
+    const owner = stack().admin.username;
+    const res = await upload(
+      `/sharing/rest/content/users/${owner}/publish`,
+      { token, filetype: 'serviceDefinition', publishParameters: JSON.stringify({ name }) },
+      { name: 'related.sd', path: sd },
+    );
+    const status = await waitForJob(token, owner, res.services[0].serviceItemId, res.services[0].jobId);
+    expect(status.status).toBe('completed');
+    expect(status.warnings).toEqual(expectedWarnings(gdal.tables));
+    for (const l of listed) {
+      const layer = (await call(`${featureServer(name)}/${l.id}`, { token }, { method: 'GET' })).json;
+      expect(layer.relationships, l.name).toEqual(l.relationships);
+    }
   }, 180_000);
 
   it('queryRelatedRecords (raw HTTP) finds each park’s inspections by key', async () => {
