@@ -1,7 +1,9 @@
 /**
  * The analyze activity: reads the start of a csv (GeoJSON as a stream, the whole workbook, zip or
  * database), detects encoding, delimiter, qualifier, field types and location fields, and writes
- * publishParameters ready to hand to publish, with sample records, to the object store. The API
+ * publishParameters ready to hand to publish, with sample records, to the object store; for a file
+ * geodatabase (or a .sd carrying one) the layers list the relationships its classes make, and `warnings`
+ * says which classes a publish cannot carry (lib/service/geodatabase-relationships.ts). The API
  * (api/publish/analyze-route.ts) stores the upload under a temporary key, runs workflows/analyze.ts and
  * reads the answer back: whole-file parsing never runs in the API process, and no rows enter the
  * workflow history (the activity takes and returns object keys).
