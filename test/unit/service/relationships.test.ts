@@ -190,6 +190,36 @@ describe('relationships', () => {
       ).not.toThrow();
     });
 
+    it('goes through a relationship table, each entry with its own key column in it', () => {
+      const m2m = { cardinality: 'esriRelCardinalityManyToMany', relationshipTableId: 1 };
+      const links = {
+        layerId: 1,
+        definition: {
+          fields: [
+            { name: 'from_code', type: 'esriFieldTypeString' },
+            { name: 'to_code', type: 'esriFieldTypeString' },
+          ],
+        },
+      };
+      const both = [
+        ...one([
+          { ...parent, ...m2m, keyFieldInRelationshipTable: 'FROM_CODE' },
+          { ...child, ...m2m, keyFieldInRelationshipTable: 'to_code' },
+        ]),
+        links,
+      ];
+      expect(relationshipPair(both, 0, 2).through).toEqual({
+        layerId: 1,
+        ownKey: 'from_code',
+        relatedKey: 'to_code',
+      });
+      expect(relationshipPair(both, 0, 3).through).toEqual({
+        layerId: 1,
+        ownKey: 'to_code',
+        relatedKey: 'from_code',
+      });
+    });
+
     it('pairs entries of different names when they are the only ones of the other role', () => {
       expect(relationshipPair(one([parent, { ...child, name: 'followed by' }]), 0, 3).counterpart.id).toBe(2);
     });
