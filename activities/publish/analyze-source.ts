@@ -1,7 +1,9 @@
 /**
  * The analyze activity: reads the start of a csv (GeoJSON as a stream, the whole workbook, zip or
  * database), detects encoding, delimiter, qualifier, field types and location fields, and writes
- * publishParameters ready to hand to publish, with sample records, to the object store. The API
+ * publishParameters ready to hand to publish, with sample records, to the object store; for a file
+ * geodatabase (or a .sd carrying one) the layers list the relationships its classes make, and `warnings`
+ * says which classes a publish cannot carry (lib/service/geodatabase-relationships.ts). The API
  * (api/publish/analyze-route.ts) stores the upload under a temporary key, runs workflows/analyze.ts and
  * reads the answer back: whole-file parsing never runs in the API process, and no rows enter the
  * workflow history (the activity takes and returns object keys).
@@ -16,6 +18,7 @@ import {
   localeConventions,
   parseCellValue,
 } from '../../lib/ingest/index.js';
+import { geodatabaseRelationships } from '../../lib/service/geodatabase-relationships.js';
 import { withFailureMapping } from './activity-errors.js';
 import {
   ANALYZED_SERVICE,
@@ -25,11 +28,11 @@ import {
 } from './analyze-tables.js';
 import { sampleFromBytes } from './csv-source.js';
 import { parseWorkbook } from './excel-source.js';
-import { fileGeodatabaseToGeoPackage } from './file-geodatabase.js';
+import { convertFileGeodatabase } from './file-geodatabase.js';
 import { describeGeoJson, geoJsonFeatures } from './geojson-source.js';
 import { buildLayerDefinition } from './layer-definition.js';
 import { type DeclaredField, planLayer } from './layer-plan.js';
-import { serviceDefinitionGeoPackage } from './layer-sources.js';
+import { publishedTables, serviceDefinitionGeodatabase } from './layer-sources.js';
 import { detectLocation } from './location-detection.js';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits, parseShapefileZip } from './parse-thread.js';
 
@@ -111,19 +114,31 @@ export async function analyzeObject(
   let tables: Table[];
   let extra: Record<string, unknown> = {};
   let layerSummaries: Record<string, unknown>[] | undefined;
+  let fileRelationships: Map<number, Record<string, unknown>[]> | undefined;
+  let warnings: string[] = [];
   if (['sqlite', 'featureCollection', 'fileGeodatabase', 'serviceDefinition'].includes(fileType)) {
+    const geodatabase =
+      fileType === 'fileGeodatabase'
+        ? await convertFileGeodatabase(await readObjectBytes(store, source))
+        : fileType === 'serviceDefinition'
+          ? await serviceDefinitionGeodatabase(await readObjectBytes(store, source))
+          : undefined;
     const analyzed: AnalyzedTable[] =
       fileType === 'sqlite'
         ? await analyzeSqliteObject(store, source.key, name)
         : fileType === 'featureCollection'
           ? analyzeFeatureCollection(await readObjectBytes(store, source), name, 1000)
-          : await analyzeSqlite(
-              fileType === 'fileGeodatabase'
-                ? await fileGeodatabaseToGeoPackage(await readObjectBytes(store, source))
-                : await serviceDefinitionGeoPackage(await readObjectBytes(store, source)),
-              name,
-              1000,
-            );
+          : await analyzeSqlite(geodatabase?.gpkg as Uint8Array, name, 1000);
+    // The relationship classes publish makes of the file when every table is published, as the
+    // relationships of publishParameters.layers (publishing them unchanged declares the same ones).
+    if (geodatabase) {
+      const { byLayer, leftOut } = geodatabaseRelationships(
+        geodatabase.relationships,
+        publishedTables(analyzed.map((a) => a.table)),
+      );
+      fileRelationships = byLayer;
+      warnings = leftOut;
+    }
     layerSummaries = analyzed.map((a) => a.summary);
     tables = analyzed.map(({ table: t }) => ({
       name: t.name,
@@ -197,8 +212,14 @@ export async function analyzeObject(
   };
   if (['sqlite', 'featureCollection', 'fileGeodatabase', 'serviceDefinition'].includes(fileType)) {
     // Every table, listed by its position in the file: publish takes them as they are.
-    publishParameters.layers = analyzed.map((a) => ({ ...a.layerInfo, id: a.index }));
+    publishParameters.layers = analyzed.map((a) => ({
+      ...a.layerInfo,
+      id: a.index,
+      ...(fileRelationships ? { relationships: fileRelationships.get(a.index) ?? [] } : {}),
+    }));
     publishParameters.layerInfo = first?.layerInfo ?? {};
+    // A geodatabase published from layerInfo alone takes its classes from the file: none are declared.
+    if (fileRelationships) delete (publishParameters.layerInfo as Record<string, unknown>).relationships;
   } else if (fileType === 'excel') {
     publishParameters.layers = analyzed.map((a) => ({
       ...a.location,
@@ -214,6 +235,8 @@ export async function analyzeObject(
     publishParameters,
     records: first ? first.records.slice(0, sampleSize) : [],
     ...(layerSummaries ? { layers: layerSummaries } : {}),
+    // What publishing these parameters leaves out of the file, one message each.
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
 }
 

@@ -43,6 +43,11 @@ export interface SourceTable {
   sourceSR?: SpatialReference;
   /** Relationships the source file declares for this layer (file geodatabase relationship classes). */
   relationships?: Record<string, unknown>[];
+  /**
+   * What the publish leaves out of the source, for the user (one message each: a file geodatabase's
+   * relationship classes that cannot be published). Carried by the first table: they concern the service.
+   */
+  warnings?: string[];
 }
 
 export type Located = EsriGeometry | { reason: string } | null;
@@ -172,7 +177,7 @@ export async function serviceDefinitionGeoPackage(bytes: Uint8Array): Promise<Ui
 }
 
 /** The file geodatabase a service definition carries, converted, with its relationship classes. */
-async function serviceDefinitionGeodatabase(bytes: Uint8Array): Promise<ConvertedGeodatabase> {
+export async function serviceDefinitionGeodatabase(bytes: Uint8Array): Promise<ConvertedGeodatabase> {
   const entries = await sevenZipEntries(bytes);
   if (serviceDefinitionKind(entries) === 'tiles')
     throw badRequest('Unable to publish the file.', [
@@ -183,7 +188,8 @@ async function serviceDefinitionGeodatabase(bytes: Uint8Array): Promise<Converte
 
 /**
  * The geodatabase's relationship classes on the layers they relate, unless the publisher declares
- * relationships itself (on any layer): a declaration replaces what the file says.
+ * relationships itself (on any layer): a declaration replaces what the file says. The classes that
+ * cannot be published are said in the first table's warnings.
  */
 function withFileRelationships(
   tables: SourceTable[],
@@ -191,12 +197,17 @@ function withFileRelationships(
   classes: ConvertedGeodatabase['relationships'],
 ): SourceTable[] {
   if (request.layers.some((l) => l.layerInfo.relationships !== undefined)) return tables;
-  const published = tables.flatMap((t) =>
-    t.source.kind === 'sqlite' ? [{ layerId: t.layer.id, table: t.source.table }] : [],
-  );
-  const { byLayer } = geodatabaseRelationships(classes, published);
-  return tables.map((t) => (byLayer.has(t.layer.id) ? { ...t, relationships: byLayer.get(t.layer.id) } : t));
+  const { byLayer, leftOut } = geodatabaseRelationships(classes, publishedTables(tables));
+  return tables.map((t, i) => ({
+    ...t,
+    ...(byLayer.has(t.layer.id) ? { relationships: byLayer.get(t.layer.id) } : {}),
+    ...(i === 0 && leftOut.length > 0 ? { warnings: [...(t.warnings ?? []), ...leftOut] } : {}),
+  }));
 }
+
+/** The tables of a converted geodatabase that a publish loads: layer id and name in the file. */
+export const publishedTables = (tables: readonly SourceTable[]) =>
+  tables.flatMap((t) => (t.source.kind === 'sqlite' ? [{ layerId: t.layer.id, table: t.source.table }] : []));
 
 function featureSource(layer: LayerRequest, table: FeatureTable): SourceTable {
   return {

@@ -216,7 +216,8 @@ export function createPublishActivities(deps: PublishDeps) {
     }
     // An overwrite loads beside the service's tables; swapInOverwrite replaces them at the end.
     if (request.overwrite) for (const l of layers) l.tableName = stagingTableName(l.tableName, jobId);
-    const plan: PublishPlan = { layers };
+    const warnings = tables.flatMap((t) => t.warnings ?? []);
+    const plan: PublishPlan = { layers, ...(warnings.length > 0 ? { warnings } : {}) };
     await db.update(publishJobs).set({ plan, modified: deps.now() }).where(sql`${publishJobs.id} = ${jobId}`);
     return layers.map((l) => ({ layerId: l.id, name: l.name }));
   }

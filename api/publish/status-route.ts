@@ -1,6 +1,8 @@
 /**
  * content/users/{u}/items/{serviceItemId}/status: the job's state from the database (the workflow
- * writes its outcome there), with live counts from the workflow's progress query while it runs.
+ * writes its outcome there), with live counts from the workflow's progress query while it runs, and
+ * `warnings`: one message for each thing of the source the publish leaves out (a file geodatabase's
+ * relationship classes it cannot publish), from the job's plan, so while it runs and once it ended.
  */
 import type { Context } from 'hono';
 import { findJob, latestJobForItem } from '../../db/repositories/jobs.js';
@@ -24,7 +26,15 @@ export async function itemStatus(c: Context<AppEnv>) {
     return { status: '', statusMessage: "Item status doesn't exist", itemId };
   }
   if (job.owner !== user.username && !isAdmin(user)) throw forbidden();
-  const base = { itemId, jobId: job.id, jobType: job.jobType, lastUpdated: job.modified };
+  // What the publish leaves out of the source (relationship classes it cannot carry), once planned.
+  const warnings = job.plan?.warnings ?? [];
+  const base = {
+    itemId,
+    jobId: job.id,
+    jobType: job.jobType,
+    lastUpdated: job.modified,
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
   const counts = job.progress as Record<string, unknown>;
   if (job.status !== 'processing') {
     // An overwrite's worker changed the service: whoever followed the job reads what it left.

@@ -218,4 +218,6 @@ export interface LayerPlan {
 
 export interface PublishPlan {
   layers: LayerPlan[];
+  /** What the publish leaves out of the source, one message each (the job's status lists them). */
+  warnings?: string[];
 }

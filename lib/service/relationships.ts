@@ -1,7 +1,9 @@
 /**
  * Relationships between the layers and tables of a hosted service, in ArcGIS's layer JSON form: each
  * side lists the relationship with the same `id`, its own `keyField` and the other side's layer as
- * `relatedTableId`; the origin has role esriRelRoleOrigin, the destination esriRelRoleDestination.
+ * `relatedTableId`; the origin has role esriRelRoleOrigin, the destination esriRelRoleDestination. A
+ * relationship of a layer with itself is listed twice by that layer, one entry per role with its own id
+ * (see counterpartOf).
  * Related records are those whose key values are equal; in a many-to-many relationship they are linked
  * through the rows of a relationship table (`relationshipTableId`), each side naming the column of that
  * table holding its own key (`keyFieldInRelationshipTable`). Read here from publishParameters, the admin
@@ -137,6 +139,31 @@ export function readRelationships(
   return out;
 }
 
+/**
+ * The other side of `own`, a relationship of layer `layerId`, among `sides`, the relationships of the
+ * layer it names: the side with the same id that names `layerId` back. A relationship of a layer with
+ * itself (reflexive) is listed as ArcGIS lists a self-related class, twice by that layer, one entry per
+ * role, each with its own id: its other side is the layer's one entry that names the layer too, with the
+ * other role and the same name (or, when no entry has that name, the one such entry of the other role).
+ */
+export function counterpartOf(
+  sides: readonly Relationship[],
+  own: Relationship,
+  layerId: number,
+): Relationship | undefined {
+  if (own.relatedTableId !== layerId)
+    return sides.find((s) => s.id === own.id && s.relatedTableId === layerId);
+  const mirrors = sides.filter((s) => s.id !== own.id && s.relatedTableId === layerId && s.role !== own.role);
+  const named = mirrors.filter((s) => s.name === own.name);
+  const found = named.length > 0 ? named : mirrors;
+  return found.length === 1 ? found[0] : undefined;
+}
+
+const noCounterpart = (own: Relationship, layerId: number): string =>
+  own.relatedTableId === layerId
+    ? `relationship ${own.id} relates layer ${layerId} to itself, and the layer lists no single other side for it (an entry with its own id, naming layer ${layerId}, with the other role and the same name)`
+    : `layer ${own.relatedTableId} does not list relationship ${own.id} back to layer ${layerId}`;
+
 export interface RelationshipPair {
   relationship: Relationship;
   /** The other side, as the related layer lists it. */
@@ -166,16 +193,13 @@ export function relationshipPair(
       where,
       `relationship ${relationshipId} names layer ${own.relatedTableId}, which does not exist`,
     );
-  const counterpart = readRelationships(
+  const sides = readRelationships(
     related.definition.relationships,
     fieldsOf(related.definition),
     `layer ${related.layerId}`,
-  ).find((r) => r.id === relationshipId && r.relatedTableId === layerId);
-  if (!counterpart)
-    throw invalid(
-      where,
-      `layer ${related.layerId} does not list relationship ${relationshipId} back to layer ${layerId}`,
-    );
+  );
+  const counterpart = counterpartOf(sides, own, layerId);
+  if (!counterpart) throw invalid(where, noCounterpart(own, layerId));
   if (counterpart.role === own.role)
     throw invalid(where, `both sides of relationship ${relationshipId} have role ${own.role}`);
   const pair = { relationship: own, counterpart, relatedLayerId: related.layerId };
@@ -239,14 +263,8 @@ export function checkDeclaredPairs(layers: readonly { layerId: number; relations
           where,
           `relationship ${String(side.id)} names layer ${String(side.relatedTableId)}, which is not published`,
         );
-      const partner = sidesOf(side.relatedTableId).find(
-        (s) => s.id === side.id && s.relatedTableId === layer.layerId,
-      );
-      if (!partner)
-        throw invalid(
-          where,
-          `layer ${String(side.relatedTableId)} does not list relationship ${String(side.id)} back to layer ${layer.layerId}`,
-        );
+      const partner = counterpartOf(sidesOf(side.relatedTableId), side, layer.layerId);
+      if (!partner) throw invalid(where, noCounterpart(side, layer.layerId));
       if (partner.role === side.role)
         throw invalid(where, `both sides of relationship ${String(side.id)} have role ${String(side.role)}`);
       if (partner.relationshipTableId !== side.relationshipTableId)

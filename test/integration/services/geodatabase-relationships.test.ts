@@ -1,17 +1,41 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { queryRelated } from '@esri/arcgis-rest-feature-service';
 import { ArcGISIdentityManager } from '@esri/arcgis-rest-request';
+import type { SevenZipModuleFactory } from '7z-wasm';
+import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { featureServer, fixture, publishFile, uniqueName, upload } from '../publish/publish-client.js';
+import {
+  featureServer,
+  fixture,
+  publishFile,
+  uniqueName,
+  upload,
+  waitForJob,
+} from '../publish/publish-client.js';
 import { call, signIn, stack } from '../support/portal-client.js';
 
 // related.gdb.zip (make-related-fixture.py): parks 1──<M inspections ("parks_inspections", composite,
-// on park_id) and parks M>──<N species through the attributed class "park_species" (park_id, code, trees).
-// The expected related rows are joined here from the tables as Debian's ogr2ogr reads them.
+// on park_id), parks M>──<N species through the attributed class "park_species" (park_id, code, trees),
+// inspections 1──<M inspections ("reinspections", reflexive: inspection_id = follows) and "parks_wardens",
+// whose table wardens the file does not hold. The expected related rows are joined here from the tables
+// as Debian's ogr2ogr reads them, the classes and tables as Debian's python3-gdal lists them.
+const CLASSES_SCRIPT = [
+  'import json, sys',
+  'from osgeo import gdal',
+  'ds = gdal.OpenEx(sys.argv[1])',
+  'tables = [ds.GetLayer(i).GetName() for i in range(ds.GetLayerCount())]',
+  'classes = {}',
+  'for n in ds.GetRelationshipNames():',
+  '  r = ds.GetRelationship(n)',
+  '  classes[n] = [t for t in (r.GetLeftTableName(), r.GetRightTableName(), r.GetMappingTableName()) if t]',
+  'print(json.dumps(dict(tables=tables, classes=classes)))',
+].join('\n');
 const FILE = 'file-geodatabase/related.gdb.zip';
+const SevenZip = createRequire(import.meta.url)('7z-wasm') as SevenZipModuleFactory;
 type Row = Record<string, any>;
 
 describe('a file geodatabase published with its relationship classes', () => {
@@ -23,6 +47,23 @@ describe('a file geodatabase published with its relationship classes', () => {
   /** Published parks: OBJECTID → park_id. */
   let parkOf: Map<number, number>;
   let speciesOid: Map<string, number>;
+  /** Published inspections: OBJECTID → [inspection_id, follows]. */
+  let inspectionOf: Map<number, [number, number | null]>;
+  let firstStatus: Record<string, any>;
+  let gdal: { tables: string[]; classes: Record<string, string[]> };
+  /** What a publish of `published` tables is expected to say of the classes it cannot carry. */
+  const expectedWarnings = (published: string[]) =>
+    Object.entries(gdal.classes)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .flatMap(([name, tables]) => {
+        const missing = [...new Set(tables)].filter((t) => !published.includes(t));
+        if (missing.length === 0) return [];
+        const list = missing.map((t) => `'${t}'`).join(', ');
+        const verb = missing.length === 1 ? 'its table' : 'its tables';
+        return [
+          `Relationship class '${name}' is left out: ${verb} ${list} ${missing.length === 1 ? 'is' : 'are'} not published.`,
+        ];
+      });
   const dir = mkdtempSync(join(tmpdir(), 'related-gdb-it-'));
   const related = async (layer: number, params: Record<string, string>) =>
     (await call(`${path}/${layer}/queryRelatedRecords`, { token, ...params }, { method: 'GET' })).json;
@@ -38,11 +79,17 @@ describe('a file geodatabase published with its relationship classes', () => {
         }),
       ).features.map((f: any) => f.properties);
     data = Object.fromEntries(['parks', 'inspections', 'species', 'park_species'].map((t) => [t, read(t)]));
+    gdal = JSON.parse(
+      execFileSync('/usr/bin/python3', ['-c', CLASSES_SCRIPT, join(dir, 'related.gdb')], {
+        encoding: 'utf8',
+      }),
+    );
 
     token = await signIn();
     const name = uniqueName('gdb_related');
     const { status } = await publishFile(token, FILE, 'fileGeodatabase', { name });
     expect(status.status).toBe('completed');
+    firstStatus = status;
     path = featureServer(name);
     const service = (await call(path, { token }, { method: 'GET' })).json;
     ids = Object.fromEntries([...service.layers, ...service.tables].map((l: any) => [l.name, l.id]));
@@ -54,6 +101,12 @@ describe('a file geodatabase published with its relationship classes', () => {
     );
     speciesOid = new Map(
       (await rows(ids.species, 'code')).map((f) => [f.attributes.code, f.attributes.OBJECTID]),
+    );
+    inspectionOf = new Map(
+      (await rows(ids.inspections, 'inspection_id,follows')).map((f) => [
+        f.attributes.OBJECTID,
+        [f.attributes.inspection_id, f.attributes.follows],
+      ]),
     );
     authentication = await ArcGISIdentityManager.signIn({
       username: stack().admin.username,
@@ -114,8 +167,17 @@ describe('a file geodatabase published with its relationship classes', () => {
         composite: true,
       },
     ]);
+    const reinspections = {
+      name: 'reinspections',
+      relatedTableId: ids.inspections,
+      cardinality: 'esriRelCardinalityOneToMany',
+      composite: false,
+    };
     expect((await layerJson(ids.inspections)).relationships).toEqual([
       { ...parks.relationships[1], relatedTableId: ids.parks, role: 'esriRelRoleDestination' },
+      // The reflexive class: one entry per role, each with its own id.
+      { id: 2, ...reinspections, role: 'esriRelRoleOrigin', keyField: 'inspection_id' },
+      { id: 3, ...reinspections, role: 'esriRelRoleDestination', keyField: 'follows' },
     ]);
     expect((await layerJson(ids.species)).relationships).toEqual([
       {
@@ -131,6 +193,168 @@ describe('a file geodatabase published with its relationship classes', () => {
       supportsAdvancedQueryRelated: true,
     });
   });
+
+  it('the job status says which classes the publish left out and why', async () => {
+    expect(gdal.classes.parks_wardens).toContain('wardens');
+    expect(gdal.tables).not.toContain('wardens');
+    const warnings = expectedWarnings(gdal.tables);
+    expect(warnings).toHaveLength(1);
+    expect(firstStatus.warnings).toEqual(warnings);
+    expect(firstStatus.statusMessage).toBe('completed');
+  });
+
+  it('queryRelatedRecords answers the reflexive class in both directions', async () => {
+    const objectIds = [...inspectionOf.keys()].sort((a, b) => a - b);
+    const topicsOf = (rows: Row[]) => rows.map((r) => r.topic).sort();
+    const groups = (res: any) =>
+      res.relatedRecordGroups.map((g: any) => [
+        g.objectId,
+        g.relatedRecords.map((r: any) => r.attributes.topic).sort(),
+      ]);
+    // Origin to destination: the inspections that follow each one up.
+    const followUps = await related(ids.inspections, {
+      objectIds: objectIds.join(','),
+      relationshipId: '2',
+      outFields: 'topic',
+    });
+    expect(groups(followUps)).toEqual(
+      objectIds
+        .map((oid) => {
+          const own = inspectionOf.get(oid)?.[0];
+          return [oid, topicsOf(data.inspections.filter((i) => i.follows === own))];
+        })
+        .filter(([, topics]) => (topics as string[]).length > 0),
+    );
+    // Destination to origin: the inspection each one follows up.
+    const followed = await related(ids.inspections, {
+      objectIds: objectIds.join(','),
+      relationshipId: '3',
+      outFields: 'topic,inspection_id',
+    });
+    expect(groups(followed)).toEqual(
+      objectIds
+        .map((oid) => {
+          const follows = inspectionOf.get(oid)?.[1];
+          return [oid, topicsOf(data.inspections.filter((i) => i.inspection_id === follows))];
+        })
+        .filter(([, topics]) => (topics as string[]).length > 0),
+    );
+    expect(followed.fields.map((f: any) => f.name)).toEqual(['OBJECTID', 'topic', 'inspection_id']);
+  });
+
+  it('analyze lists the relationships publish makes, and publishing its answer unchanged makes the same', async () => {
+    const analyzed = await upload(
+      '/sharing/rest/content/features/analyze',
+      { token, filetype: 'fileGeodatabase' },
+      { name: 'related.gdb.zip', path: fixture(FILE) },
+    );
+    expect(analyzed.warnings).toEqual(expectedWarnings(gdal.tables));
+    const listed = analyzed.publishParameters.layers as any[];
+    for (const l of listed)
+      expect(l.relationships, l.name).toEqual((await layerJson(ids[l.name])).relationships);
+    expect(analyzed.publishParameters.layerInfo.relationships).toBeUndefined();
+
+    const name = uniqueName('gdb_analyzed');
+    const { status } = await publishFile(token, FILE, 'fileGeodatabase', {
+      ...analyzed.publishParameters,
+      name,
+    });
+    expect(status.status).toBe('completed');
+    // Declared by the publisher now: the file's classes do not come again, so nothing is left out.
+    expect(status.warnings).toBeUndefined();
+    const again = featureServer(name);
+    for (const l of listed) {
+      const layer = (await call(`${again}/${l.id}`, { token }, { method: 'GET' })).json;
+      expect(layer.relationships, l.name).toEqual(l.relationships);
+    }
+    const counts = (
+      await call(
+        `${again}/${listed.find((l) => l.name === 'inspections').id}/queryRelatedRecords`,
+        {
+          token,
+          objectIds: [...inspectionOf.keys()].join(','),
+          relationshipId: '2',
+          returnCountOnly: 'true',
+        },
+        { method: 'GET' },
+      )
+    ).json;
+    const total = counts.relatedRecordGroups.reduce((n: number, g: any) => n + g.count, 0);
+    expect(total).toBe(data.inspections.filter((i) => i.follows !== null && i.follows !== undefined).length);
+  }, 180_000);
+
+  it('a publish listing some tables only leaves out, and says, the classes of the others', async () => {
+    const analyzed = await upload(
+      '/sharing/rest/content/features/analyze',
+      { token, filetype: 'fileGeodatabase' },
+      { name: 'related.gdb.zip', path: fixture(FILE) },
+    );
+    const kept = (analyzed.publishParameters.layers as any[])
+      .filter((l) => l.name !== 'park_species')
+      .map(({ relationships: _, ...l }) => l);
+    const name = uniqueName('gdb_some');
+    const { status } = await publishFile(token, FILE, 'fileGeodatabase', {
+      ...analyzed.publishParameters,
+      name,
+      layers: kept,
+    });
+    expect(status.status).toBe('completed');
+    const published = gdal.tables.filter((t) => t !== 'park_species');
+    expect(status.warnings).toEqual(expectedWarnings(published));
+    expect(status.warnings).toContain(
+      "Relationship class 'park_species' is left out: its table 'park_species' is not published.",
+    );
+    // The classes published are numbered without the ones left out.
+    const parks = (
+      await call(
+        `${featureServer(name)}/${kept.find((l) => l.name === 'parks').id}`,
+        { token },
+        { method: 'GET' },
+      )
+    ).json;
+    expect(parks.relationships.map((r: any) => [r.id, r.name])).toEqual([[0, 'parks_inspections']]);
+  }, 180_000);
+
+  it('a service definition carrying the geodatabase: analyze lists its relationships, publish makes them', async () => {
+    const sz = await SevenZip({ print: () => {}, printErr: () => {} });
+    sz.FS.mkdir('/src');
+    sz.FS.mkdir('/src/esriinfo');
+    sz.FS.writeFile('/src/esriinfo/iteminfo.xml', new TextEncoder().encode('<ESRI_ItemInformation/>'));
+    sz.FS.mkdir('/src/v101');
+    sz.FS.mkdir('/src/v101/related.gdb');
+    for (const [path, bytes] of Object.entries(unzipSync(readFileSync(fixture(FILE)))))
+      if (!path.endsWith('/')) sz.FS.writeFile(`/src/v101/${path}`, bytes);
+    sz.FS.chdir('/src');
+    sz.callMain(['a', '/out.sd', '*', '-bd']);
+    const sd = join(dir, 'related.sd');
+    writeFileSync(sd, sz.FS.readFile('/out.sd'));
+
+    const analyzed = await upload(
+      '/sharing/rest/content/features/analyze',
+      { token, filetype: 'serviceDefinition' },
+      { name: 'related.sd', path: sd },
+    );
+    expect(analyzed.warnings).toEqual(expectedWarnings(gdal.tables));
+    const listed = analyzed.publishParameters.layers as any[];
+    expect(listed.map((l) => l.name).sort()).toEqual([...gdal.tables].sort());
+    for (const l of listed)
+      expect(l.relationships, l.name).toEqual((await layerJson(ids[l.name])).relationships);
+
+    const name = uniqueName('sd_related');
+    const owner = stack().admin.username;
+    const res = await upload(
+      `/sharing/rest/content/users/${owner}/publish`,
+      { token, filetype: 'serviceDefinition', publishParameters: JSON.stringify({ name }) },
+      { name: 'related.sd', path: sd },
+    );
+    const status = await waitForJob(token, owner, res.services[0].serviceItemId, res.services[0].jobId);
+    expect(status.status).toBe('completed');
+    expect(status.warnings).toEqual(expectedWarnings(gdal.tables));
+    for (const l of listed) {
+      const layer = (await call(`${featureServer(name)}/${l.id}`, { token }, { method: 'GET' })).json;
+      expect(layer.relationships, l.name).toEqual(l.relationships);
+    }
+  }, 180_000);
 
   it('queryRelatedRecords (raw HTTP) finds each park’s inspections by key', async () => {
     const res = await related(ids.parks, {
@@ -256,10 +480,9 @@ describe('a file geodatabase published with its relationship classes', () => {
       keyField: 'code',
       keyFieldInRelationshipTable: 'code',
     };
+    // The publisher's own relationships in place of those analyze lists.
     const layers = (extra: Record<number, object[]>) =>
-      analyzed.publishParameters.layers.map((l: any) =>
-        extra[l.id] ? { ...l, relationships: extra[l.id] } : l,
-      );
+      analyzed.publishParameters.layers.map((l: any) => ({ ...l, relationships: extra[l.id] ?? [] }));
     const name = uniqueName('gdb_declared');
     const { status } = await publishFile(token, FILE, 'fileGeodatabase', {
       ...analyzed.publishParameters,

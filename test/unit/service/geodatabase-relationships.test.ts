@@ -83,10 +83,45 @@ describe('file geodatabase relationship classes', () => {
       tables.filter((t) => t.layerId !== 3),
     );
     expect(leftOut).toEqual([
-      'pairs: its keys are not single fields',
-      'park_species: not all of its tables are published',
+      "Relationship class 'pairs' is left out: its keys are compound (a relationship relates one key field on each side).",
+      "Relationship class 'park_species' is left out: its table 'park_species' is not published.",
     ]);
     expect(byLayer.get(0)?.map((r) => r.name)).toEqual(['parks_inspections']);
     expect(byLayer.get(0)?.[0].id).toBe(0);
+  });
+
+  it('names every table a class misses, and an unknown cardinality', () => {
+    const { byLayer, leftOut } = geodatabaseRelationships(
+      { ...classes, odd: { ...classes.parks_inspections, cardinality: 'ManyToOne' } },
+      tables.filter((t) => t.layerId === 1),
+    );
+    expect(leftOut).toEqual([
+      "Relationship class 'odd' is left out: its cardinality ManyToOne is not one-to-one, one-to-many or many-to-many.",
+      "Relationship class 'park_species' is left out: its tables 'parks', 'species', 'park_species' are not published.",
+      "Relationship class 'parks_inspections' is left out: its table 'parks' is not published.",
+    ]);
+    expect(byLayer.size).toBe(0);
+  });
+
+  it('lists a reflexive class twice on its layer, one entry per role with its own id', () => {
+    const reinspections = {
+      type: 'Association',
+      cardinality: 'OneToMany',
+      left_table_name: 'inspections',
+      right_table_name: 'inspections',
+      left_table_fields: ['inspection_id'],
+      right_table_fields: ['follows'],
+    };
+    const { byLayer, leftOut } = geodatabaseRelationships({ ...classes, reinspections }, tables);
+    expect(leftOut).toEqual([]);
+    const own = { name: 'reinspections', relatedTableId: 1, cardinality: 'esriRelCardinalityOneToMany' };
+    expect(byLayer.get(1)).toEqual([
+      expect.objectContaining({ id: 1, name: 'parks_inspections', relatedTableId: 0 }),
+      { id: 2, ...own, role: 'esriRelRoleOrigin', keyField: 'inspection_id', composite: false },
+      { id: 3, ...own, role: 'esriRelRoleDestination', keyField: 'follows', composite: false },
+    ]);
+    // Classes after it take the ids after both of its entries.
+    const later = geodatabaseRelationships({ a_self: reinspections, b: classes.parks_inspections }, tables);
+    expect(later.byLayer.get(0)?.[0]).toMatchObject({ id: 2, name: 'b' });
   });
 });

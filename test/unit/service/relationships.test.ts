@@ -168,6 +168,76 @@ describe('relationships', () => {
     });
   });
 
+  describe('a layer related to itself (reflexive)', () => {
+    const parent = { id: 2, name: 'follows', relatedTableId: 0, role: 'esriRelRoleOrigin', keyField: 'code' };
+    const child = { ...parent, id: 3, role: 'esriRelRoleDestination', keyField: 'CODE' };
+    const one = (relationships: object[]) => [{ layerId: 0, definition: { fields, relationships } }];
+
+    it('pairs the layer’s two entries, each with its own id, by the other role and the name', () => {
+      const both = one([origin, parent, child]);
+      const down = relationshipPair(both, 0, 2);
+      expect([down.relatedLayerId, down.relationship.id, down.counterpart.id, down.counterpart.role]).toEqual(
+        [0, 2, 3, 'esriRelRoleDestination'],
+      );
+      const up = relationshipPair(both, 0, 3);
+      expect([up.counterpart.id, up.counterpart.keyField]).toEqual([2, 'code']);
+      expect(() => checkRelationshipPairs(one([parent, child]))).not.toThrow();
+      expect(() =>
+        checkDeclaredPairs([
+          { layerId: 0, relationships: [parent, child] },
+          { layerId: 1, relationships: [] },
+        ]),
+      ).not.toThrow();
+    });
+
+    it('goes through a relationship table, each entry with its own key column in it', () => {
+      const m2m = { cardinality: 'esriRelCardinalityManyToMany', relationshipTableId: 1 };
+      const links = {
+        layerId: 1,
+        definition: {
+          fields: [
+            { name: 'from_code', type: 'esriFieldTypeString' },
+            { name: 'to_code', type: 'esriFieldTypeString' },
+          ],
+        },
+      };
+      const both = [
+        ...one([
+          { ...parent, ...m2m, keyFieldInRelationshipTable: 'FROM_CODE' },
+          { ...child, ...m2m, keyFieldInRelationshipTable: 'to_code' },
+        ]),
+        links,
+      ];
+      expect(relationshipPair(both, 0, 2).through).toEqual({
+        layerId: 1,
+        ownKey: 'from_code',
+        relatedKey: 'to_code',
+      });
+      expect(relationshipPair(both, 0, 3).through).toEqual({
+        layerId: 1,
+        ownKey: 'to_code',
+        relatedKey: 'from_code',
+      });
+    });
+
+    it('pairs entries of different names when they are the only ones of the other role', () => {
+      expect(relationshipPair(one([parent, { ...child, name: 'followed by' }]), 0, 3).counterpart.id).toBe(2);
+    });
+
+    it('refuses an entry without its other side, and one with two candidates', () => {
+      const lonely =
+        'layer 0: relationship 2 relates layer 0 to itself, and the layer lists no single other side for it (an entry with its own id, naming layer 0, with the other role and the same name)';
+      expect(problem(() => checkRelationshipPairs(one([parent])))).toBe(lonely);
+      expect(problem(() => checkDeclaredPairs([{ layerId: 0, relationships: [parent] }]))).toBe(lonely);
+      // An entry of the same role is no other side.
+      expect(problem(() => relationshipPair(one([parent, { ...child, role: parent.role }]), 0, 2))).toBe(
+        lonely,
+      );
+      const twins = one([parent, { ...child, name: 'a' }, { ...child, id: 5, name: 'b' }]);
+      expect(problem(() => relationshipPair(twins, 0, 2))).toBe(lonely);
+    });
+  });
+
   it('checks the pairs a publish declares before reading data', () => {
     const declared = [
       { layerId: 0, relationships: [origin] },
