@@ -18,6 +18,7 @@ import {
   serviceJobWorkflowId,
 } from '../../../workflows/service-job-messages.js';
 import { EDITABLE, type EditableService, edit, publishStations } from '../editing/edit-client.js';
+import { newUser } from '../portal/portal-helpers.js';
 import { featureServer } from '../publish/publish-client.js';
 import { call, signIn, stack } from '../support/portal-client.js';
 import { followJob } from './job-client.js';
@@ -212,4 +213,60 @@ describe('service jobs in the worker', () => {
     expect(layer.c).toBe(0);
     expect((await workflowOf('truncate', jobIdOf(res.statusUrl)).describe()).status.name).toBe('COMPLETED');
   });
+});
+
+describe('an async calculate by a user who may update only their own features', () => {
+  let sql: postgres.Sql;
+
+  beforeAll(() => {
+    sql = postgres(stack().databaseUrl, { max: 1, onnotice: () => {} });
+  });
+  afterAll(async () => sql?.end());
+
+  it('the job updates only the features the caller owns, as the caller', async () => {
+    const token = await signIn();
+    const svc = await publishStations(token, {
+      ...EDITABLE,
+      editorTrackingInfo: {
+        enableEditorTracking: true,
+        enableOwnershipAccessControl: true,
+        allowOthersToQuery: true,
+        allowOthersToUpdate: false,
+      },
+    });
+    const shared = await call(
+      `/sharing/rest/content/users/${stack().admin.username}/items/${svc.serviceItemId}/share`,
+      { token, org: 'true' },
+    );
+    expect(shared.json.error).toBeUndefined();
+    const alice = await newUser();
+    const added = await edit(`${svc.layer}/addFeatures`, alice.token, {
+      features: [{ attributes: { Name: 'Alice dock', Visits: 1 }, geometry: { x: -9750000, y: 5140000 } }],
+    });
+    expect(added.addResults[0].success).toBe(true);
+
+    const res = await edit(`${svc.layer}/calculate`, alice.token, {
+      calcExpression: [{ field: 'Visits', sqlExpression: 'Visits + 100' }],
+      async: 'true',
+    });
+    const job = await followJob(res.statusUrl, alice.token);
+    expect([job.status, job.updatedFeatureCount]).toEqual(['Completed', 1]);
+
+    const [layer] = await sql`select table_name, columns from hosted_layers
+      where service_item_id = ${svc.serviceItemId} and layer_id = 0`;
+    const columns = (typeof layer.columns === 'string' ? JSON.parse(layer.columns) : layer.columns) as {
+      name: string;
+      column: string;
+    }[];
+    const col = (name: string) => columns.find((c) => c.name === name)?.column;
+    const rows = await sql.unsafe(
+      `select "${col('Visits')}"::int as v, "${col('Editor')}" as editor from "${layer.table_name}" order by objectid`,
+    );
+    expect(rows.map((r) => [r.v, r.editor])).toEqual([
+      [120, stack().admin.username],
+      [80, stack().admin.username],
+      [15, stack().admin.username],
+      [101, alice.username],
+    ]);
+  }, 120_000);
 });
