@@ -8,6 +8,7 @@ import { createGazetteerGeocoder } from './publish/gazetteer-geocoder.js';
 import { createPublishActivities } from './publish/publish-activities.js';
 import type { PublishDeps } from './publish/publish-deps.js';
 import { createSelfCheckActivities, type SelfCheckDeps } from './self-check.js';
+import { createServiceJobActivities } from './service-jobs/service-job-activities.js';
 import { createTileActivities } from './tiles/tile-activities.js';
 import type { TileDeps } from './tiles/tile-deps.js';
 import { createTilePackageActivities } from './tiles/tile-package-activities.js';
@@ -40,6 +41,7 @@ export function createActivities(deps: ActivityDeps) {
       outbound: deps.outbound ?? FETCH_NOTHING,
     }),
     ...createAppendActivities(deps),
+    ...createServiceJobActivities(deps),
     ...createTileActivities(deps),
     ...createTilePackageActivities(deps),
     ...createAnalyzeActivities(deps),

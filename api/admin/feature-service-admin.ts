@@ -2,13 +2,15 @@
  * rest/admin/services/Hosted/{name}/FeatureServer: the hosted feature service's admin resource and its
  * schema operations (addToDefinition, updateDefinition, deleteFromDefinition) on the service and on
  * each layer. Only the service's owner or an administrator may call them. Each request is planned
- * (lib/service/definition-changes.ts), then applied in one transaction; caches drawn from the service
- * are drawn again when a layer's drawingInfo changed.
+ * (lib/service/definition-changes.ts), then applied in one transaction (db/repositories/layer-work.ts,
+ * here or, with async=true, by a job in the worker); caches drawn from the service are drawn again
+ * when a layer's drawingInfo changed. `{layer}/truncate` empties a layer the same way.
  */
 import { type Context, Hono } from 'hono';
 import { extentBounds } from '../../db/repositories/feature-edit-layer.js';
 import { findItem } from '../../db/repositories/items.js';
-import { applySchemaChanges, type LayerSchemaChange } from '../../db/repositories/layer-schema.js';
+import type { LayerSchemaChange } from '../../db/repositories/layer-schema.js';
+import type { DefinitionWork, TruncateWork } from '../../db/repositories/layer-work.js';
 import {
   findServiceByName,
   type HostedLayerRow,
@@ -18,6 +20,7 @@ import {
 import { canChange } from '../../lib/access/items.js';
 import { forbidden } from '../../lib/errors.js';
 import type { Bounds } from '../../lib/geometry/types.js';
+import { storageSpatialReference } from '../../lib/query/hosted-layer-catalog.js';
 import { present, readBoolean } from '../../lib/query/normalize/parameter-values.js';
 import {
   invalidDefinition,
@@ -32,11 +35,9 @@ import { checkRelationshipPairs } from '../../lib/service/relationships.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { format, sendJson } from '../render.js';
-import { refreshCachesAfterEdit } from '../services/cache-refresh.js';
 import { layerOfService, serviceNotFound } from '../services/hosted-layer.js';
 import { authorizeService } from '../services/service-access.js';
-import { answerAsJob } from '../services/service-jobs.js';
-import { truncateLayer } from './layer-truncate.js';
+import { answerLayerWork } from '../services/service-jobs.js';
 
 type Json = Record<string, unknown>;
 type Operation = 'addToDefinition' | 'updateDefinition' | 'deleteFromDefinition';
@@ -105,7 +106,7 @@ function serviceLayerLists(service: HostedServiceRow, layers: Map<number, Json>)
 
 async function apply(
   c: Context<AppEnv>,
-  operation: string,
+  operation: Operation,
   service: HostedServiceRow,
   plans: { layer: HostedLayerRow; plan: LayerPlan }[],
   serviceChanges: Json,
@@ -129,26 +130,21 @@ async function apply(
   }));
   const defs = new Map(plans.map(({ layer, plan }) => [layer.layerId, plan.definition]));
   const owner = (await findItem(deps.database.db, service.serviceItemId))?.owner ?? service.owner;
-  const write = async () => {
-    await applySchemaChanges(
-      deps.database,
-      service.serviceItemId,
-      changes,
-      { ...serviceChanges, ...serviceLayerLists(service, defs) },
-      owner,
-      now,
-    );
-    const redraw = plans
+  const work: DefinitionWork = {
+    kind: 'definition',
+    serviceItemId: service.serviceItemId,
+    changes,
+    serviceChanges: { ...serviceChanges, ...serviceLayerLists(service, defs) },
+    owner,
+    redraw: plans
       .filter(({ plan }) => plan.drawingChanged)
       .map(({ plan }) => extentBounds(plan.definition.extent))
-      .filter((b): b is Bounds => b !== null);
-    if (redraw.length > 0) await refreshCachesAfterEdit(deps, service.serviceItemId, redraw);
-    return { success: true };
+      .filter((b): b is Bounds => b !== null),
+    now,
   };
-  // Checked above; with async=true the change itself runs as a job the client polls.
-  if (readBoolean('async', c.get('params').get('async'), false))
-    return answerAsJob(c, service, operation, write);
-  return sendJson(c, await write());
+  // Checked above; with async=true the change itself runs as a job in the worker, which the client polls.
+  const async = readBoolean('async', c.get('params').get('async'), false);
+  return answerLayerWork(c, service, operation, work, async);
 }
 
 /** A service-level request: `layers` (and `tables`) entries for existing layers, by id. */
@@ -261,14 +257,17 @@ export function createFeatureServiceAdminRouter(): Hono<AppEnv> {
     const service = await changeableService(c);
     const layer = await layerOfService(c.get('deps').database.db, service, c.req.param('layer') ?? '');
     const params = c.get('params');
-    const attachmentOnly = readBoolean('attachmentOnly', params.get('attachmentonly'), false);
-    const truncate = async () => {
-      await truncateLayer(c.get('deps'), service, layer, attachmentOnly);
-      return { success: true };
+    const attachmentsOnly = readBoolean('attachmentOnly', params.get('attachmentonly'), false);
+    const work: TruncateWork = {
+      kind: 'truncate',
+      serviceItemId: service.serviceItemId,
+      layerId: layer.layerId,
+      tableName: layer.tableName,
+      attachmentsOnly,
+      storage: storageSpatialReference(service),
+      now: c.get('deps').now(),
     };
-    if (readBoolean('async', params.get('async'), false))
-      return answerAsJob(c, service, 'truncate', truncate);
-    return sendJson(c, await truncate());
+    return answerLayerWork(c, service, 'truncate', work, readBoolean('async', params.get('async'), false));
   });
 
   for (const operation of Object.keys(PLANNERS) as Operation[]) {

@@ -6,10 +6,8 @@
  * new generation, which changes the served ETags and the servers' in-memory tile keys.
  */
 
-import { findService } from '../../db/repositories/services.js';
-import { tileCachesOfSource } from '../../db/repositories/tile-caches.js';
-import { type Bounds, type SpatialReference, WEB_MERCATOR } from '../../lib/geometry/types.js';
-import { toMercator } from '../../lib/projection/project-bounds.js';
+import { cacheRefreshTargets } from '../../db/repositories/cache-refresh-targets.js';
+import type { Bounds } from '../../lib/geometry/types.js';
 import {
   refreshAreasSignal,
   TILE_CACHE_REFRESH_WORKFLOW,
@@ -30,28 +28,25 @@ export async function refreshCachesAfterEdit(
   sourceServiceItemId: string,
   areas: Bounds[],
 ): Promise<void> {
-  const db = deps.database.db;
-  const finite = areas.filter((a) => a.every(Number.isFinite));
-  if (finite.length === 0) return;
-  // Map and Vector Tile Service caches alike: every cache with a source is drawn from it.
-  const caches = await tileCachesOfSource(db, sourceServiceItemId);
+  const { caches, areas: mercatorAreas } = await cacheRefreshTargets(
+    deps.database.db,
+    sourceServiceItemId,
+    areas,
+  );
   if (caches.length === 0) return;
-  const service = await findService(db, sourceServiceItemId);
-  const storageSR = (service?.definition.spatialReference as SpatialReference | undefined) ?? WEB_MERCATOR;
-  const mercatorAreas = finite.map((a) => toMercator(a, storageSR));
   try {
     const client = await deps.temporal();
     for (const cache of caches) {
-      const input: TileCacheRefreshInput = { serviceItemId: cache.serviceItemId };
+      const input: TileCacheRefreshInput = { serviceItemId: cache };
       await client.workflow.signalWithStart<typeof tileCacheRefreshWorkflow, [{ areas: Bounds[] }]>(
         TILE_CACHE_REFRESH_WORKFLOW,
         {
           taskQueue: deps.config.temporal.taskQueue,
-          workflowId: tileCacheRefreshWorkflowId(cache.serviceItemId),
+          workflowId: tileCacheRefreshWorkflowId(cache),
           args: [input],
           signal: refreshAreasSignal,
           signalArgs: [{ areas: mercatorAreas }],
-          memo: { serviceItemId: cache.serviceItemId, reason: 'features edited' },
+          memo: { serviceItemId: cache, reason: 'features edited' },
         },
       );
     }

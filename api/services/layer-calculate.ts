@@ -3,29 +3,28 @@
  * SQL expressions (lib/edit/calculate.ts), in one statement inside the edit transaction. Editing rules
  * are applyEdits': the layer's Update capability (the owner and administrators may calculate without
  * it, as on ArcGIS), ownership access control, editor tracking fields and lastEditDate kept up to date,
- * and the tile caches drawn from the service redrawn where features changed.
+ * and the tile caches drawn from the service redrawn where features changed. The request checks and
+ * compiles everything; the statement itself is db/repositories/layer-work.ts, run here or, with
+ * async=true, by a job in the worker.
  */
 import type { Context } from 'hono';
 import { ownFeaturesWhere, serviceEditor } from '../../db/repositories/access.js';
-import { calculateRows } from '../../db/repositories/feature-calculate.js';
-import { inEditTransaction, lockLayer, writeLayerState } from '../../db/repositories/feature-edits.js';
+import type { CalculateSet } from '../../db/repositories/feature-calculate.js';
+import type { CalculateWork } from '../../db/repositories/layer-work.js';
 import { narrowedWhere } from '../../lib/access/ownership.js';
 import { readCalcExpression } from '../../lib/edit/calculate.js';
 import { operationNotSupported } from '../../lib/edit/capabilities.js';
-import { databaseEditError, databaseErrorFacts } from '../../lib/edit/database-edit-error.js';
 import { editLayerOf } from '../../lib/edit/edit-layer.js';
 import { badRequest } from '../../lib/errors.js';
 import { layerCatalog } from '../../lib/query/hosted-layer-catalog.js';
 import { present, readBoolean } from '../../lib/query/normalize/parameter-values.js';
-import { dataExceptionError } from '../../lib/query/query-errors.js';
 import { type SqlFragment, typedParam } from '../../lib/query/sql-chunks.js';
 import { compileWhere } from '../../lib/query/where-compiler.js';
 import { parseWhere } from '../../lib/query/where-parser.js';
 import type { AppEnv } from '../env.js';
-import { format, sendJson } from '../render.js';
-import { refreshCachesAfterEdit } from './cache-refresh.js';
+import { format } from '../render.js';
 import { requestLayer } from './request-layer.js';
-import { answerAsJob } from './service-jobs.js';
+import { answerLayerWork } from './service-jobs.js';
 
 const ACCEPTED = new Set(['f', 'token', 'callback', 'where', 'calcexpression', 'sqlformat', 'async']);
 
@@ -52,13 +51,15 @@ export async function sendCalculate(c: Context<AppEnv>) {
   const editor = await serviceEditor(db, service, c.get('user'));
   if (!model.capabilities.update && !editor.privileged) throw operationNotSupported(model.capabilities.text);
   const catalog = layerCatalog(layer);
-  const sets = readCalcExpression(params.calcexpression, model.fields, catalog.fields).map((a) => ({
-    column: a.column,
-    field: a.field,
-    value: a.sql,
-    ...(a.maxLength ? { maxLength: a.maxLength } : {}),
-    ...(a.rules ? { rules: a.rules } : {}),
-  }));
+  const sets: CalculateSet[] = readCalcExpression(params.calcexpression, model.fields, catalog.fields).map(
+    (a) => ({
+      column: a.column,
+      field: a.field,
+      value: a.sql,
+      ...(a.maxLength ? { maxLength: a.maxLength } : {}),
+      ...(a.rules ? { rules: a.rules } : {}),
+    }),
+  );
   const now = deps.now();
   if (model.trackingInfo.enableEditorTracking) {
     const t = model.tracking;
@@ -82,40 +83,15 @@ export async function sendCalculate(c: Context<AppEnv>) {
     if (own) where = narrowedWhere(where, own);
   }
   const filter: SqlFragment | null = where ? compileWhere(parseWhere(where), catalog.fields) : null;
-  const calculate = async () => {
-    const outcome = await inEditTransaction(deps.database, async (tx) => {
-      const locked = await lockLayer(tx, service.serviceItemId, layer.layerId);
-      if (!locked)
-        throw badRequest('Unable to complete operation.', [`Layer ${layer.layerId} does not exist.`]);
-      const result = await calculateRows(tx, layer.tableName, sets, filter).catch((e: unknown) => {
-        const facts = databaseErrorFacts(e);
-        if (dataExceptionError(facts.code))
-          throw badRequest('Unable to complete operation.', [
-            'The calculation could not be done on the stored values (overflow, division by zero or a bad cast).',
-          ]);
-        // A NOT NULL column or a unique index of the layer refused the new values.
-        const field = sets.find((s) => s.column === facts.column)?.field;
-        const refused = facts.code?.startsWith('23')
-          ? databaseEditError({ ...facts, ...(field ? { column: field } : {}) })
-          : null;
-        throw refused ? badRequest('Unable to complete operation.', [refused.description]) : e;
-      });
-      if (result.count > 0) {
-        const definition = {
-          ...locked.definition,
-          editingInfo: {
-            ...((locked.definition.editingInfo as object | undefined) ?? {}),
-            lastEditDate: now,
-          },
-        };
-        await writeLayerState(tx, service.serviceItemId, layer.layerId, locked.featureCount, definition);
-      }
-      return result;
-    });
-    if (outcome.bounds) await refreshCachesAfterEdit(deps, service.serviceItemId, [outcome.bounds]);
-    return { success: true, updatedFeatureCount: outcome.count };
+  const work: CalculateWork = {
+    kind: 'calculate',
+    serviceItemId: service.serviceItemId,
+    layerId: layer.layerId,
+    tableName: layer.tableName,
+    sets,
+    filter,
+    now,
   };
-  // Checked above; with async=true the statement runs as a job the client polls.
-  if (readBoolean('async', params.async, false)) return answerAsJob(c, service, 'calculate', calculate);
-  return sendJson(c, await calculate());
+  // Checked above; with async=true the statement runs as a job in the worker, which the client polls.
+  return answerLayerWork(c, service, 'calculate', work, readBoolean('async', params.async, false));
 }

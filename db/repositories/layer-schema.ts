@@ -7,8 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { badRequest, internalError } from '../../lib/errors.js';
 import type { SchemaOp } from '../../lib/service/definition-changes.js';
-import type { DatabaseHandle } from '../client.js';
-import { type EditTransaction, inEditTransaction, lockLayer } from './feature-edits.js';
+import { type EditTransaction, lockLayer } from './feature-edits.js';
 
 export interface LayerSchemaChange {
   layerId: number;
@@ -126,34 +125,33 @@ async function applyOp(
 
 /**
  * Applies the changes of every layer a request touches, and merges `serviceChanges` into the service's
- * definition, all or nothing. `owner` fills the creator and editor of features that gain tracking fields.
+ * definition, inside the caller's transaction (a job marks itself Completed in the same one): all or
+ * nothing. `owner` fills the creator and editor of features that gain tracking fields.
  */
 export async function applySchemaChanges(
-  handle: DatabaseHandle,
+  tx: EditTransaction,
   serviceItemId: string,
   changes: readonly LayerSchemaChange[],
   serviceChanges: Record<string, unknown>,
   owner: string,
   now: number,
 ): Promise<void> {
-  await inEditTransaction(handle, async (tx) => {
-    for (const change of changes) {
-      if (!(await lockLayer(tx, serviceItemId, change.layerId)))
-        throw badRequest('Unable to change the definition.', [`Layer ${change.layerId} does not exist.`]);
-    }
-    for (const change of changes) {
-      for (const op of change.ops)
-        await applyOp(tx, serviceItemId, change.layerId, change.tableName, op, owner, now);
-      await tx.rows(
-        sql`update hosted_layers set definition = ${JSON.stringify(change.definition)}::jsonb,
-              columns = ${JSON.stringify(change.columns)}::jsonb
-            where service_item_id = ${serviceItemId} and layer_id = ${change.layerId}`,
-      );
-    }
+  for (const change of changes) {
+    if (!(await lockLayer(tx, serviceItemId, change.layerId)))
+      throw badRequest('Unable to change the definition.', [`Layer ${change.layerId} does not exist.`]);
+  }
+  for (const change of changes) {
+    for (const op of change.ops)
+      await applyOp(tx, serviceItemId, change.layerId, change.tableName, op, owner, now);
     await tx.rows(
-      sql`update hosted_services set definition = definition || ${JSON.stringify(serviceChanges)}::jsonb,
-            modified = ${now}
-          where service_item_id = ${serviceItemId}`,
+      sql`update hosted_layers set definition = ${JSON.stringify(change.definition)}::jsonb,
+            columns = ${JSON.stringify(change.columns)}::jsonb
+          where service_item_id = ${serviceItemId} and layer_id = ${change.layerId}`,
     );
-  });
+  }
+  await tx.rows(
+    sql`update hosted_services set definition = definition || ${JSON.stringify(serviceChanges)}::jsonb,
+          modified = ${now}
+        where service_item_id = ${serviceItemId}`,
+  );
 }

@@ -1,14 +1,17 @@
 /**
  * updateDefinition of a layer's drawingInfo redraws the tile caches drawn from the service: a station
- * drawn with the publish default (a blue circle, [0, 122, 194]) is red once the refresh has run.
+ * drawn with the publish default (a blue circle, [0, 122, 194]) is red once the refresh has run, and
+ * green after an async=true change whose job in the worker asks for the redraw.
  */
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceJobWorkflowId } from '../../../workflows/service-job-messages.js';
 import { tileCacheRefreshWorkflowId } from '../../../workflows/tile-cache-messages.js';
 import { EDITABLE, type EditableService, edit, publishStations } from '../editing/edit-client.js';
 import { uniqueName } from '../publish/publish-client.js';
 import { adminToken, stack } from '../support/portal-client.js';
 import { decodePng, fetchTile, pixelOf, publishTiles } from '../tiles/tile-client.js';
+import { followJob } from './job-client.js';
 
 // stations.csv's North Pier.
 const PIER = { lon: -87.6024, lat: 41.8925 };
@@ -60,5 +63,27 @@ describe('drawingInfo changes through the admin API redraw the caches', () => {
     await client.workflow.getHandle(tileCacheRefreshWorkflowId(cacheId)).result();
     const [r, g, b, a] = await colourAt(PIER.lon, PIER.lat);
     expect([r, g, b, a]).toEqual([255, 0, 0, 255]);
+  }, 120_000);
+
+  it('with async=true the job in the worker asks for the redraw: the station turns green', async () => {
+    const drawingInfo = {
+      renderer: {
+        type: 'simple',
+        symbol: { type: 'esriSMS', style: 'esriSMSSquare', color: [0, 255, 0, 255], size: 10 },
+      },
+    };
+    const res = await edit(
+      `/rest/admin/services/Hosted/${svc.name}/FeatureServer/0/updateDefinition`,
+      token,
+      { updateDefinition: { drawingInfo }, async: 'true' },
+    );
+    const job = await followJob(res.statusUrl, token);
+    expect([job.status, job.success]).toEqual(['Completed', true]);
+    // The job's workflow signals (or starts) the cache's refresh run before it ends.
+    const jobId = res.statusUrl.split('/').pop();
+    await client.workflow.getHandle(serviceJobWorkflowId('updateDefinition', jobId)).result();
+    await client.workflow.getHandle(tileCacheRefreshWorkflowId(cacheId)).result();
+    const [r, g, b, a] = await colourAt(PIER.lon, PIER.lat);
+    expect([r, g, b, a]).toEqual([0, 255, 0, 255]);
   }, 120_000);
 });
