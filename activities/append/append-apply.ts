@@ -1,15 +1,23 @@
 /**
  * The append job's apply step: the staged rows, read back in batches, mapped to the layer's fields and
  * written with applyEdits' rules (edit capabilities, ownership, editor tracking, one transaction under
- * rollbackOnFailure) as the submitter. The job's row is locked first and marked Completed in the same
- * transaction, so a retry after a crash either finds the append done or finds nothing of it written.
+ * rollbackOnFailure) as the submitter, each batch as a few set statements (appendBatch); the layer's
+ * count and extent are written once, at the end. The job's row is locked first and marked Completed in
+ * the same transaction, so a retry after a crash either finds the append done or finds nothing of it
+ * written.
  * Memory holds one batch and the first results, whatever the source's size.
  */
 import { Context } from '@temporalio/activity';
 import { serviceEditor } from '../../db/repositories/access.js';
 import { objectIdsByKey } from '../../db/repositories/append-keys.js';
 import { sharedStagedKey, stagedBatch } from '../../db/repositories/append-staging.js';
-import { EditAborted, editLayer, updateServiceExtent } from '../../db/repositories/feature-edit-layer.js';
+import {
+  appendBatch,
+  beginLayerAppend,
+  EditAborted,
+  updateServiceExtent,
+  writeEditedLayer,
+} from '../../db/repositories/feature-edit-layer.js';
 import { inEditTransaction } from '../../db/repositories/feature-edits.js';
 import { completeJobIn, finishJob, lockJob } from '../../db/repositories/service-jobs.js';
 import { findService, listLayers } from '../../db/repositories/services.js';
@@ -80,6 +88,7 @@ export async function applyStagedAppend(
             `Rows share the key '${shared.key}' of the matching field (row ${shared.seq + 1}); each key may be appended once.`,
           );
       }
+      const locked = await beginLayerAppend(tx, service, model);
       for (let after = -1; ; ) {
         const batch = await stagedBatch(tx, jobId, after, APPLY_BATCH);
         if (batch.length === 0) break;
@@ -97,21 +106,17 @@ export async function applyStagedAppend(
             : new Map<string, number>();
         const edits = appendEdits(rows, map, keys, existing, options, OBJECT_ID_FIELD);
         batchSize = { adds: edits.adds.length, updates: edits.updates.length };
-        const outcome = await editLayer(
-          tx,
-          service,
-          model,
-          { ...edits, deletes: [] },
-          ctx,
-          editor,
-          options.rollbackOnFailure,
-        );
+        const outcome = await appendBatch(tx, model, edits, ctx, editor, options.rollbackOnFailure);
         tally.add(outcome, edits.skipped);
         if (options.rollbackOnFailure && tally.failed > 0) throw new RolledBack();
         // A cancelled job (a synchronous request that stopped waiting) rolls back here.
         if (cancelled.aborted) throw refuse('The append was cancelled.');
       }
-      if (tally.succeeded > 0) await updateServiceExtent(tx, service.serviceItemId, storage, ctx.now);
+      // Count and extent once, for the whole append.
+      if (tally.succeeded > 0) {
+        await writeEditedLayer(tx, service.serviceItemId, model, locked, tally.added, tally.areas(), ctx);
+        await updateServiceExtent(tx, service.serviceItemId, storage, ctx.now);
+      }
       const answer = tally.answer('Completed');
       const areas = tally.areas().map((a) => toMercator(a, storage));
       await completeJobIn(tx, jobId, answer, areas, now());

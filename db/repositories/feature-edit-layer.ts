@@ -10,6 +10,7 @@ import {
   type EditContext,
   type EditLayer,
   objectIdOf,
+  type PreparedFeature,
   prepareAdd,
   prepareUpdate,
 } from '../../lib/edit/edit-layer.js';
@@ -18,6 +19,13 @@ import { type Editor, notOwnerDescription, ownershipRule } from '../../lib/edit/
 import { unionBounds } from '../../lib/geometry/index.js';
 import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
 import { deleteAttachmentsOfFeatures } from './attachments.js';
+import {
+  allocateObjectIds,
+  type FeatureRow,
+  insertFeatures,
+  rewindObjectIds,
+  updateFeatures,
+} from './feature-edit-sets.js';
 import {
   allocateObjectId,
   deleteFeatureRows,
@@ -188,22 +196,38 @@ export async function editLayer(
   const attachmentKeys = await deleteAttachmentsOfFeatures(tx, service.serviceItemId, layer.id, deleting);
 
   const added = addResults.filter((r) => r.success).length;
-  if (added > 0 || deleting.length > 0 || updateResults.some((r) => r.success)) {
-    let count = locked.featureCount + added - deleting.length;
-    const oldExtent = extentBounds(locked.definition.extent);
-    let extent = unionBounds([oldExtent, ...areas]);
-    if (count <= EXACT_EXTENT_ROWS) ({ count, extent } = await summarizeTable(tx, layer.table));
-    const definition: Record<string, unknown> = {
-      ...locked.definition,
-      editingInfo: {
-        ...((locked.definition.editingInfo as object | undefined) ?? {}),
-        lastEditDate: ctx.now,
-      },
-    };
-    if (layer.geometryType) definition.extent = envelopeOf(extent, ctx.storage);
-    await writeLayerState(tx, service.serviceItemId, layer.id, count, definition);
-  }
+  if (added > 0 || deleting.length > 0 || updateResults.some((r) => r.success))
+    await writeEditedLayer(tx, service.serviceItemId, layer, locked, added - deleting.length, areas, ctx);
   return { id: layer.id, addResults, updateResults, deleteResults, areas, attachmentKeys };
+}
+
+/**
+ * The layer's count, extent and lastEditDate after edits: counted and measured from the table while it
+ * holds at most EXACT_EXTENT_ROWS rows, else the count moved by `countChange` and the stored extent
+ * widened by the touched areas.
+ */
+export async function writeEditedLayer(
+  tx: EditTransaction,
+  serviceItemId: string,
+  layer: Pick<EditLayer, 'id' | 'table' | 'geometryType'>,
+  locked: { featureCount: number; definition: Record<string, unknown> },
+  countChange: number,
+  areas: readonly Bounds[],
+  ctx: Pick<EditContext, 'now' | 'storage'>,
+): Promise<void> {
+  let count = locked.featureCount + countChange;
+  const oldExtent = extentBounds(locked.definition.extent);
+  let extent = unionBounds([oldExtent, ...areas]);
+  if (count <= EXACT_EXTENT_ROWS) ({ count, extent } = await summarizeTable(tx, layer.table));
+  const definition: Record<string, unknown> = {
+    ...locked.definition,
+    editingInfo: {
+      ...((locked.definition.editingInfo as object | undefined) ?? {}),
+      lastEditDate: ctx.now,
+    },
+  };
+  if (layer.geometryType) definition.extent = envelopeOf(extent, ctx.storage);
+  await writeLayerState(tx, serviceItemId, layer.id, count, definition);
 }
 
 export function extentBounds(e: unknown): Bounds | null {
@@ -227,4 +251,162 @@ export async function updateServiceExtent(
 ): Promise<void> {
   const extent = unionBounds((await layerExtents(tx, serviceItemId)).map(extentBounds));
   await writeServiceExtent(tx, serviceItemId, envelopeOf(extent, storage), now);
+}
+
+/** The layer locked for an append, its object id sequence brought past its ids. */
+export async function beginLayerAppend(
+  tx: EditTransaction,
+  service: HostedServiceRow,
+  layer: EditLayer,
+): Promise<{ featureCount: number; definition: Record<string, unknown> }> {
+  const locked = await lockLayer(tx, service.serviceItemId, layer.id);
+  if (!locked) throw editFailure(`Layer ${layer.id} does not exist.`);
+  await syncObjectIdSequence(tx, layer.table);
+  return locked;
+}
+
+/** What one input of a set came to: prepared for writing, or its result already (a failure). */
+type Prepared<T> = { index: number; prepared: T } | { index: number; result: EditResult };
+
+/** Prepares one edit with step()'s rules for what a failure is, without writing anything. */
+function prepareOne<T>(alone: boolean, at: EditPosition, work: () => T, objectId?: number): Prepared<T> {
+  try {
+    return { index: at.index, prepared: work() };
+  } catch (e) {
+    if (e instanceof EditFailure) return { index: at.index, result: failed(e.error, objectId) };
+    const refused = databaseEditError(databaseErrorFacts(e));
+    if (!alone) {
+      if (refused) throw new EditAborted(at.layerId, at.kind, at.index, failed(refused, objectId));
+      throw e;
+    }
+    return {
+      index: at.index,
+      result: failed(refused ?? { code: 1000, description: 'Unable to complete operation.' }, objectId),
+    };
+  }
+}
+
+/**
+ * A batch of an append's adds and updates of one layer locked by beginLayerAppend, with editLayer's
+ * rules and results, written as sets: each edit is checked and prepared (values, domains, defaults,
+ * editor tracking, geometry and projection, existence and ownership of updated features) in memory,
+ * then the adds go in with one insert and the updates with one update for each set of rows writing
+ * the same columns. When the database refuses a set, it is undone (a savepoint) and written again
+ * row by row as editLayer writes, so the refused rows fail exactly as they do there. The layer's count
+ * and extent are left to writeEditedLayer, once for the whole append.
+ */
+export async function appendBatch(
+  tx: EditTransaction,
+  layer: EditLayer,
+  edits: Pick<LayerEdits, 'adds' | 'updates'>,
+  ctx: EditContext,
+  editor: Editor,
+  rollback: boolean,
+): Promise<Pick<LayerOutcome, 'addResults' | 'updateResults' | 'areas'>> {
+  const alone = !rollback;
+  const areas: Bounds[] = [];
+  const at = (kind: 'add' | 'update', index: number): EditPosition => ({ layerId: layer.id, kind, index });
+
+  const addResults: EditResult[] = new Array(edits.adds.length);
+  const adds: { index: number; prepared: PreparedFeature }[] = [];
+  for (const [index, input] of edits.adds.entries()) {
+    const p = prepareOne(alone, at('add', index), () => prepareAdd(layer, input, ctx));
+    if ('result' in p) addResults[index] = p.result;
+    else adds.push(p);
+  }
+  const ids = await allocateObjectIds(tx, layer.table, adds.length);
+  const insertRows: FeatureRow[] = adds.map((a, i) => ({
+    objectId: ids[i],
+    values: a.prepared.values,
+    geometry: a.prepared.geometry ?? null,
+  }));
+  if (await inSavepoint(tx, (t) => insertFeatures(t, layer.table, insertRows))) {
+    for (const [i, a] of adds.entries()) {
+      addResults[a.index] = succeeded(ids[i]);
+      if (a.prepared.geometry) areas.push(a.prepared.geometry.bounds);
+    }
+  } else {
+    if (ids.length > 0) await rewindObjectIds(tx, layer.table, ids[0]);
+    for (const a of adds)
+      addResults[a.index] = await step(tx, alone, at('add', a.index), async (t) => {
+        const objectId = await allocateObjectId(t, layer.table);
+        await insertFeature(t, layer.table, objectId, a.prepared.values, a.prepared.geometry ?? null);
+        if (a.prepared.geometry) areas.push(a.prepared.geometry.bounds);
+        return succeeded(objectId);
+      });
+  }
+
+  const creatorColumn = layer.tracking.creatorField?.column;
+  const canSee = ownershipRule(layer.trackingInfo, editor, 'query');
+  const visible = (creator: string | null) => !canSee || canSee(creator);
+  const updateRule = ownershipRule(layer.trackingInfo, editor, 'update');
+  const updateIds = edits.updates.map(objectIdOf).filter((id): id is number => id !== null);
+  const toUpdate = await readFeatures(tx, layer.table, updateIds, creatorColumn);
+  const updateResults: EditResult[] = new Array(edits.updates.length);
+  const updates: { index: number; prepared: PreparedFeature & { objectId: number } }[] = [];
+  for (const [index, input] of edits.updates.entries()) {
+    const objectId = objectIdOf(input) ?? undefined;
+    const p = prepareOne(
+      alone,
+      at('update', index),
+      () => {
+        const prepared = prepareUpdate(layer, input, ctx);
+        const existing = toUpdate.get(prepared.objectId);
+        if (!existing || !visible(existing.creator)) throw objectMissing(prepared.objectId);
+        if (updateRule && !updateRule(existing.creator))
+          throw editFailure(notOwnerDescription('update', prepared.objectId));
+        return prepared;
+      },
+      objectId,
+    );
+    if ('result' in p) updateResults[index] = p.result;
+    else updates.push(p);
+  }
+  const touched = (u: (typeof updates)[number]) => {
+    const existing = toUpdate.get(u.prepared.objectId);
+    if (existing?.bounds) areas.push(existing.bounds);
+    if (u.prepared.geometry) areas.push(u.prepared.geometry.bounds);
+  };
+  const updateRows: FeatureRow[] = updates.map((u) => ({
+    objectId: u.prepared.objectId,
+    values: u.prepared.values,
+    ...(u.prepared.geometry ? { geometry: u.prepared.geometry } : {}),
+  }));
+  if (await inSavepoint(tx, (t) => updateFeatures(t, layer.table, updateRows))) {
+    for (const u of updates) {
+      updateResults[u.index] = succeeded(u.prepared.objectId);
+      touched(u);
+    }
+  } else {
+    for (const u of updates)
+      updateResults[u.index] = await step(
+        tx,
+        alone,
+        at('update', u.index),
+        async (t) => {
+          await updateFeature(t, layer.table, u.prepared.objectId, u.prepared.values, u.prepared.geometry);
+          touched(u);
+          return succeeded(u.prepared.objectId);
+        },
+        u.prepared.objectId,
+      );
+  }
+  return { addResults, updateResults, areas };
+}
+
+/**
+ * Runs a set write in a savepoint: true when it went in, false when the database refused it (the
+ * savepoint undone, so the rows can be written one by one). Anything else is thrown.
+ */
+async function inSavepoint(
+  tx: EditTransaction,
+  work: (tx: EditTransaction) => Promise<void>,
+): Promise<boolean> {
+  try {
+    await tx.savepoint(work);
+    return true;
+  } catch (e) {
+    if (databaseEditError(databaseErrorFacts(e))) return false;
+    throw e;
+  }
 }

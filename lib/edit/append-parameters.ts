@@ -12,7 +12,8 @@ export type AppendFormat =
   | 'shapefile'
   | 'featureCollection'
   | 'sqlite'
-  | 'fileGeodatabase';
+  | 'fileGeodatabase'
+  | 'serviceDefinition';
 
 export interface AppendOptions {
   appendItemId: string;
@@ -44,6 +45,8 @@ const FORMATS: Record<string, AppendFormat> = {
   sqlite: 'sqlite',
   geopackage: 'sqlite',
   filegdb: 'fileGeodatabase',
+  // Not an ArcGIS format name: a service definition item whose file geodatabase is read.
+  servicedefinition: 'serviceDefinition',
 };
 
 const ACCEPTED = new Set([

@@ -8,8 +8,12 @@
 
 /** The answer formats of a layer query (`f`): json/pjson, geojson and pbf. */
 export const QUERY_FORMATS = 'JSON, geoJSON, PBF';
-/** The item types append reads (api/services/layer-append.ts). */
-export const APPEND_FORMATS = 'csv,excel,geojson,shapefile,featureCollection,sqlite,geoPackage,filegdb';
+/**
+ * The item types append reads (api/services/layer-append.ts), as appendUploadFormat names them
+ * (lib/edit/append-parameters.ts); serviceDefinition is ours, ArcGIS lists no such format.
+ */
+export const APPEND_FORMATS =
+  'csv,excel,geojson,shapefile,featureCollection,sqlite,geoPackage,filegdb,serviceDefinition';
 
 type Json = Record<string, unknown>;
 

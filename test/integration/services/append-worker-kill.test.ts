@@ -10,6 +10,7 @@ import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { stagedRowCount } from '../../../db/repositories/append-staging.js';
@@ -113,14 +114,18 @@ describe('an append whose workers are killed while staging and while applying', 
     expect(stagedAtKill).toBeLessThan(ROWS);
 
     workers.push(startWorker(taskQueue, join(dir, 'w2')));
-    const applying = async () =>
-      ((await handle.fetchHistory()).events ?? []).some(
-        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'applyStagedAppend',
-      );
-    for (const started = Date.now(); Date.now() - started < 300_000 && !(await applying()); )
-      await new Promise((r) => setTimeout(r, 200));
-    // Inside the transaction: some rows written, none committed.
-    await new Promise((r) => setTimeout(r, 3000));
+    // Inside the transaction: some rows written (the layer's table holds a write lock of an open
+    // transaction, which it keeps until commit), none committed.
+    const table = `f_${svc.serviceItemId}_0`;
+    const writing = async () =>
+      (
+        await database.rows(
+          sql`select 1 from pg_locks l join pg_class c on c.oid = l.relation
+              where c.relname = ${table} and l.mode = 'RowExclusiveLock' and l.pid <> pg_backend_pid()`,
+        )
+      ).length > 0;
+    for (const started = Date.now(); Date.now() - started < 300_000 && !(await writing()); )
+      await new Promise((r) => setTimeout(r, 20));
     await kill(workers[1]);
     expect(await count()).toBe(3);
     expect((await findJob(database.db, jobId))?.status).toBe('Executing');

@@ -34,7 +34,7 @@ describe('FeatureServer/{layer}/append', () => {
     const layer = (await call(svc.layer, { token }, { method: 'GET' })).json;
     expect([layer.supportsAppend, layer.supportedAppendFormats]).toEqual([
       true,
-      'csv,excel,geojson,shapefile,featureCollection,sqlite,geoPackage,filegdb',
+      'csv,excel,geojson,shapefile,featureCollection,sqlite,geoPackage,filegdb,serviceDefinition',
     ]);
   });
 

@@ -82,7 +82,8 @@ describe('capabilities served for a service stored by an older publish', () => {
     for (const layer of served) {
       expect(layer).toMatchObject({
         supportsAppend: true,
-        supportedAppendFormats: 'csv,excel,geojson,shapefile,featureCollection,sqlite,geoPackage,filegdb',
+        supportedAppendFormats:
+          'csv,excel,geojson,shapefile,featureCollection,sqlite,geoPackage,filegdb,serviceDefinition',
         supportsCalculate: true,
         supportsTruncate: true,
         supportsCoordinatesQuantization: true,
