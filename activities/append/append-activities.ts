@@ -12,7 +12,7 @@ import { clearStaging, type StagedRow, stageRows } from '../../db/repositories/a
 import { finishJob } from '../../db/repositories/service-jobs.js';
 import type { LayerPlan, PublishRequest } from '../../db/schema/publish-request.js';
 import type { ObjectStore } from '../../infra/object-store.js';
-import { badRequest } from '../../lib/errors.js';
+import { badRequest, isGeoError } from '../../lib/errors.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
 import type {
@@ -42,7 +42,7 @@ export function createAppendActivities(deps: AppendDeps) {
   return withFailureMapping({
     async stageAppendSource(input: AppendSourceInput): Promise<AppendStaged> {
       const request = publishRequestOf(input);
-      const table = pickTable(await sourceTables(store, request), input.sourceTableName);
+      const table = pickTable(await sourceTables(store, request).catch(asAppendError), input.sourceTableName);
       const xy = coordinateColumns(table.headers, input.coordinates);
       const sr = table.sourceSR ?? WGS84;
       const plan = {
@@ -130,6 +130,13 @@ function publishRequestOf(input: AppendSourceInput): PublishRequest {
     },
     persistErrorRecordsForReview: false,
   };
+}
+
+/** The publish readers' refusals of a source, titled as append's own (the details say why). */
+function asAppendError(e: unknown): never {
+  if (isGeoError(e) && e.code === 400 && e.message === 'Unable to publish the file.')
+    throw badRequest('Unable to append.', e.details);
+  throw e;
 }
 
 function pickTable(tables: SourceTable[], name: string | undefined): SourceTable {

@@ -19,14 +19,12 @@ import { call, signIn, stack } from '../support/portal-client.js';
 const SevenZip = createRequire(import.meta.url)('7z-wasm') as SevenZipModuleFactory;
 const EDITING = 'Query,Create,Update,Delete,Editing';
 
-/** A .sd of the towns geodatabase under v101/, and the folder it unpacks to (by 7-Zip, not by us). */
-async function townsServiceDefinition(): Promise<{ sd: string; unpacked: string }> {
+/** A .sd (7-Zip archive) of `files`, written by 7z-wasm; also unpacked again by 7-Zip when asked. */
+async function serviceDefinition(
+  files: Record<string, Uint8Array>,
+  unpack = false,
+): Promise<{ sd: string; unpacked: string }> {
   const sz = await SevenZip({ print: () => {}, printErr: () => {} });
-  const files: Record<string, Uint8Array> = {
-    'esriinfo/iteminfo.xml': new TextEncoder().encode('<ESRI_ItemInformation/>'),
-  };
-  const gdb = unzipSync(readFileSync(fixture('file-geodatabase/towns.gdb.zip')));
-  for (const [path, bytes] of Object.entries(gdb)) if (!path.endsWith('/')) files[`v101/${path}`] = bytes;
   const mkdirs = (path: string) => {
     let dir = '';
     for (const part of dirname(path).split('/').filter(Boolean)) {
@@ -45,19 +43,30 @@ async function townsServiceDefinition(): Promise<{ sd: string; unpacked: string 
   sz.FS.chdir('/src');
   sz.callMain(['a', '/out.sd', '*', '-bd']);
   const dir = mkdtempSync(join(tmpdir(), 'append-sd-'));
-  const sd = join(dir, 'towns.sd');
+  const sd = join(dir, 'source.sd');
   writeFileSync(sd, sz.FS.readFile('/out.sd'));
+  const unpacked = join(dir, 'unpacked');
+  if (!unpack) return { sd, unpacked };
   // Unpacked from the archive just written, so GDAL reads the geodatabase the .sd carries.
   sz.FS.mkdir('/unpacked');
   sz.FS.chdir('/unpacked');
   sz.callMain(['x', '/out.sd', '-bd', '-y']);
-  const unpacked = join(dir, 'unpacked');
   for (const path of Object.keys(files)) {
     const target = join(unpacked, path);
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, sz.FS.readFile(`/unpacked/${path}`));
   }
   return { sd, unpacked };
+}
+
+const text = (s: string) => new TextEncoder().encode(s);
+
+/** A .sd of the towns geodatabase under v101/, and the folder it unpacks to (by 7-Zip, not by us). */
+function townsServiceDefinition(): Promise<{ sd: string; unpacked: string }> {
+  const files: Record<string, Uint8Array> = { 'esriinfo/iteminfo.xml': text('<ESRI_ItemInformation/>') };
+  const gdb = unzipSync(readFileSync(fixture('file-geodatabase/towns.gdb.zip')));
+  for (const [path, bytes] of Object.entries(gdb)) if (!path.endsWith('/')) files[`v101/${path}`] = bytes;
+  return serviceDefinition(files, true);
 }
 
 interface Place {
@@ -182,6 +191,43 @@ describe('append from a service definition item', () => {
     });
     expect(res.error.code).toBe(400);
     expect(res.error.details[0]).toBe(`Item ${item} is a Service Definition item, not fileGeodatabase data.`);
+    expect((await rows('1=1')).length).toBe(before);
+  });
+
+  it('a .sd carrying a tile cache or no geodatabase is refused as an append error and adds nothing', async () => {
+    const before = (await rows('1=1')).length;
+    const cases: { files: Record<string, Uint8Array>; detail: string | RegExp }[] = [
+      {
+        files: {
+          'esriinfo/iteminfo.xml': text('<ESRI_ItemInformation/>'),
+          'v101/Layers/conf.xml': text('<CacheInfo/>'),
+          'v101/Layers/_alllayers/L00/R0000C0000.bundle': new Uint8Array(64),
+        },
+        detail:
+          'The service definition carries a tile cache: it publishes as a tiled Map Service, not a feature service.',
+      },
+      {
+        files: { 'esriinfo/iteminfo.xml': text('<ESRI_ItemInformation/>'), 'v101/readme.txt': text('hello') },
+        detail: /carries neither a tile cache nor a file geodatabase; it holds 2 files/,
+      },
+    ];
+    for (const { files, detail } of cases) {
+      const { sd } = await serviceDefinition(files);
+      const added = await upload(
+        `/sharing/rest/content/users/${owner()}/addItem`,
+        { token, type: 'Service Definition', title: 'not a feature source' },
+        { name: `${uniqueName('other')}.sd`, path: sd },
+      );
+      expect(added.id, JSON.stringify(added)).toBeTruthy();
+      const res = await edit(`${layer}/append`, token, {
+        appendItemId: added.id,
+        appendUploadFormat: 'serviceDefinition',
+        sourceTableName: 'places',
+      });
+      const error = res.error ?? res;
+      expect([error.code, error.message]).toEqual([400, 'Unable to append.']);
+      expect(error.details[0]).toMatch(detail);
+    }
     expect((await rows('1=1')).length).toBe(before);
   });
 });
