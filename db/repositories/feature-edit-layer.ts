@@ -372,7 +372,10 @@ export async function appendBatch(
     values: u.prepared.values,
     ...(u.prepared.geometry ? { geometry: u.prepared.geometry } : {}),
   }));
-  if (await inSavepoint(tx, (t) => updateFeatures(t, layer.table, updateRows))) {
+  // A feature updated twice in the batch is written row by row, in order, as applyEdits writes it (a set
+  // update would apply one of the two, whichever the database met first).
+  const once = new Set(updateRows.map((r) => r.objectId)).size === updateRows.length;
+  if (once && (await inSavepoint(tx, (t) => updateFeatures(t, layer.table, updateRows)))) {
     for (const u of updates) {
       updateResults[u.index] = succeeded(u.prepared.objectId);
       touched(u);

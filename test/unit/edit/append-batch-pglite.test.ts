@@ -164,4 +164,23 @@ describe('append batches on PGlite', () => {
     expect([(failure as EditAborted).kind, (failure as EditAborted).index]).toEqual(['add', 1]);
     expect(await rows()).toEqual(before);
   });
+
+  it('a feature updated twice in one batch ends with the later update, as written in order', async () => {
+    const out = await apply(
+      [],
+      [
+        { attributes: { OBJECTID: 2, Depth: 10 } },
+        { attributes: { OBJECTID: 3, Depth: 30 } },
+        { attributes: { OBJECTID: 2, Depth: 20 } },
+      ],
+      false,
+    );
+    expect(out.updateResults.map((r) => [r.objectId, r.success])).toEqual([
+      [2, true],
+      [3, true],
+      [2, true],
+    ]);
+    const depth = new Map((await rows()).map((r) => [r[0], r[2]]));
+    expect([depth.get(2), depth.get(3)]).toEqual([20, 30]);
+  });
 });
