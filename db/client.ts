@@ -107,6 +107,8 @@ function noDelaySockets() {
     socket.setNoDelay(true);
     if (options.path) return socket.connect(options.path);
     const i = next++ % options.host.length;
+    // postgres.js reads these back for TLS (the server name it verifies), as on its own sockets.
+    Object.assign(socket, { host: options.host[i], port: options.port[i] });
     return socket.connect(options.port[i] ?? 5432, options.host[i]);
   };
 }
