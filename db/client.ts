@@ -4,8 +4,9 @@
  * sees `Database`.
  */
 import { mkdirSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -21,8 +22,17 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 export interface DatabaseHandle {
   db: Database;
   kind: 'postgres' | 'pglite';
+  /** The driver's own client under `db` (postgres.js, PGlite, or a transaction of either): for COPY. */
+  driver: postgres.Sql | PGlite | PgliteTransaction;
+  /** A handle from `transaction`: its statements run in that transaction, and COPY joins it. */
+  inTransaction: boolean;
   /** Runs a raw statement and returns its rows, whichever driver is underneath. */
   rows<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
+  /**
+   * Runs `body` in one transaction on one connection, with a handle whose every statement (COPY
+   * included) runs in it: one commit for all. Called on a transaction's handle, it joins that one.
+   */
+  transaction<T>(body: (tx: DatabaseHandle) => Promise<T>): Promise<T>;
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
@@ -51,6 +61,7 @@ function openPostgres(url: string, poolSize: number, statementTimeoutMs?: number
   const client = postgres(url, {
     max: poolSize,
     onnotice: () => {},
+    ...({ socket: noDelaySockets() } as object),
     // Sent as startup parameters, so every connection of the pool has them from its first statement.
     // The connection check ends a statement (an index build, a COPY) whose process was killed within
     // seconds, instead of letting it run on and hold its locks against the retry.
@@ -60,10 +71,14 @@ function openPostgres(url: string, poolSize: number, statementTimeoutMs?: number
     },
   });
   const db = drizzlePostgres(preparing(client), { schema }) as unknown as Database;
+  const rows = async <T>(query: SQL) => (await db.execute(query)) as unknown as T[];
   return {
     db,
     kind: 'postgres',
-    rows: async <T>(query: SQL) => (await db.execute(query)) as unknown as T[],
+    driver: client,
+    inTransaction: false,
+    rows,
+    transaction: (body) => inTransaction(db, 'postgres', body),
     async migrate() {
       // A single connection holds the advisory lock, so several workers starting together migrate once.
       const one = postgres(url, { max: 1, onnotice: () => {} });
@@ -76,6 +91,25 @@ function openPostgres(url: string, poolSize: number, statementTimeoutMs?: number
       }
     },
     close: () => client.end({ timeout: 5 }),
+  };
+}
+
+/**
+ * postgres.js's sockets, connected as it would connect them but with Nagle's algorithm off (as
+ * node-postgres has them). A COPY writes its data and then CopyDone separately; with Nagle on, the
+ * second small write waits for the server's delayed ACK of the first, 40 ms on Linux: most of the
+ * load of a small publish. postgres.js writes its startup message once the socket is connected.
+ */
+function noDelaySockets() {
+  let next = 0;
+  return (options: { host: string[]; port: number[]; path?: string | false }) => {
+    const socket = new Socket();
+    socket.setNoDelay(true);
+    if (options.path) return socket.connect(options.path);
+    const i = next++ % options.host.length;
+    // postgres.js reads these back for TLS (the server name it verifies), as on its own sockets.
+    Object.assign(socket, { host: options.host[i], port: options.port[i] });
+    return socket.connect(options.port[i] ?? 5432, options.host[i]);
   };
 }
 
@@ -122,10 +156,42 @@ async function openPglite(dir: string, statementTimeoutMs?: number): Promise<Dat
   return {
     db,
     kind: 'pglite',
+    driver: client,
+    inTransaction: false,
     rows: async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows,
+    transaction: (body) => inTransaction(db, 'pglite', body),
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
     close: () => client.close(),
   };
+}
+
+/**
+ * drizzle's transaction, as a handle. The driver's transaction client is the one drizzle's transaction
+ * session holds (`session.client`: on postgres.js the TransactionSql, already preparing; on PGlite its
+ * Transaction), so COPY runs on the transaction's connection too.
+ */
+function inTransaction<T>(
+  db: Database,
+  kind: DatabaseHandle['kind'],
+  body: (tx: DatabaseHandle) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (txDb) => {
+    const driver = (txDb as unknown as { session: { client: DatabaseHandle['driver'] } }).session.client;
+    const tx: DatabaseHandle = {
+      db: txDb as unknown as Database,
+      kind,
+      driver,
+      inTransaction: true,
+      rows: async <R>(query: SQL) => {
+        const result = (await txDb.execute(query)) as unknown;
+        return kind === 'postgres' ? (result as R[]) : (result as { rows: R[] }).rows;
+      },
+      transaction: (inner) => inner(tx),
+      migrate: () => Promise.reject(new Error('migrate runs outside a transaction')),
+      close: () => Promise.reject(new Error('a transaction handle is not closed')),
+    };
+    return body(tx);
+  });
 }
 
 /** A cheap round trip used by readiness checks. */

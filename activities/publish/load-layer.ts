@@ -89,7 +89,8 @@ export async function loadLayer(
     if (failure) throw failure;
     recordProgress(afterInFlight);
     const now = deps.now();
-    if (now - lastReport >= PROGRESS_EVERY_MS) {
+    // In a transaction (a small publish on PostgreSQL) no one could see the counts before the end.
+    if (!database.inTransaction && now - lastReport >= PROGRESS_EVERY_MS) {
       lastReport = now;
       await updateJobProgress(
         database.db,

@@ -5,6 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { sql } from 'drizzle-orm';
+import type { Database, DatabaseHandle } from '../../db/client.js';
 import { addTrackingColumns } from '../../db/repositories/feature-edits.js';
 import {
   dropStagingTables,
@@ -31,6 +32,7 @@ import {
 import {
   deleteService,
   findService,
+  type HostedLayerRow,
   listLayers,
   type NewHostedLayer,
   updateService,
@@ -40,6 +42,7 @@ import { deleteTileCache } from '../../db/repositories/tile-caches.js';
 import type { LayerPlan, PublishPlan } from '../../db/schema/publish-request.js';
 import { publishJobs } from '../../db/schema/publishing.js';
 import { sharedBoundaryLookup } from '../../infra/boundary-service.js';
+import type { ObjectStore } from '../../infra/object-store.js';
 import { badRequest, internalError } from '../../lib/errors.js';
 import { unionBounds } from '../../lib/geometry/index.js';
 import type { Bounds } from '../../lib/geometry/types.js';
@@ -53,6 +56,7 @@ import { sourceTables } from './layer-sources.js';
 import { timeFieldsOf, timeInfoResource } from './layer-time-info.js';
 import { type LoadProgress, type LoadResult, loadLayer } from './load-layer.js';
 import type { PublishDeps } from './publish-deps.js';
+import { readingSourceOnce } from './source-read-once.js';
 
 export interface LayerRef {
   layerId: number;
@@ -118,7 +122,11 @@ export function createPublishActivities(deps: PublishDeps) {
   }
 
   /** The layer row of a loaded table: its resource with count and extent, and its columns. */
-  async function layerRowOf(row: FeatureJobRow, plan: LayerPlan): Promise<NewHostedLayer> {
+  async function layerRowOf(
+    row: FeatureJobRow,
+    plan: LayerPlan,
+    database: DatabaseHandle = deps.database,
+  ): Promise<NewHostedLayer> {
     const tracking = editorTrackingFieldsOf(plan, row.request.service);
     // A retried swap finds the table already renamed to its target.
     const table =
@@ -174,8 +182,19 @@ export function createPublishActivities(deps: PublishDeps) {
   async function planPublish(jobId: string): Promise<LayerRef[]> {
     const row = await job(jobId);
     if (row.plan) return row.plan.layers.map((l) => ({ layerId: l.id, name: l.name }));
+    const plan = await planOf(row, deps.store);
+    await storePlan(db, jobId, plan);
+    return plan.layers.map((l) => ({ layerId: l.id, name: l.name }));
+  }
+
+  const storePlan = (on: Database, jobId: string, plan: PublishPlan) =>
+    on.update(publishJobs).set({ plan, modified: deps.now() }).where(sql`${publishJobs.id} = ${jobId}`);
+
+  /** The plan of a job's layers: a sample of the source read, fields and locations resolved. */
+  async function planOf(row: FeatureJobRow, store: ObjectStore): Promise<PublishPlan> {
+    const jobId = row.id;
     const request = row.request;
-    const tables = await sourceTables(deps.store, request, deps.parseLimits);
+    const tables = await sourceTables(store, request, deps.parseLimits);
     // Built only when a lookup layer must find its column of place names in the data.
     const detecting = tables.some(
       (t) => t.layer.location.type === 'lookup' && Object.keys(t.layer.location.lookupFields).length === 0,
@@ -217,9 +236,7 @@ export function createPublishActivities(deps: PublishDeps) {
     // An overwrite loads beside the service's tables; swapInOverwrite replaces them at the end.
     if (request.overwrite) for (const l of layers) l.tableName = stagingTableName(l.tableName, jobId);
     const warnings = tables.flatMap((t) => t.warnings ?? []);
-    const plan: PublishPlan = { layers, ...(warnings.length > 0 ? { warnings } : {}) };
-    await db.update(publishJobs).set({ plan, modified: deps.now() }).where(sql`${publishJobs.id} = ${jobId}`);
-    return layers.map((l) => ({ layerId: l.id, name: l.name }));
+    return { layers, ...(warnings.length > 0 ? { warnings } : {}) };
   }
 
   /**
@@ -227,26 +244,52 @@ export function createPublishActivities(deps: PublishDeps) {
    * keeps the layer row as it is: its staged table and row are swapped in with the others at once.
    */
   async function finishLayer(jobId: string, layerId: number): Promise<FinishedLayer> {
-    const row = await job(jobId);
+    const { featureCount } = await finishLayerOf(deps.database, await job(jobId), layerId);
+    return { layerId, featureCount };
+  }
+
+  async function finishLayerOf(
+    database: DatabaseHandle,
+    row: FeatureJobRow,
+    layerId: number,
+  ): Promise<FinishedLayer & { layer: NewHostedLayer }> {
     const plan = layerPlan(row, layerId);
     await indexFeatureTable(database, plan.tableName, plan.geometryType);
     // Editor tracking: the loaded rows are credited to the publisher at the job's start.
     const tracking = editorTrackingFieldsOf(plan, row.request.service);
     await addTrackingColumns(database, plan.tableName, tracking, row.owner, row.created);
-    const layer = await layerRowOf(row, plan);
-    if (!row.request.overwrite) await upsertLayer(db, layer);
-    return { layerId, featureCount: layer.featureCount ?? 0 };
+    const layer = await layerRowOf(row, plan, database);
+    if (!row.request.overwrite) await upsertLayer(database.db, layer);
+    return { layerId, featureCount: layer.featureCount ?? 0, layer };
   }
 
   /** Publishes the service resource and completes the job; the item gets its extent in WGS84. */
   /** `cacheFollows`: a tile cache is built next, and the job completes only after it. */
   async function markServiceReady(jobId: string, totals: JobTotals, cacheFollows = false): Promise<void> {
-    const row = await job(jobId);
-    const service = await findService(db, row.serviceItemId);
+    await markReadyOf(deps.database, await job(jobId), totals, cacheFollows);
+  }
+
+  /**
+   * markServiceReady on `database` (a transaction's handle joins it). `layers`: the service's layer
+   * rows when the caller has just written them all, instead of reading them back.
+   */
+  async function markReadyOf(
+    database: DatabaseHandle,
+    row: FeatureJobRow,
+    totals: JobTotals,
+    cacheFollows: boolean,
+    layers?: Pick<HostedLayerRow, 'definition'>[],
+  ): Promise<void> {
+    const on = database.db;
+    // Independent reads: postgres.js sends them together on the connection.
+    const [service, listed, item] = await Promise.all([
+      findService(on, row.serviceItemId),
+      layers ? undefined : listLayers(on, row.serviceItemId),
+      findItem(on, row.serviceItemId),
+    ]);
     if (!service) throw internalError('Unable to complete operation.', ['The service row is missing.']);
-    const layers = await listLayers(db, row.serviceItemId);
-    const extents = layers.map((l) => extentOf(l.definition));
-    const extent = unionBounds(extents);
+    const definitions = (layers ?? listed ?? []).map((l) => l.definition);
+    const extent = unionBounds(definitions.map(extentOf));
     const spatialReference = spatialReferenceForWkid(wkidOf(row.request.targetSR) ?? 3857);
     const definition = buildServiceDefinition({
       serviceItemId: row.serviceItemId,
@@ -254,26 +297,70 @@ export function createPublishActivities(deps: PublishDeps) {
       service: row.request.service,
       spatialReference,
       extent,
-      layers: layers.map((l) => l.definition),
+      layers: definitions,
     });
-    const item = await findItem(db, row.serviceItemId);
     // One transaction: the service, its item and the job become ready together (and one commit).
-    await db.transaction(async (tx) => {
-      await updateService(tx, row.serviceItemId, { status: 'ready', definition, modified: deps.now() });
-      if (item) {
-        await updateItem(tx, row.serviceItemId, {
-          extent: extent ? wgs84Extent(extent, spatialReference) : null,
-          spatialReference: String(spatialReference.latestWkid ?? spatialReference.wkid ?? ''),
-          typeKeywords: [
-            ...item.typeKeywords.filter((k) => k !== 'Singlelayer' && k !== 'Multilayer'),
-            layers.length > 1 ? 'Multilayer' : 'Singlelayer',
-          ],
-          modified: deps.now(),
-        });
-      }
-      await updateJobProgress(tx, jobId, { ...totals }, deps.now());
-      if (!cacheFollows) await finishJob(tx, jobId, 'completed', 'completed', deps.now());
+    await database.transaction(async (tx) => {
+      await Promise.all([
+        updateService(tx.db, row.serviceItemId, { status: 'ready', definition, modified: deps.now() }),
+        item &&
+          updateItem(tx.db, row.serviceItemId, {
+            extent: extent ? wgs84Extent(extent, spatialReference) : null,
+            spatialReference: String(spatialReference.latestWkid ?? spatialReference.wkid ?? ''),
+            typeKeywords: [
+              ...item.typeKeywords.filter((k) => k !== 'Singlelayer' && k !== 'Multilayer'),
+              definitions.length > 1 ? 'Multilayer' : 'Singlelayer',
+            ],
+            modified: deps.now(),
+          }),
+        updateJobProgress(tx.db, row.id, { ...totals }, deps.now()),
+      ]);
+      if (!cacheFollows) await finishJob(tx.db, row.id, 'completed', 'completed', deps.now());
     });
+  }
+
+  /** publishSmallFile's steps on `on`, with the job's plan in `row`. */
+  async function publishSmall(
+    on: DatabaseHandle,
+    row: FeatureJobRow & { plan: PublishPlan },
+    store: ObjectStore,
+  ): Promise<SmallPublishResult> {
+    const jobId = row.id;
+    await storePlan(on.db, jobId, row.plan);
+    const loadDeps: PublishDeps = { ...deps, database: on, store };
+    const layers: SmallPublishResult['layers'] = [];
+    const layerRows: NewHostedLayer[] = [];
+    const reasons: string[] = [];
+    let geocoded: GeocodeCounts | undefined;
+    for (const plan of row.plan.layers) {
+      const persist = row.request.persistErrorRecordsForReview;
+      const loaded = await loadLayer(loadDeps, jobId, row.request, plan, persist, undefined);
+      reasons.push(...loaded.reasons);
+      if (loaded.geocoded) geocoded = addGeocodeCounts(geocoded, loaded.geocoded);
+      const finished = await finishLayerOf(on, row, plan.id);
+      layerRows.push(finished.layer);
+      layers.push({
+        layerId: plan.id,
+        name: plan.name,
+        rowsRead: loaded.rowsRead,
+        rowsLoaded: loaded.rowsLoaded,
+        rowsRejected: loaded.rowsRejected,
+        featureCount: finished.featureCount,
+      });
+    }
+    const sum = (k: 'rowsRead' | 'rowsLoaded' | 'rowsRejected' | 'featureCount') =>
+      layers.reduce((n, l) => n + l[k], 0);
+    const featureCount = sum('featureCount');
+    if (featureCount === 0) throw badRequest(noRowsPublishedMessage(reasons), []);
+    const totals: JobTotals = {
+      rowsRead: sum('rowsRead'),
+      rowsLoaded: sum('rowsLoaded'),
+      rowsRejected: sum('rowsRejected'),
+      featureCount,
+      ...geocoded,
+    };
+    await markReadyOf(on, row, totals, false, layerRows);
+    return { layers, featureCount, rowsRejected: totals.rowsRejected };
   }
 
   return withFailureMapping({
@@ -292,44 +379,27 @@ export function createPublishActivities(deps: PublishDeps) {
 
     /**
      * A small file in one step: plan, load and finish every layer, then mark the service ready, so a
-     * small publish waits for one activity instead of four or more. Each part is idempotent and the
-     * load starts from the beginning on a retry (nothing to resume in a few megabytes), so the whole is.
+     * small publish waits for one activity instead of four or more. The source is read from the store
+     * once. On PostgreSQL all of it is one transaction: one commit (one WAL flush) instead of a dozen,
+     * and a crash or a failure leaves nothing behind, so a retry starts clean. On PGlite, whose commits
+     * cost no flush, the steps commit one by one: a transaction there would hold the one connection the
+     * API shares for the whole job. Each part is idempotent and the load starts from the beginning on a
+     * retry (nothing to resume in a few megabytes), so the whole is.
      */
     async publishSmallFile(jobId: string): Promise<SmallPublishResult> {
-      const refs = await planPublish(jobId);
-      const row = await job(jobId);
-      const layers: SmallPublishResult['layers'] = [];
-      const reasons: string[] = [];
-      let geocoded: GeocodeCounts | undefined;
-      for (const ref of refs) {
-        const plan = layerPlan(row, ref.layerId);
-        const persist = row.request.persistErrorRecordsForReview;
-        const loaded = await loadLayer(deps, jobId, row.request, plan, persist, undefined);
-        reasons.push(...loaded.reasons);
-        if (loaded.geocoded) geocoded = addGeocodeCounts(geocoded, loaded.geocoded);
-        const finished = await finishLayer(jobId, ref.layerId);
-        layers.push({
-          layerId: ref.layerId,
-          name: ref.name,
-          rowsRead: loaded.rowsRead,
-          rowsLoaded: loaded.rowsLoaded,
-          rowsRejected: loaded.rowsRejected,
-          featureCount: finished.featureCount,
-        });
+      const found = await job(jobId);
+      const store = readingSourceOnce(deps.store, found.request.sourceKey);
+      const plan = found.plan ?? (await planOf(found, store));
+      const row = { ...found, plan };
+      const run = <T>(body: (on: DatabaseHandle) => Promise<T>) =>
+        database.kind === 'postgres' ? database.transaction(body) : body(database);
+      try {
+        return await run((on) => publishSmall(on, row, store));
+      } catch (e) {
+        // What the publish leaves out of the source stays on the failed job for the status operation.
+        if (!found.plan && plan.warnings) await storePlan(db, jobId, plan).catch(() => {});
+        throw e;
       }
-      const sum = (k: 'rowsRead' | 'rowsLoaded' | 'rowsRejected' | 'featureCount') =>
-        layers.reduce((n, l) => n + l[k], 0);
-      const featureCount = sum('featureCount');
-      if (featureCount === 0) throw badRequest(noRowsPublishedMessage(reasons), []);
-      const totals: JobTotals = {
-        rowsRead: sum('rowsRead'),
-        rowsLoaded: sum('rowsLoaded'),
-        rowsRejected: sum('rowsRejected'),
-        featureCount,
-        ...geocoded,
-      };
-      await markServiceReady(jobId, totals);
-      return { layers, featureCount, rowsRejected: totals.rowsRejected };
     },
 
     /** Overwrite: the staged tables replace the service's tables, and its layer rows, in one step. */

@@ -131,7 +131,6 @@ export async function publish(c: Context<AppEnv>) {
 
   const serviceItemId = itemIdToCreate ?? randomBytes(16).toString('hex');
   const sourceKey = publishSourceKey(jobId);
-  await storeSource(deps.store, source, sourceKey);
   const request: PublishRequest = { ...checked, sourceKey, sourceSize: source.size };
   const now = deps.now();
   const url = serviceUrl(c, checked.serviceName);
@@ -139,88 +138,103 @@ export async function publish(c: Context<AppEnv>) {
     serviceItemId: randomBytes(16).toString('hex'),
     jobId: cacheJobIdFor(jobId),
   };
+  // The job's copy of the source is made while its rows are written: the workflow starts once both are.
+  const stored = storeSource(deps.store, source, sourceKey);
+  stored.catch(() => {});
+  let created = false;
   try {
-    await insertService(db, {
-      serviceItemId,
-      name: checked.serviceName,
-      owner: user.username,
-      status: 'processing',
-      definition: {},
-      created: now,
-      modified: now,
-    });
-  } catch {
-    throw badRequest(`Service name '${checked.serviceName}' already exists.`, []);
-  }
-  try {
-    await insertItem(db, {
-      id: serviceItemId,
-      owner: user.username,
-      title: checked.serviceName.replaceAll('_', ' '),
-      name: checked.serviceName,
-      type: 'Feature Service',
-      typeKeywords: [
-        'ArcGIS Server',
-        'Data',
-        'Feature Access',
-        'Feature Service',
-        'Service',
-        'Hosted Service',
-      ],
-      description: checked.service.description,
-      licenseInfo: '',
-      accessInformation: checked.service.copyrightText,
-      url,
-      created: now,
-      modified: now,
-    });
-    if (source.kind === 'item') {
-      await insertRelationship(db, {
-        originItemId: serviceItemId,
-        destinationItemId: source.item.id,
-        relationshipType: 'Service2Data',
-        createdBy: user.username,
-        created: now,
-      });
-    }
-    const job = await insertJob(db, {
-      id: jobId,
-      serviceItemId,
-      sourceItemId: source.kind === 'item' ? source.item.id : null,
-      owner: user.username,
-      fileType,
-      workflowId: publishWorkflowId(jobId),
-      status: 'processing',
-      statusMessage: 'processing',
-      request,
-      created: now,
-      modified: now,
-    });
-    const cacheJob =
-      cache &&
-      cacheParameters &&
-      (await createCachedMapService(db, {
-        ...cache,
-        workflowId: publishWorkflowId(jobId),
-        name: checked.serviceName,
+    // One transaction, one commit: the service, its item (and relationship), the job, and the Map
+    // Service of a cache to build appear together or not at all.
+    const { job, cacheJob } = await db.transaction(async (tx) => {
+      try {
+        await insertService(tx, {
+          serviceItemId,
+          name: checked.serviceName,
+          owner: user.username,
+          status: 'processing',
+          definition: {},
+          created: now,
+          modified: now,
+        });
+      } catch {
+        throw badRequest(`Service name '${checked.serviceName}' already exists.`, []);
+      }
+      await insertItem(tx, {
+        id: serviceItemId,
         owner: user.username,
-        sourceServiceItemId: serviceItemId,
-        definition: requestedCacheDefinition(cacheParameters),
-        layers: [],
+        title: checked.serviceName.replaceAll('_', ' '),
+        name: checked.serviceName,
+        type: 'Feature Service',
+        typeKeywords: [
+          'ArcGIS Server',
+          'Data',
+          'Feature Access',
+          'Feature Service',
+          'Service',
+          'Hosted Service',
+        ],
         description: checked.service.description,
-        copyrightText: checked.service.copyrightText,
-        url: `${servicesUrl(c)}/Hosted/${checked.serviceName}/MapServer`,
-        now,
-      }));
+        licenseInfo: '',
+        accessInformation: checked.service.copyrightText,
+        url,
+        created: now,
+        modified: now,
+      });
+      if (source.kind === 'item') {
+        await insertRelationship(tx, {
+          originItemId: serviceItemId,
+          destinationItemId: source.item.id,
+          relationshipType: 'Service2Data',
+          createdBy: user.username,
+          created: now,
+        });
+      }
+      const job = await insertJob(tx, {
+        id: jobId,
+        serviceItemId,
+        sourceItemId: source.kind === 'item' ? source.item.id : null,
+        owner: user.username,
+        fileType,
+        workflowId: publishWorkflowId(jobId),
+        status: 'processing',
+        statusMessage: 'processing',
+        request,
+        created: now,
+        modified: now,
+      });
+      const cacheJob =
+        cache &&
+        cacheParameters &&
+        (await createCachedMapService(tx, {
+          ...cache,
+          workflowId: publishWorkflowId(jobId),
+          name: checked.serviceName,
+          owner: user.username,
+          sourceServiceItemId: serviceItemId,
+          definition: requestedCacheDefinition(cacheParameters),
+          layers: [],
+          description: checked.service.description,
+          copyrightText: checked.service.copyrightText,
+          url: `${servicesUrl(c)}/Hosted/${checked.serviceName}/MapServer`,
+          now,
+        }));
+      return { job, cacheJob };
+    });
+    created = true;
+    await stored;
     await startWorkflow(c, job, cache);
     return servicesResponse(c, job, cacheJob);
   } catch (e) {
-    if (cache) {
-      await deleteTileCache(db, cache.serviceItemId).catch(() => {});
-      await deleteItemRow(db, cache.serviceItemId).catch(() => {});
+    // No job will read the copy of a publish that never started.
+    await stored.then(() => deps.store.remove(sourceKey)).catch(() => {});
+    if (created) {
+      if (cache) {
+        await deleteTileCache(db, cache.serviceItemId).catch(() => {});
+        await deleteItemRow(db, cache.serviceItemId).catch(() => {});
+      }
+      await deleteItemRow(db, serviceItemId).catch(() => {});
+      await deleteService(db, serviceItemId).catch(() => {});
     }
-    await deleteItemRow(db, serviceItemId).catch(() => {});
-    await deleteService(db, serviceItemId).catch(() => {});
     if (e instanceof GeoError) throw e;
     deps.log.error('publish could not start', { err: e, jobId });
     throw internalError('Unable to publish.', ['The publishing job could not be started.']);

@@ -5,6 +5,7 @@
  * relationship classes it cannot publish), from the job's plan, so while it runs and once it ended.
  */
 import type { Context } from 'hono';
+import { type JobWatch, watchJob } from '../../db/repositories/job-notifications.js';
 import { findJob, latestJobForItem } from '../../db/repositories/jobs.js';
 import { normalizeItemId } from '../../lib/access/items.js';
 import { isAdmin } from '../../lib/access/roles.js';
@@ -19,13 +20,33 @@ export async function itemStatus(c: Context<AppEnv>) {
   const itemId = normalizeItemId(c.req.param('itemId') ?? '');
   const params = c.get('params');
   const jobId = params.get('jobId');
-  const job = jobId
-    ? await findJob(deps.database.db, jobId)
-    : await latestJobForItem(deps.database.db, itemId);
+  // Listening before the job is read: an end committed after that read is heard, not missed.
+  const watch = jobId ? await watchJob(deps.database, jobId).catch(() => undefined) : undefined;
+  try {
+    return await statusOf(c, user, itemId, jobId, watch);
+  } finally {
+    watch?.close();
+  }
+}
+
+async function statusOf(
+  c: Context<AppEnv>,
+  user: ReturnType<typeof requireUser>,
+  itemId: string,
+  jobId: string | undefined,
+  watch: JobWatch | undefined,
+) {
+  const deps = c.get('deps');
+  let job = jobId ? await findJob(deps.database.db, jobId) : await latestJobForItem(deps.database.db, itemId);
   if (!job || job.serviceItemId !== itemId) {
     return { status: '', statusMessage: "Item status doesn't exist", itemId };
   }
   if (job.owner !== user.username && !isAdmin(user)) throw forbidden();
+  // A job in its first second (a small publish ends within it) is waited for until then, so the
+  // caller learns the outcome when it happens rather than at its next poll.
+  const left = QUERY_AFTER_MS - (deps.now() - job.created);
+  if (job.status === 'processing' && watch && left > 0 && (await watch.ended(left)))
+    job = (await findJob(deps.database.db, job.id)) ?? job;
   // What the publish leaves out of the source (relationship classes it cannot carry), once planned.
   const warnings = job.plan?.warnings ?? [];
   const base = {

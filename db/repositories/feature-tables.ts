@@ -6,7 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { PGlite } from '@electric-sql/pglite';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type postgres from 'postgres';
 import { internalError } from '../../lib/errors.js';
@@ -121,31 +121,36 @@ export async function copyRows(
   const columns = columnNames.map(checked).join(', ');
   const format = binary ? ' with (format binary)' : '';
   if (db.kind === 'postgres') {
-    const client = (db.db as unknown as { $client: postgres.Sql }).$client;
+    const client = db.driver as postgres.Sql;
     const copy = async (tx: postgres.Sql | postgres.TransactionSql) => {
       const writable = await tx.unsafe(`copy ${checked(table)} (${columns}) from stdin${format}`).writable();
       await pipeline(Readable.from([binary ? data : Buffer.from(data, 'utf8')]), writable);
     };
     if (!fence) return copy(client);
-    await client.begin(async (tx) => {
+    // In the caller's transaction the batch commits (or not) with everything else it does.
+    const fenced = async (tx: postgres.Sql | postgres.TransactionSql) => {
       checkAttempt(fence, await tx.unsafe(CURRENT_ATTEMPT_SQL, fenceParams(fence)));
       await copy(tx);
-    });
+    };
+    if (db.inTransaction) return fenced(client);
+    await client.begin(fenced);
     return;
   }
   // PGlite has no COPY FROM STDIN stream; it reads COPY input from a Blob at /dev/blob.
-  const client = (db.db as unknown as { $client: PGlite }).$client;
+  const client = db.driver as PGlite | Transaction;
   const statement = `copy ${checked(table)} (${columns}) from '/dev/blob'${format}`;
   const blob = new Blob([data]);
   if (!fence) {
     await client.query(statement, [], { blob });
     return;
   }
-  await client.transaction(async (tx) => {
+  const fenced = async (tx: PGlite | Transaction) => {
     const current = await tx.query<{ attempt: number }>(CURRENT_ATTEMPT_SQL, fenceParams(fence));
     checkAttempt(fence, current.rows);
     await tx.query(statement, [], { blob });
-  });
+  };
+  if (db.inTransaction) return fenced(client);
+  await (client as PGlite).transaction(fenced);
 }
 
 /**

@@ -3,6 +3,7 @@ import { normalizeItemId as canonical } from '../../lib/access/items.js';
 import type { Database } from '../client.js';
 import { isTileRequest, type PublishRequest } from '../schema/publish-request.js';
 import { publishErrorRecords, publishJobs } from '../schema/publishing.js';
+import { notifyJobFinished } from './job-notifications.js';
 
 export type PublishJobRow = typeof publishJobs.$inferSelect;
 /** A job that publishes features (its request is a PublishRequest, not a TileRequest). */
@@ -44,7 +45,10 @@ export async function updateJobProgress(
   await db.update(publishJobs).set({ progress, modified }).where(eq(publishJobs.id, id));
 }
 
-/** Sets a final state; a job already completed or failed keeps its first outcome. */
+/**
+ * Sets a final state; a job already completed or failed keeps its first outcome. Status calls waiting
+ * for the job hear of it once this commits (job-notifications.ts).
+ */
 export async function finishJob(
   db: Database,
   id: string,
@@ -56,6 +60,7 @@ export async function finishJob(
     .update(publishJobs)
     .set({ status, statusMessage, modified })
     .where(and(eq(publishJobs.id, id), eq(publishJobs.status, 'processing')));
+  await notifyJobFinished(db, id);
 }
 
 export interface ErrorRecord {

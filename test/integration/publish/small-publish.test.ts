@@ -22,7 +22,10 @@ describe('a small publish', () => {
 
   const historyOf = async (jobId: string) => {
     const client = new Client({ connection });
-    const history = await client.workflow.getHandle(publishWorkflowId(jobId)).fetchHistory();
+    const handle = client.workflow.getHandle(publishWorkflowId(jobId));
+    // The job completes in the database inside the activity; the workflow records it just after.
+    await handle.result();
+    const history = await handle.fetchHistory();
     return history.events ?? [];
   };
 

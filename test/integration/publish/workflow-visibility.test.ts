@@ -22,6 +22,8 @@ describe('the publish job as the Temporal UI shows it', () => {
       layerInfo: { capabilities: 'Query' },
     });
     ({ jobId, serviceItemId } = service);
+    // The job completes in the database inside the activity; the workflow sets its memo just after.
+    await client.workflow.getHandle(publishWorkflowId(jobId)).result();
   });
   afterAll(async () => connection?.close());
 
