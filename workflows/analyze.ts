@@ -1,7 +1,6 @@
 /**
  * analyze as a short workflow: one activity reads the source the API stored (or the item's data) and
- * returns the answer: in the result when it is small (a few sample records), otherwise written to the
- * object store with its key in the result. The source itself never passes through the history.
+ * writes the answer to the object store. Only keys and sizes pass through the history, never rows.
  * The API waits for the result (bounded by `timeoutMs`) and removes the temporary objects itself.
  * A local activity: it runs inside the workflow task on the worker that took it, which saves an
  * activity-task round trip a caller would wait for (about 80 ms on a loaded machine), and it takes

@@ -5,9 +5,8 @@
  * geodatabase (or a .sd carrying one) the layers list the relationships its classes make, and `warnings`
  * says which classes a publish cannot carry (lib/service/geodatabase-relationships.ts). The API
  * (api/publish/analyze-route.ts) stores the upload under a temporary key, runs workflows/analyze.ts and
- * takes the answer: whole-file parsing never runs in the API process, and the source never enters the
- * workflow history (the activity takes object keys); the answer comes back in the result when it is at
- * most ANALYZE_INLINE_BYTES (a few sample records), otherwise through the object store.
+ * reads the answer back: whole-file parsing never runs in the API process, and no rows enter the
+ * workflow history (the activity takes and returns object keys).
  */
 import type { LayerPlan, LayerRequestWithLocale, PublishFileType } from '../../db/schema/publish-request.js';
 import type { ObjectStore } from '../../infra/object-store.js';
@@ -53,14 +52,10 @@ export interface AnalyzeInput {
   resultKey: string;
 }
 
-/**
- * The answer itself when it is small (a few sample records: the common case), so the API waits for no
- * object-store write, read and removal; a larger one (up to 1000 records) is written to `resultKey`.
- */
-export type AnalyzeOutput = { answer: Record<string, unknown> } | { resultKey: string; bytes: number };
-
-/** Answers up to this many bytes of JSON travel in the workflow result (its history holds them). */
-export const ANALYZE_INLINE_BYTES = 32 * 1024;
+export interface AnalyzeOutput {
+  resultKey: string;
+  bytes: number;
+}
 
 export interface AnalyzeDeps {
   store: ObjectStore;
@@ -71,9 +66,7 @@ export function createAnalyzeActivities(deps: AnalyzeDeps) {
   return withFailureMapping({
     /** Idempotent: a retry reads the same source and overwrites the same result key. */
     async analyzeSource(input: AnalyzeInput): Promise<AnalyzeOutput> {
-      const answer = await analyzeObject(deps.store, input, deps.parseLimits);
-      const result = Buffer.from(JSON.stringify(answer));
-      if (result.length <= ANALYZE_INLINE_BYTES) return { answer };
+      const result = Buffer.from(JSON.stringify(await analyzeObject(deps.store, input, deps.parseLimits)));
       await deps.store.put(input.resultKey, result, result.length, 'application/json');
       return { resultKey: input.resultKey, bytes: result.length };
     },

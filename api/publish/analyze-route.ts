@@ -2,9 +2,8 @@
  * content/features/analyze: the API checks the request and names the source; the analysis itself (the
  * csv's first part, GeoJSON as a stream, the whole workbook, zip or database) runs in the worker as
  * workflows/analyze.ts. An upload or `text` is stored under a temporary key first (a CSV's first 512 KiB
- * only), an item's data is read where it is; a large answer comes back through the object store, and every
- * temporary object is removed before the request is answered, whatever the outcome. A small answer (a
- * few sample records) comes back as the workflow's result instead, with no object to write or remove.
+ * only), an item's data is read where it is; the answer comes back through the object store, and every
+ * temporary object is removed before the request is answered, whatever the outcome.
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -67,11 +66,6 @@ export async function analyze(c: Context<AppEnv>): Promise<Record<string, unknow
     const done = await withDeadline(handle.result(), timeoutMs + 15_000, () =>
       handle.terminate('analyze: the caller stopped waiting').catch(() => {}),
     );
-    if ('answer' in done) {
-      // A small answer comes in the result: nothing was written under the result key.
-      tempKeys.splice(tempKeys.indexOf(resultKey), 1);
-      return done.answer;
-    }
     return JSON.parse((await store.getBuffer(done.resultKey)).toString('utf8')) as Record<string, unknown>;
   } catch (e) {
     throw analyzeFailure(e, timeoutMs);
