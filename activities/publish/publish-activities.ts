@@ -53,6 +53,7 @@ import { sourceTables } from './layer-sources.js';
 import { timeFieldsOf, timeInfoResource } from './layer-time-info.js';
 import { type LoadProgress, type LoadResult, loadLayer } from './load-layer.js';
 import type { PublishDeps } from './publish-deps.js';
+import { measuredTextFields, withMeasuredLengths } from './sqlite-text-widths.js';
 
 export interface LayerRef {
   layerId: number;
@@ -118,14 +119,22 @@ export function createPublishActivities(deps: PublishDeps) {
   }
 
   /** The layer row of a loaded table: its resource with count and extent, and its columns. */
-  async function layerRowOf(row: FeatureJobRow, plan: LayerPlan): Promise<NewHostedLayer> {
-    const tracking = editorTrackingFieldsOf(plan, row.request.service);
+  async function layerRowOf(row: FeatureJobRow, planned: LayerPlan): Promise<NewHostedLayer> {
+    const tracking = editorTrackingFieldsOf(planned, row.request.service);
     // A retried swap finds the table already renamed to its target.
     const table =
-      isStagingTable(plan.tableName) && !(await featureTableExists(database, plan.tableName))
-        ? targetOfStaging(plan.tableName)
-        : plan.tableName;
-    const stats = await featureTableStats(database, table);
+      isStagingTable(planned.tableName) && !(await featureTableExists(database, planned.tableName))
+        ? targetOfStaging(planned.tableName)
+        : planned.tableName;
+    // Text widths a GeoPackage or SQLite file leaves undeclared: the longest value loaded, measured in
+    // the same scan as the count and extent (every attempt's rows are in the table).
+    const measured = measuredTextFields(planned);
+    const stats = await featureTableStats(
+      database,
+      table,
+      measured.map((f) => f.column),
+    );
+    const plan = measured.length > 0 ? withMeasuredLengths(planned, measured, stats.longest ?? []) : planned;
     const spatialReference = spatialReferenceForWkid(wkidOf(row.request.targetSR) ?? 3857);
     const layerRequest = row.request.layers.find((l) => l.id === plan.id) ?? row.request.layers[0];
     const layerInfo = {
