@@ -16,7 +16,6 @@ import { type ErrorRecord, insertErrorRecords, updateJobProgress } from '../../d
 import { beginLoadAttempt } from '../../db/repositories/load-attempts.js';
 import type { LayerPlan, PublishRequest } from '../../db/schema/publish-request.js';
 import { sharedBoundaryLookup } from '../../infra/boundary-service.js';
-import { spoolObject } from '../../infra/readers/sqlite-pages.js';
 import { WGS84 } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
 import { recordProgress } from '../heartbeat.js';
@@ -29,6 +28,7 @@ import type { PublishDeps } from './publish-deps.js';
 import { createRemoteGeocoder, remoteGeocodeService } from './remote-geocoder.js';
 import { createRowEncoder } from './row-encoder.js';
 import { SqliteEncoderThread } from './sqlite-encoder-thread.js';
+import { keepSpooled, takeSpooled } from './sqlite-spool.js';
 
 export interface LoadProgress extends ResumePoint {
   rowsLoaded: number;
@@ -188,7 +188,9 @@ async function* sqliteThreadBatches(
   start: ResumePoint,
 ): AsyncGenerator<PreparedBatch> {
   const source = plan.source as Extract<LayerPlan['source'], { kind: 'sqlite' }>;
-  const spooled = await spoolObject(store, source.objectKey ?? request.sourceKey);
+  // The copy planning kept in this process (or the previous layer's load), else a new one.
+  const key = source.objectKey ?? request.sourceKey;
+  const spooled = await takeSpooled(store, key);
   const thread = new SqliteEncoderThread({
     path: spooled.path,
     plan,
@@ -212,7 +214,8 @@ async function* sqliteThreadBatches(
     }
   } finally {
     await thread.close();
-    await spooled.remove();
+    // Kept for the next layer of the same file; removed when none takes it within a minute.
+    await keepSpooled(key, spooled);
   }
 }
 

@@ -184,7 +184,8 @@ export function createPublishActivities(deps: PublishDeps) {
     const row = await job(jobId);
     if (row.plan) return row.plan.layers.map((l) => ({ layerId: l.id, name: l.name }));
     const request = row.request;
-    const tables = await sourceTables(deps.store, request, deps.parseLimits);
+    // A GeoPackage's temporary copy is kept for the load that follows in this process.
+    const tables = await sourceTables(deps.store, request, deps.parseLimits, true);
     // Built only when a lookup layer must find its column of place names in the data.
     const detecting = tables.some(
       (t) => t.layer.location.type === 'lookup' && Object.keys(t.layer.location.lookupFields).length === 0,
