@@ -34,10 +34,10 @@ const LONG_REMARK_ROW = 45_000;
 const LONG_NOTE = `${'Überschwemmungsgebiet; '.repeat(30)}end`;
 const LONG_REMARK = 'r'.repeat(300);
 
-async function writeCsv(path: string) {
+async function writeCsv(path: string, rows = ROWS) {
   const out = createWriteStream(path);
   out.write('id,name,note,remark,lat,lon\n');
-  for (let i = 1; i <= ROWS; i++) {
+  for (let i = 1; i <= rows; i++) {
     const note = i === LONG_NOTE_ROW ? LONG_NOTE : `note ${i % 13}`;
     const remark = i === LONG_REMARK_ROW ? LONG_REMARK : i % 5 === 0 ? '' : `r${i}`;
     const lat = (41.6 + (i % 3800) / 10000).toFixed(5);
@@ -48,10 +48,17 @@ async function writeCsv(path: string) {
   await once(out, 'finish');
 }
 
+function writeGeoPackage(csv: string, gpkg: string) {
+  execFileSync('ogr2ogr', [
+    ...['-f', 'GPKG', gpkg, csv, '-nln', 'points', '-a_srs', 'EPSG:4326'],
+    ...['-oo', 'X_POSSIBLE_NAMES=lon', '-oo', 'Y_POSSIBLE_NAMES=lat', '-oo', 'AUTODETECT_TYPE=YES'],
+  ]);
+}
+
 /** The longest value of a column in UTF-8 bytes, computed by sqlite3 from the file. */
-const sqliteLongest = (path: string, column: string) =>
+const sqliteLongest = (file: string, column: string) =>
   Number(
-    execFileSync('sqlite3', [path, `select max(length(cast("${column}" as blob))) from points`])
+    execFileSync('sqlite3', [file, `select max(length(cast("${column}" as blob))) from points`])
       .toString()
       .trim(),
   );
@@ -64,10 +71,15 @@ describe('text widths a GeoPackage leaves undeclared, measured on the loaded row
   let store: ObjectStore;
   let activities: ReturnType<typeof createPublishActivities>;
 
-  async function insertSqliteJob(jobId: string, serviceItemId: string, fields?: Record<string, unknown>[]) {
+  async function insertSqliteJob(
+    jobId: string,
+    serviceItemId: string,
+    fields?: Record<string, unknown>[],
+    file = path,
+  ) {
     const s = stack();
     const sourceKey = `publish/${jobId}/source`;
-    await store.put(sourceKey, createReadStream(path), statSync(path).size);
+    await store.put(sourceKey, createReadStream(file), statSync(file).size);
     const checked = parsePublishParameters({
       fileType: 'sqlite',
       parameters: {
@@ -94,7 +106,7 @@ describe('text widths a GeoPackage leaves undeclared, measured on the loaded row
       fileType: 'sqlite',
       workflowId: publishWorkflowId(jobId),
       status: 'processing',
-      request: { ...checked, sourceKey, sourceSize: statSync(path).size },
+      request: { ...checked, sourceKey, sourceSize: statSync(file).size },
       created: now,
       modified: now,
     });
@@ -129,10 +141,7 @@ describe('text widths a GeoPackage leaves undeclared, measured on the loaded row
     });
     const csv = join(dir, 'points.csv');
     await writeCsv(csv);
-    execFileSync('ogr2ogr', [
-      ...['-f', 'GPKG', path, csv, '-nln', 'points', '-a_srs', 'EPSG:4326'],
-      ...['-oo', 'X_POSSIBLE_NAMES=lon', '-oo', 'Y_POSSIBLE_NAMES=lat', '-oo', 'AUTODETECT_TYPE=YES'],
-    ]);
+    writeGeoPackage(csv, path);
     const declared = execFileSync('sqlite3', [path, "select name, type from pragma_table_info('points')"])
       .toString()
       .trim();
@@ -211,4 +220,28 @@ describe('text widths a GeoPackage leaves undeclared, measured on the loaded row
     await env.run(() => activities.finishLayer(jobId, 0));
     expect(await publishedLengths(serviceItemId)).toEqual(expected);
   }, 240_000);
+
+  it("a small file, encoded on the activity's thread, publishes the same way", async () => {
+    const csv = join(dir, 'small.csv');
+    const small = join(dir, 'small.gpkg');
+    await writeCsv(csv, 50);
+    writeGeoPackage(csv, small);
+    // Under the encoder thread's 4 MiB: the rows are read and encoded in the activity.
+    expect(statSync(small).size).toBeLessThan(4 * 1024 * 1024);
+    const want = {
+      name: 256,
+      note: Math.max(256, sqliteLongest(small, 'note')),
+      remark: Math.max(256, sqliteLongest(small, 'remark')),
+    };
+    expect(want).toEqual({ name: 256, note: Buffer.byteLength(LONG_NOTE), remark: 256 });
+    const serviceItemId = `${stamp}c`.padEnd(32, 'e');
+    const jobId = `gpkg-length-${serviceItemId}`;
+    await insertSqliteJob(jobId, serviceItemId, undefined, small);
+    const env = new MockActivityEnvironment({ heartbeatTimeoutMs: 60_000 });
+    await env.run(() => activities.planPublish(jobId));
+    const loaded = (await env.run(() => activities.loadLayer(jobId, 0))) as LoadResult;
+    expect([loaded.rowsLoaded, loaded.reasons]).toEqual([50, []]);
+    await env.run(() => activities.finishLayer(jobId, 0));
+    expect(await publishedLengths(serviceItemId)).toEqual(want);
+  }, 120_000);
 });
