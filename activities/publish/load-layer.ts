@@ -57,6 +57,8 @@ export async function loadLayer(
   persistErrors: boolean,
   /** The resume point a previous attempt heartbeated; none to load from the start. */
   resumed: LoadProgress | undefined,
+  /** Another layer of the same GeoPackage or SQLite file loads next: keep its temporary copy for it. */
+  keepSourceCopy = false,
 ): Promise<LoadResult> {
   const { database } = deps;
   const ctx = Context.current();
@@ -107,7 +109,7 @@ export async function loadLayer(
   const batches = encodesOnThread(plan, request)
     ? threadBatches(deps.store, request, plan, progress)
     : decodesSqliteOnThread(plan, request)
-      ? sqliteThreadBatches(deps.store, request, plan, progress)
+      ? sqliteThreadBatches(deps.store, request, plan, progress, keepSourceCopy)
       : inProcessBatches(deps, request, plan, progress);
   for await (const batch of batches) {
     if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
@@ -180,12 +182,16 @@ const decodesSqliteOnThread = (plan: LayerPlan, request: PublishRequest) =>
   !lookupOf(plan) &&
   request.sourceSize >= THREAD_MIN_BYTES;
 
-/** Batches read and encoded by the SQLite encoder thread from a spooled copy: two asked ahead. */
+/**
+ * Batches read and encoded by the SQLite encoder thread from a spooled copy (planning's when it ran
+ * in this process): two asked ahead.
+ */
 async function* sqliteThreadBatches(
   store: PublishDeps['store'],
   request: PublishRequest,
   plan: LayerPlan,
   start: ResumePoint,
+  keepCopy: boolean,
 ): AsyncGenerator<PreparedBatch> {
   const source = plan.source as Extract<LayerPlan['source'], { kind: 'sqlite' }>;
   // The copy planning kept in this process (or the previous layer's load), else a new one.
@@ -214,8 +220,9 @@ async function* sqliteThreadBatches(
     }
   } finally {
     await thread.close();
-    // Kept for the next layer of the same file; removed when none takes it within a minute.
-    await keepSpooled(key, spooled);
+    // Kept for the next layer of the same file (removed when none takes it within a minute).
+    if (keepCopy) await keepSpooled(key, spooled);
+    else await spooled.remove();
   }
 }
 

@@ -294,7 +294,8 @@ export function createPublishActivities(deps: PublishDeps) {
       const row = await job(jobId);
       const plan = layerPlan(row, layerId);
       const resumed = Context.current().info.heartbeatDetails as LoadProgress | undefined;
-      return loadLayer(deps, jobId, row.request, plan, row.request.persistErrorRecordsForReview, resumed);
+      const persist = row.request.persistErrorRecordsForReview;
+      return loadLayer(deps, jobId, row.request, plan, persist, resumed, sameFileFollows(row, plan));
     },
 
     finishLayer,
@@ -314,7 +315,15 @@ export function createPublishActivities(deps: PublishDeps) {
       for (const ref of refs) {
         const plan = layerPlan(row, ref.layerId);
         const persist = row.request.persistErrorRecordsForReview;
-        const loaded = await loadLayer(deps, jobId, row.request, plan, persist, undefined);
+        const loaded = await loadLayer(
+          deps,
+          jobId,
+          row.request,
+          plan,
+          persist,
+          undefined,
+          sameFileFollows(row, plan),
+        );
         reasons.push(...loaded.reasons);
         if (loaded.geocoded) geocoded = addGeocodeCounts(geocoded, loaded.geocoded);
         const finished = await finishLayer(jobId, ref.layerId);
@@ -407,6 +416,15 @@ export function createPublishActivities(deps: PublishDeps) {
       await finishJob(db, jobId, 'failed', JSON.stringify({ code, message }), deps.now());
     },
   });
+}
+
+/** Whether a later layer of the job reads the same GeoPackage or SQLite file (its copy is kept for it). */
+function sameFileFollows(row: FeatureJobRow, plan: LayerPlan): boolean {
+  if (plan.source.kind !== 'sqlite') return false;
+  const key = plan.source.objectKey;
+  const layers = row.plan?.layers ?? [];
+  const later = layers.slice(layers.findIndex((l) => l.id === plan.id) + 1);
+  return later.some((l) => l.source.kind === 'sqlite' && l.source.objectKey === key);
 }
 
 function extentOf(definition: Record<string, unknown>): Bounds | null {
