@@ -55,7 +55,7 @@ export async function analyzeSqlite(
 ): Promise<AnalyzedTable[]> {
   const db = await openSqlite(source);
   try {
-    const tables = await sqliteSourceTables(db, request('sqlite', name), sampleRows);
+    const tables = await sqliteSourceTables(db, request('sqlite', name), sampleRows, undefined, true);
     const out: AnalyzedTable[] = [];
     for (const t of tables as SqliteTable[]) {
       const d = t.described;
@@ -76,7 +76,7 @@ export async function analyzeSqlite(
                 extent: envelope(await sqliteExtent(db, t), sr),
               }
             : {}),
-          recordCount: t.count,
+          recordCount: t.count ?? 0,
         },
       });
     }

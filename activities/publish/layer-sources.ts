@@ -7,7 +7,7 @@
  */
 import type { LayerPlan, LayerRequest, PublishRequest, SourcePlan } from '../../db/schema/publish-request.js';
 import type { ObjectStore } from '../../infra/object-store.js';
-import { openSqlitePath, spoolObject, sqliteFromBytes } from '../../infra/readers/sqlite-pages.js';
+import { openSqlitePath, sqliteFromBytes } from '../../infra/readers/sqlite-pages.js';
 import { serviceDefinitionKind, sevenZipEntries } from '../../infra/service-definition.js';
 import { badRequest } from '../../lib/errors.js';
 import type { EsriGeometry, EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
@@ -22,6 +22,7 @@ import { geoJsonBatches, scanGeoJson } from './geojson-source.js';
 import type { DeclaredField } from './layer-plan.js';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits, parseShapefileZip } from './parse-thread.js';
 import { openSqlite } from './sqlite-catalog.js';
+import { keepSpooled, takeSpooled } from './sqlite-spool.js';
 import { sqliteLayerBatches, sqliteSourceTables } from './sqlite-tables.js';
 
 export const SAMPLE_ROWS = 1000;
@@ -68,11 +69,15 @@ async function readWhole(store: ObjectStore, request: PublishRequest): Promise<B
   return store.getBuffer(request.sourceKey);
 }
 
-/** Tables to plan, one per layer; a zip of several shapefiles expands into one layer each. */
+/**
+ * Tables to plan, one per layer; a zip of several shapefiles expands into one layer each.
+ * `keepCopy`: a GeoPackage's or SQLite file's temporary copy is kept for the load (sqlite-spool.ts).
+ */
 export async function sourceTables(
   store: ObjectStore,
   request: PublishRequest,
   limits: ParseLimits = DEFAULT_PARSE_LIMITS,
+  keepCopy = false,
 ): Promise<SourceTable[]> {
   const base = { decimalComma: false, wgs84Geometry: false };
   switch (request.fileType) {
@@ -120,16 +125,20 @@ export async function sourceTables(
     }
     case 'sqlite': {
       // Copied to a temporary file and read page by page: the database is never held in memory.
-      const spooled = await spoolObject(store, request.sourceKey);
+      const spooled = await takeSpooled(store, request.sourceKey);
+      let planned = false;
       try {
         const db = await openSqlite(() => openSqlitePath(spooled.path));
         try {
-          return await sqliteSourceTables(db, request, SAMPLE_ROWS);
+          const tables = await sqliteSourceTables(db, request, SAMPLE_ROWS);
+          planned = true;
+          return tables;
         } finally {
           db.close();
         }
       } finally {
-        await spooled.remove();
+        if (keepCopy && planned) await keepSpooled(request.sourceKey, spooled);
+        else await spooled.remove();
       }
     }
     case 'fileGeodatabase':
@@ -244,7 +253,7 @@ export async function* layerBatches(
     return;
   }
   if (plan.source.kind === 'sqlite') {
-    const spooled = await spoolObject(store, plan.source.objectKey ?? request.sourceKey);
+    const spooled = await takeSpooled(store, plan.source.objectKey ?? request.sourceKey);
     try {
       yield* sqliteLayerBatches(() => openSqlitePath(spooled.path), plan, start);
     } finally {

@@ -16,7 +16,6 @@ import { type ErrorRecord, insertErrorRecords, updateJobProgress } from '../../d
 import { beginLoadAttempt } from '../../db/repositories/load-attempts.js';
 import type { LayerPlan, PublishRequest } from '../../db/schema/publish-request.js';
 import { sharedBoundaryLookup } from '../../infra/boundary-service.js';
-import { spoolObject } from '../../infra/readers/sqlite-pages.js';
 import { WGS84 } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
 import { recordProgress } from '../heartbeat.js';
@@ -29,6 +28,7 @@ import type { PublishDeps } from './publish-deps.js';
 import { createRemoteGeocoder, remoteGeocodeService } from './remote-geocoder.js';
 import { createRowEncoder } from './row-encoder.js';
 import { SqliteEncoderThread } from './sqlite-encoder-thread.js';
+import { keepSpooled, takeSpooled } from './sqlite-spool.js';
 
 export interface LoadProgress extends ResumePoint {
   rowsLoaded: number;
@@ -57,6 +57,8 @@ export async function loadLayer(
   persistErrors: boolean,
   /** The resume point a previous attempt heartbeated; none to load from the start. */
   resumed: LoadProgress | undefined,
+  /** Another layer of the same GeoPackage or SQLite file loads next: keep its temporary copy for it. */
+  keepSourceCopy = false,
 ): Promise<LoadResult> {
   const { database } = deps;
   const ctx = Context.current();
@@ -108,7 +110,7 @@ export async function loadLayer(
   const batches = encodesOnThread(plan, request)
     ? threadBatches(deps.store, request, plan, progress)
     : decodesSqliteOnThread(plan, request)
-      ? sqliteThreadBatches(deps.store, request, plan, progress)
+      ? sqliteThreadBatches(deps.store, request, plan, progress, keepSourceCopy)
       : inProcessBatches(deps, request, plan, progress);
   for await (const batch of batches) {
     if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
@@ -181,15 +183,21 @@ const decodesSqliteOnThread = (plan: LayerPlan, request: PublishRequest) =>
   !lookupOf(plan) &&
   request.sourceSize >= THREAD_MIN_BYTES;
 
-/** Batches read and encoded by the SQLite encoder thread from a spooled copy: two asked ahead. */
+/**
+ * Batches read and encoded by the SQLite encoder thread from a spooled copy (planning's when it ran
+ * in this process): two asked ahead.
+ */
 async function* sqliteThreadBatches(
   store: PublishDeps['store'],
   request: PublishRequest,
   plan: LayerPlan,
   start: ResumePoint,
+  keepCopy: boolean,
 ): AsyncGenerator<PreparedBatch> {
   const source = plan.source as Extract<LayerPlan['source'], { kind: 'sqlite' }>;
-  const spooled = await spoolObject(store, source.objectKey ?? request.sourceKey);
+  // The copy planning kept in this process (or the previous layer's load), else a new one.
+  const key = source.objectKey ?? request.sourceKey;
+  const spooled = await takeSpooled(store, key);
   const thread = new SqliteEncoderThread({
     path: spooled.path,
     plan,
@@ -213,7 +221,9 @@ async function* sqliteThreadBatches(
     }
   } finally {
     await thread.close();
-    await spooled.remove();
+    // Kept for the next layer of the same file (removed when none takes it within a minute).
+    if (keepCopy) await keepSpooled(key, spooled);
+    else await spooled.remove();
   }
 }
 

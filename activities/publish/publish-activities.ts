@@ -57,6 +57,7 @@ import { timeFieldsOf, timeInfoResource } from './layer-time-info.js';
 import { type LoadProgress, type LoadResult, loadLayer } from './load-layer.js';
 import type { PublishDeps } from './publish-deps.js';
 import { readingSourceOnce } from './source-read-once.js';
+import { measuredTextFields, withMeasuredLengths } from './sqlite-text-widths.js';
 
 export interface LayerRef {
   layerId: number;
@@ -124,16 +125,24 @@ export function createPublishActivities(deps: PublishDeps) {
   /** The layer row of a loaded table: its resource with count and extent, and its columns. */
   async function layerRowOf(
     row: FeatureJobRow,
-    plan: LayerPlan,
+    planned: LayerPlan,
     database: DatabaseHandle = deps.database,
   ): Promise<NewHostedLayer> {
-    const tracking = editorTrackingFieldsOf(plan, row.request.service);
+    const tracking = editorTrackingFieldsOf(planned, row.request.service);
     // A retried swap finds the table already renamed to its target.
     const table =
-      isStagingTable(plan.tableName) && !(await featureTableExists(database, plan.tableName))
-        ? targetOfStaging(plan.tableName)
-        : plan.tableName;
-    const stats = await featureTableStats(database, table);
+      isStagingTable(planned.tableName) && !(await featureTableExists(database, planned.tableName))
+        ? targetOfStaging(planned.tableName)
+        : planned.tableName;
+    // Text widths a GeoPackage or SQLite file leaves undeclared: the longest value loaded, measured in
+    // the same scan as the count and extent (every attempt's rows are in the table).
+    const measured = measuredTextFields(planned);
+    const stats = await featureTableStats(
+      database,
+      table,
+      measured.map((f) => f.column),
+    );
+    const plan = measured.length > 0 ? withMeasuredLengths(planned, measured, stats.longest ?? []) : planned;
     const spatialReference = spatialReferenceForWkid(wkidOf(row.request.targetSR) ?? 3857);
     const layerRequest = row.request.layers.find((l) => l.id === plan.id) ?? row.request.layers[0];
     const layerInfo = {
@@ -194,7 +203,8 @@ export function createPublishActivities(deps: PublishDeps) {
   async function planOf(row: FeatureJobRow, store: ObjectStore): Promise<PublishPlan> {
     const jobId = row.id;
     const request = row.request;
-    const tables = await sourceTables(store, request, deps.parseLimits);
+    // A GeoPackage's temporary copy is kept for the load that follows in this process.
+    const tables = await sourceTables(store, request, deps.parseLimits, true);
     // Built only when a lookup layer must find its column of place names in the data.
     const detecting = tables.some(
       (t) => t.layer.location.type === 'lookup' && Object.keys(t.layer.location.lookupFields).length === 0,
@@ -334,7 +344,15 @@ export function createPublishActivities(deps: PublishDeps) {
     let geocoded: GeocodeCounts | undefined;
     for (const plan of row.plan.layers) {
       const persist = row.request.persistErrorRecordsForReview;
-      const loaded = await loadLayer(loadDeps, jobId, row.request, plan, persist, undefined);
+      const loaded = await loadLayer(
+        loadDeps,
+        jobId,
+        row.request,
+        plan,
+        persist,
+        undefined,
+        sameFileFollows(row, plan),
+      );
       reasons.push(...loaded.reasons);
       if (loaded.geocoded) geocoded = addGeocodeCounts(geocoded, loaded.geocoded);
       const finished = await finishLayerOf(on, row, plan.id);
@@ -371,7 +389,8 @@ export function createPublishActivities(deps: PublishDeps) {
       const row = await job(jobId);
       const plan = layerPlan(row, layerId);
       const resumed = Context.current().info.heartbeatDetails as LoadProgress | undefined;
-      return loadLayer(deps, jobId, row.request, plan, row.request.persistErrorRecordsForReview, resumed);
+      const persist = row.request.persistErrorRecordsForReview;
+      return loadLayer(deps, jobId, row.request, plan, persist, resumed, sameFileFollows(row, plan));
     },
 
     finishLayer,
@@ -467,6 +486,15 @@ export function createPublishActivities(deps: PublishDeps) {
       await finishJob(db, jobId, 'failed', JSON.stringify({ code, message }), deps.now());
     },
   });
+}
+
+/** Whether a later layer of the job reads the same GeoPackage or SQLite file (its copy is kept for it). */
+function sameFileFollows(row: FeatureJobRow, plan: LayerPlan): boolean {
+  if (plan.source.kind !== 'sqlite') return false;
+  const key = plan.source.objectKey;
+  const layers = row.plan?.layers ?? [];
+  const later = layers.slice(layers.findIndex((l) => l.id === plan.id) + 1);
+  return later.some((l) => l.source.kind === 'sqlite' && l.source.objectKey === key);
 }
 
 function extentOf(definition: Record<string, unknown>): Bounds | null {

@@ -19,6 +19,7 @@ import { createTransformer, resolveSpatialReference } from '../../lib/projection
 import { byteCellEncoder, cellEncoder, coordinateReader, plainDecimalBytes } from './cell-encoders.js';
 import { CopyBinaryWriter } from './copy-binary.js';
 import type { CsvDialect } from './csv-source.js';
+import { loadedFields } from './sqlite-text-widths.js';
 
 type Reject = { reason: string };
 
@@ -81,8 +82,9 @@ export function createRowEncoder(
   const transformer = plan.geometryType ? createTransformer(geometrySR, targetSR) : null;
   const geographic = plan.geometryType ? resolveSpatialReference(geometrySR).geographic : false;
   const options = { decimalComma: plan.decimalComma, timeZone: plan.timeZone };
-  const encoders = plan.fields.map((f) => cellEncoder(f, options));
-  const byteEncoders = plan.fields.map((f, i) => byteCellEncoder(f, options, encoders[i]));
+  const fields = loadedFields(plan);
+  const encoders = fields.map((f) => cellEncoder(f, options));
+  const byteEncoders = fields.map((f, i) => byteCellEncoder(f, options, encoders[i]));
   const sources = plan.fields.map((f) => f.sourceIndex);
   const readCoordinate = coordinateReader(plan.decimalComma, parseNumber);
   const mark = plan.decimalComma ? 44 : 46;

@@ -42,7 +42,13 @@ export interface SqliteLayer {
   hasM: boolean;
   /** EPSG code of the layer's coordinates; null when the file leaves it undefined. */
   wkid: number | null;
-  count: number;
+  /** Rows of the table: counted only when described with `measure`. */
+  count?: number;
+  /**
+   * Text columns without a declared width. Described with `measure`, their fields have the longest
+   * value's length (at least 256); otherwise they have none, and the publish measures the loaded rows.
+   */
+  unsized: string[];
 }
 
 const unreadable = (detail: string) => badRequest('Unable to read the file.', [detail]);
@@ -241,8 +247,16 @@ interface Described {
   wkid: number | null;
 }
 
-/** Every layer and table of the database, feature tables first in the order the file lists them. */
-export async function describeSqlite(db: SqliteDatabase): Promise<SqliteLayer[]> {
+/**
+ * Every layer and table of the database, feature tables first in the order the file lists them.
+ * With `measure` (analyze) every row is read once: the row count, and the longest value of each text
+ * column without a declared width. A publish does not measure here: the load reads every row anyway,
+ * and the finished layer takes those lengths from the loaded table.
+ */
+export async function describeSqlite(
+  db: SqliteDatabase,
+  { measure = false }: { measure?: boolean } = {},
+): Promise<SqliteLayer[]> {
   const geopackage = hasTable(db, 'gpkg_contents');
   const listed = geopackage ? geoPackageLayers(db) : sqliteLayers(db);
   if (listed.length === 0)
@@ -276,6 +290,11 @@ export async function describeSqlite(db: SqliteDatabase): Promise<SqliteLayer[]>
       if (t.type === 'esriFieldTypeString' && t.length === undefined) unsized.push(field);
       fields.push(field);
     }
+    const layer = { ...d, key, fields, geometryFormat: format, unsized: unsized.map((f) => f.column) };
+    if (!measure) {
+      out.push(layer);
+      continue;
+    }
     const layout = tableLayout(db, d.table);
     let count: number;
     if (unsized.length === 0) {
@@ -300,7 +319,7 @@ export async function describeSqlite(db: SqliteDatabase): Promise<SqliteLayer[]>
         f.length = Math.max(256, longest[i]);
       });
     }
-    out.push({ ...d, key, fields, geometryFormat: format, count });
+    out.push({ ...layer, count });
   }
   return out;
 }

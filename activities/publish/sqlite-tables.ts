@@ -16,7 +16,8 @@ import { checkListedTables, tableRequest } from './table-requests.js';
 
 export interface SqliteTable extends SourceTable {
   described: SqliteLayer;
-  count: number;
+  /** Rows of the table, counted when measured (analyze). */
+  count?: number;
 }
 
 function spatialReferenceOf(layer: SqliteLayer, fallback: SpatialReference | null): SpatialReference {
@@ -28,14 +29,19 @@ function spatialReferenceOf(layer: SqliteLayer, fallback: SpatialReference | nul
   return { wkid: layer.wkid };
 }
 
-/** Every table of the database to publish, with up to `sampleRows` rows each. */
+/**
+ * Every table of the database to publish, with up to `sampleRows` rows each. `measure` (analyze)
+ * reads every row for the row count and the widths of text columns declared without one; a publish
+ * leaves those widths to the load (the plan's `measuredText`, see describeSqlite).
+ */
 export async function sqliteSourceTables(
   db: SqliteDatabase,
   request: PublishRequest,
   sampleRows: number,
   objectKey?: string,
+  measure = false,
 ): Promise<SqliteTable[]> {
-  const described = await describeSqlite(db);
+  const described = await describeSqlite(db, { measure });
   checkListedTables(request, described.length);
   const out: SqliteTable[] = [];
   described.forEach((layer, index) => {
@@ -51,6 +57,7 @@ export async function sqliteSourceTables(
       geometryColumn: geometryType ? layer.geometryColumn : null,
       geometryFormat: layer.geometryFormat,
       ...(geometryType ? { hasZ: layer.hasZ, hasM: layer.hasM } : {}),
+      ...(!measure && layer.unsized.length > 0 ? { measuredText: layer.unsized } : {}),
     };
     const first = sqliteBatches(db, source, geometryType, { byteOffset: 0, rowNumber: 0 }, sampleRows).next();
     out.push({
@@ -70,7 +77,7 @@ export async function sqliteSourceTables(
       wgs84Geometry: false,
       sourceSR: spatialReferenceOf(layer, request.sourceSR),
       described: layer,
-      count: layer.count,
+      ...(layer.count !== undefined ? { count: layer.count } : {}),
     });
   });
   return out;

@@ -185,14 +185,22 @@ export async function indexFeatureTable(
 export interface FeatureTableStats {
   count: number;
   extent: Bounds | null;
+  /** Asked for with `textColumns`: the longest value of each, in UTF-8 bytes (0 when all are null). */
+  longest?: number[];
 }
 
-export async function featureTableStats(db: DatabaseHandle, table: string): Promise<FeatureTableStats> {
+/** Row count and extent, and the longest value of `textColumns`, in one scan of the table. */
+export async function featureTableStats(
+  db: DatabaseHandle,
+  table: string,
+  textColumns: readonly string[] = [],
+): Promise<FeatureTableStats> {
   const t = checked(table);
+  const longest = textColumns.map((c, i) => `, coalesce(max(octet_length(${checked(c)})), 0) as l${i}`);
   const rows = await db.rows<Record<string, string | number | null>>(
     sql.raw(
       `select count(*)::bigint as n, min(("bbox"[1])[0]) as xmin, min(("bbox"[1])[1]) as ymin, ` +
-        `max(("bbox"[0])[0]) as xmax, max(("bbox"[0])[1]) as ymax from ${t}`,
+        `max(("bbox"[0])[0]) as xmax, max(("bbox"[0])[1]) as ymax${longest.join('')} from ${t}`,
     ),
   );
   const r = rows[0] ?? {};
@@ -200,7 +208,11 @@ export async function featureTableStats(db: DatabaseHandle, table: string): Prom
   const [xmin, ymin, xmax, ymax] = [num(r.xmin), num(r.ymin), num(r.xmax), num(r.ymax)];
   const extent: Bounds | null =
     xmin === null || ymin === null || xmax === null || ymax === null ? null : [xmin, ymin, xmax, ymax];
-  return { count: Number(r.n ?? 0), extent };
+  return {
+    count: Number(r.n ?? 0),
+    extent,
+    ...(textColumns.length > 0 ? { longest: textColumns.map((_, i) => Number(r[`l${i}`] ?? 0)) } : {}),
+  };
 }
 
 /**

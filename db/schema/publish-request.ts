@@ -196,6 +196,11 @@ export type SourcePlan =
       /** The z and m the table declares, kept in the stored shapes (absent in plans made before). */
       hasZ?: boolean;
       hasM?: boolean;
+      /**
+       * Text columns declared without a width and not measured when planning: their fields are
+       * published with the longest value loaded (bytes), at least their planned length.
+       */
+      measuredText?: string[];
     };
 
 export interface LayerPlan {

@@ -226,7 +226,7 @@ describe('the GeoPackage/SQLite source over the decoder', () => {
     const path = sqlite3('late-column.db', MIXED);
     const db = await openSqlite(() => openSqlitePath(path));
     try {
-      const layer = (await describeSqlite(db)).find((l) => l.table === 't');
+      const layer = (await describeSqlite(db, { measure: true })).find((l) => l.table === 't');
       expect(layer?.key).toBe('id');
       expect(layer?.count).toBe(2729);
       const source = { ...layer!, columns: ['i', 'late'] };

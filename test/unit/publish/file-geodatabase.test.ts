@@ -17,7 +17,7 @@ const zip = readFileSync('test/fixtures/publish/file-geodatabase/towns.gdb.zip')
 describe('file geodatabases read through GDAL in WebAssembly', () => {
   it('every feature class and table, the feature dataset flattened, with domains', async () => {
     const db = await openSqlite(await fileGeodatabaseToGeoPackage(zip));
-    const layers = await describeSqlite(db);
+    const layers = await describeSqlite(db, { measure: true });
     expect(layers.map((l) => [l.name, l.geometryColumn !== null, l.wkid, l.count]).sort()).toEqual([
       ['inspections', false, null, 3],
       ['parcels', true, 32633, 2],

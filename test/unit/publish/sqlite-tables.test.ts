@@ -1,9 +1,18 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planLayer } from '../../../activities/publish/layer-plan.js';
+import { createRowEncoder } from '../../../activities/publish/row-encoder.js';
 import { openSqlite } from '../../../activities/publish/sqlite-catalog.js';
 import { sqliteBatches } from '../../../activities/publish/sqlite-source.js';
 import { sqliteSourceTables } from '../../../activities/publish/sqlite-tables.js';
+import {
+  loadedFields,
+  measuredTextFields,
+  withMeasuredLengths,
+} from '../../../activities/publish/sqlite-text-widths.js';
 import type { PublishRequest } from '../../../db/schema/publish-request.js';
 
 const bytes = (name: string) => readFileSync(`test/fixtures/publish/sqlite/${name}`);
@@ -106,6 +115,67 @@ describe('GeoPackage tables as publish sources', async () => {
         10,
       ),
     ).rejects.toThrow(/Invalid publishParameters/);
+  });
+});
+
+describe('text columns without a declared width', async () => {
+  // A plain SQLite table written by sqlite3: `note` is TEXT (no width), `code` TEXT(8).
+  const dir = mkdtempSync(join(tmpdir(), 'sqlite-widths-'));
+  const path = join(dir, 'notes.sqlite');
+  execFileSync('sqlite3', [
+    path,
+    "create table notes (id integer primary key, note text, code text(8)); insert into notes (note, code) values ('short', 'a'), (printf('%.300c', 'x'), 'b'), ('é', 'c');",
+  ]);
+  const file = readFileSync(path);
+  rmSync(dir, { recursive: true, force: true });
+  const db = await openSqlite(file);
+  const publishing = await sqliteSourceTables(db, request({ fileType: 'sqlite' }), 10);
+  const analyzing = await sqliteSourceTables(db, request({ fileType: 'sqlite' }), 10, undefined, true);
+  const planOf = (t: (typeof publishing)[number]) =>
+    planLayer({
+      serviceItemId: 'a'.repeat(32),
+      layer: { ...t.layer, location: { type: 'none' } },
+      sample: {
+        headers: t.headers,
+        rows: t.sampleRows,
+        geometryType: null,
+        declaredFields: t.declaredFields,
+      },
+      source: t.source,
+      sourceSR: { wkid: 4326 },
+    });
+
+  it('a publish plans them without reading every row; analyze measures them (bytes, at least 256)', () => {
+    expect(publishing[0].source).toMatchObject({ kind: 'sqlite', measuredText: ['note'] });
+    expect(publishing[0].count).toBeUndefined();
+    expect(publishing[0].declaredFields?.map((f) => f.length ?? null)).toEqual([null, 8]);
+    expect(analyzing[0].source).not.toHaveProperty('measuredText');
+    expect(analyzing[0].count).toBe(3);
+    expect(analyzing[0].declaredFields?.map((f) => f.length ?? null)).toEqual([300, 8]);
+  });
+
+  it('the load bounds only declared widths, and the finished length is the longest loaded', () => {
+    const plan = planOf(publishing[0]);
+    const measured = measuredTextFields(plan);
+    expect(measured.map((f) => f.name)).toEqual(['note']);
+    expect(loadedFields(plan).map((f) => f.length ?? null)).toEqual([null, 8]);
+    const encoded = createRowEncoder(plan, { wkid: 4326 }).encode(
+      [
+        ['y'.repeat(400), 'ok'],
+        ['fine', 'too long!'],
+      ],
+      0,
+    );
+    expect(encoded.loaded).toBe(1);
+    expect(encoded.rejected.map((r) => r.reason)).toEqual([
+      'Value of code is 9 characters long; the field holds 8.',
+    ]);
+    expect(withMeasuredLengths(plan, measured, [300]).fields.map((f) => f.length)).toEqual([300, 8]);
+    expect(withMeasuredLengths(plan, measured, [12]).fields.map((f) => f.length)).toEqual([256, 8]);
+    // Plans made before (no measuredText) keep their lengths and bounds.
+    const older = { ...plan, source: { ...plan.source, measuredText: undefined } };
+    expect(measuredTextFields(older)).toEqual([]);
+    expect(loadedFields(older)).toBe(older.fields);
   });
 });
 
