@@ -1,8 +1,8 @@
 /**
  * The jobs of calculate, truncate and the admin API's definition changes run asynchronously: their
- * input and answer, shared by the workflow, its activities and the API that starts them. The input is
+ * input and answer, shared by the workflow, its activities and the API that starts them. The work is
  * everything the request computed (db/repositories/layer-work.ts), so the job does what the request
- * checked, as the caller it checked.
+ * checked, as the caller it checked; it is stored in the job's row, and the workflow carries ids.
  */
 import type { LayerWork } from '../db/repositories/layer-work.js';
 import type { ErrorBody } from '../lib/errors.js';
@@ -17,9 +17,14 @@ export type ServiceJobOperation =
   | 'updateDefinition'
   | 'deleteFromDefinition';
 
+/** The job's ids only: its work is in its `service_jobs` row (large, and the caller's data). */
 export interface ServiceJobInput {
   jobId: string;
   operation: ServiceJobOperation;
+}
+
+/** A job as the request records it before its workflow starts. */
+export interface ServiceJobRequest extends ServiceJobInput {
   work: LayerWork;
 }
 

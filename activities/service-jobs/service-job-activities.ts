@@ -8,8 +8,8 @@ import { Context } from '@temporalio/activity';
 import type { DatabaseHandle } from '../../db/client.js';
 import { mercatorAreas } from '../../db/repositories/cache-refresh-targets.js';
 import { inEditTransaction } from '../../db/repositories/feature-edits.js';
-import { doLayerWork } from '../../db/repositories/layer-work.js';
-import { completeJobIn, finishJob, lockJob } from '../../db/repositories/service-jobs.js';
+import { doLayerWork, type LayerWork } from '../../db/repositories/layer-work.js';
+import { completeJobIn, findJob, finishJob, lockJob } from '../../db/repositories/service-jobs.js';
 import { findService } from '../../db/repositories/services.js';
 import { tileCachesOfSource } from '../../db/repositories/tile-caches.js';
 import type { ObjectStore } from '../../infra/object-store.js';
@@ -46,19 +46,24 @@ export type ServiceJobActivities = ReturnType<typeof createServiceJobActivities>
 /** The job's work, fenced by its row; exported for the test that runs one attempt twice. */
 export async function runServiceJob(
   { database, store, now }: ServiceJobDeps,
-  { jobId, work }: ServiceJobInput,
+  { jobId }: ServiceJobInput,
 ): Promise<ServiceJobDone> {
   const db = database.db;
-  // Read before the transaction: the embedded database serves one statement stream at a time.
-  const service = await findService(db, work.serviceItemId);
+  // The work the request recorded with the job (it never changes); read before the transaction, as
+  // the embedded database serves one statement stream at a time.
+  const recorded = await findJob(db, jobId);
+  if (!recorded) throw internalError('Unable to complete operation.', [`Job ${jobId} has no state.`]);
+  const work = recorded.work as LayerWork | null;
+  const service = await findService(db, recorded.serviceItemId);
   const storage = storageSpatialReference(service ?? { definition: {} });
-  const caches = (await tileCachesOfSource(db, work.serviceItemId)).map((c) => c.serviceItemId);
+  const caches = (await tileCachesOfSource(db, recorded.serviceItemId)).map((c) => c.serviceItemId);
   const outcome = await inEditTransaction(database, async (tx) => {
     const job = await lockJob(tx, jobId);
     if (!job) throw internalError('Unable to complete operation.', [`Job ${jobId} has no state.`]);
     // Fenced: an earlier attempt committed the work (or the job ended otherwise).
     if (job.status !== 'Executing')
       return { answer: job.result ?? {}, status: job.status, areas: job.refreshAreas ?? [], removedKeys: [] };
+    if (!work) throw internalError('Unable to complete operation.', [`Job ${jobId} records no work.`]);
     const done = await doLayerWork(tx, work);
     const areas = mercatorAreas(done.areas, storage);
     await completeJobIn(tx, jobId, done.answer, areas, now());

@@ -43,6 +43,7 @@ export async function createJob(
   service: HostedServiceRow,
   operation: string,
   jobId: string,
+  work?: LayerWork,
 ): Promise<number> {
   const deps = c.get('deps');
   const submissionTime = deps.now();
@@ -52,6 +53,7 @@ export async function createJob(
     serviceItemId: service.serviceItemId,
     submitter: c.get('user')?.username ?? '',
     submissionTime,
+    ...(work ? { work } : {}),
   });
   return submissionTime;
 }
@@ -70,13 +72,13 @@ export async function answerLayerWork(
   const deps = c.get('deps');
   if (!async) return sendJson(c, await doLayerWorkNow(deps, work));
   const jobId = newJobId();
-  await createJob(c, service, operation, jobId);
+  await createJob(c, service, operation, jobId, work);
   try {
     const client = await deps.temporal();
     await client.workflow.start<typeof serviceJobWorkflow>(SERVICE_JOB_WORKFLOW, {
       taskQueue: deps.config.temporal.taskQueue,
       workflowId: serviceJobWorkflowId(operation, jobId),
-      args: [{ jobId, operation, work }],
+      args: [{ jobId, operation }],
       memo: { serviceItemId: service.serviceItemId, reason: operation },
     });
   } catch (e) {

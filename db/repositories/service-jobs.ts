@@ -53,10 +53,16 @@ export async function lockJob(
   tx: EditTransaction,
   jobId: string,
 ): Promise<
-  { status: JobStatus; result: Record<string, unknown> | null; refreshAreas: Bounds[] | null } | undefined
+  | {
+      status: JobStatus;
+      result: Record<string, unknown> | null;
+      refreshAreas: Bounds[] | null;
+      work: unknown;
+    }
+  | undefined
 > {
-  const rows = await tx.rows<{ status: JobStatus; result: unknown; refresh_areas: unknown }>(
-    sql`select status, result, refresh_areas from service_jobs where job_id = ${jobId} for update`,
+  const rows = await tx.rows<{ status: JobStatus; result: unknown; refresh_areas: unknown; work: unknown }>(
+    sql`select status, result, refresh_areas, work from service_jobs where job_id = ${jobId} for update`,
   );
   const r = rows[0];
   if (!r) return undefined;
@@ -65,6 +71,7 @@ export async function lockJob(
     status: r.status,
     result: json(r.result) as Record<string, unknown> | null,
     refreshAreas: json(r.refresh_areas) as Bounds[] | null,
+    work: json(r.work),
   };
 }
 

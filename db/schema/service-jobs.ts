@@ -16,6 +16,12 @@ export const serviceJobs = pgTable('service_jobs', {
   error: jsonb('error'),
   /** Web Mercator envelopes the job's committed edits touched, for the tile caches drawn from the service. */
   refreshAreas: jsonb('refresh_areas'),
+  /**
+   * What calculate, truncate or a definition change is to do, as the request checked it
+   * (db/repositories/layer-work.ts): kept here, not in the workflow's input, so a large definition
+   * fits (Temporal refuses inputs over 2 MB) and the caller's values stay out of Temporal's history.
+   */
+  work: jsonb('work'),
 });
 
 /** The rows of an append's source, staged in batches by the worker before they are applied at once. */

@@ -34,6 +34,7 @@ describe('service jobs in the worker', () => {
   let table: string;
   let visitsColumn: string;
   let calculated: ServiceJobInput;
+  let recordedWork: any;
   const deps = () => ({
     database,
     store: createObjectStore({ ...stack().minio, endpoint: new URL(stack().minio.endpoint), consolePort: 0 }),
@@ -54,13 +55,14 @@ describe('service jobs in the worker', () => {
     ((await workflowOf(operation, jobId).fetchHistory()).events ?? []).some(
       (e) => e.activityTaskCompletedEventAttributes || e.activityTaskFailedEventAttributes,
     );
-  const addJob = async (jobId: string, operation: ServiceJobOperation) =>
+  const addJob = async (jobId: string, operation: ServiceJobOperation, work?: unknown) =>
     insertJob(database.db, {
       jobId,
       operation,
       serviceItemId: svc.serviceItemId,
       submitter: stack().admin.username,
       submissionTime: Date.now(),
+      ...(work ? { work } : {}),
     });
 
   beforeAll(async () => {
@@ -102,10 +104,14 @@ describe('service jobs in the worker', () => {
     const history = await workflowOf('calculate', jobId).fetchHistory();
     const payload = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
     calculated = defaultPayloadConverter.fromPayload(payload!) as ServiceJobInput;
-    expect([calculated.jobId, calculated.operation, calculated.work.kind]).toEqual([
-      jobId,
+    // The workflow carries the job's ids only; what to do is in the job's row, read here with SQL.
+    expect(calculated).toEqual({ jobId, operation: 'calculate' });
+    const [row] = await sql`select work from service_jobs where job_id = ${jobId}`;
+    recordedWork = row.work;
+    expect([recordedWork.kind, recordedWork.tableName, recordedWork.layerId]).toEqual([
       'calculate',
-      'calculate',
+      table,
+      0,
     ]);
   });
 
@@ -117,7 +123,7 @@ describe('service jobs in the worker', () => {
 
   it('a step retried after its transaction committed applies once: x = x + 1 adds 1', async () => {
     const jobId = newJobId();
-    await addJob(jobId, 'calculate');
+    await addJob(jobId, 'calculate', recordedWork);
     const input = { ...calculated, jobId };
     const first = await runServiceJob(deps(), input);
     const second = await runServiceJob(deps(), input);
@@ -198,6 +204,32 @@ describe('service jobs in the worker', () => {
     expect((await workflowOf('updateDefinition', jobIdOf(res.statusUrl)).describe()).status.name).toBe(
       'COMPLETED',
     );
+  });
+
+  it('an async definition change larger than a workflow input may be completes: the work is in the job row', async () => {
+    // 25,000 unique values: about 3.4 MB of JSON, over the 2 MB Temporal allows a workflow's input.
+    const uniqueValueInfos = Array.from({ length: 25_000 }, (_, i) => ({
+      value: String(i),
+      label: `visits ${i}`,
+      symbol: { type: 'esriSMS', style: 'esriSMSCircle', color: [i % 256, 0, 0, 255], size: 6 },
+    }));
+    const drawingInfo = { renderer: { type: 'uniqueValue', field1: 'Visits', uniqueValueInfos } };
+    expect(JSON.stringify(drawingInfo).length).toBeGreaterThan(3_000_000);
+    const res = await edit(
+      `/rest/admin/services/Hosted/${svc.name}/FeatureServer/0/updateDefinition`,
+      token,
+      { updateDefinition: { drawingInfo }, async: 'true' },
+    );
+    const job = await followJob(res.statusUrl, token);
+    expect([job.status, job.operation, job.success]).toEqual(['Completed', 'updateDefinition', true]);
+    const [row] =
+      await sql`select jsonb_array_length(definition->'drawingInfo'->'renderer'->'uniqueValueInfos') as n,
+      definition->'drawingInfo'->'renderer'->'uniqueValueInfos'->24999->>'label' as last
+      from hosted_layers where service_item_id = ${svc.serviceItemId} and layer_id = 0`;
+    expect([row.n, row.last]).toEqual([25_000, 'visits 24999']);
+    const history = await workflowOf('updateDefinition', jobIdOf(res.statusUrl)).fetchHistory();
+    const payload = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
+    expect(payload?.data?.length).toBeLessThan(200);
   });
 
   it('an async truncate is done by the worker: the table is empty and the layer count is 0', async () => {

@@ -7,19 +7,7 @@ import type { serviceJobWorkflow } from '../../../workflows/service-job.js';
 import type { ServiceJobDone, ServiceJobInput } from '../../../workflows/service-job-messages.js';
 import { createMockWorker, createWorkflowEnvironment, TASK_QUEUE } from './workflow-env.js';
 
-const input = (jobId: string): ServiceJobInput => ({
-  jobId,
-  operation: 'calculate',
-  work: {
-    kind: 'calculate',
-    serviceItemId: 'service1',
-    layerId: 0,
-    tableName: 'f_00000000000000000000000000000000_0',
-    sets: [],
-    filter: null,
-    now: 0,
-  },
-});
+const input = (jobId: string): ServiceJobInput => ({ jobId, operation: 'calculate' });
 
 const done: ServiceJobDone = {
   answer: { success: true, updatedFeatureCount: 2, status: 'Completed' },
