@@ -83,6 +83,36 @@ export class MarkerSpriteCache {
 /** True where a pixel's word holds its alpha in the top byte (little-endian), as blit's fast path reads it. */
 const ALPHA_IN_TOP_BYTE = new Uint8Array(new Uint32Array([0xff000000]).buffer)[3] === 0xff;
 
+/** a / 255 for every byte a: the same doubles the division gives, without dividing per pixel. */
+const UNIT_ALPHA = Float64Array.from({ length: 256 }, (_, a) => a / 255);
+
+/**
+ * Per sprite row, the first and one past the last column with a painted pixel (0, 0 for an empty row),
+ * so stamping skips a marker's transparent corners. Made once per sprite.
+ */
+const spritePaintedSpans = new WeakMap<Canvas, Int32Array>();
+
+function paintedSpans(sprite: Canvas, words: Uint32Array): Int32Array {
+  let spans = spritePaintedSpans.get(sprite);
+  if (spans) return spans;
+  spans = new Int32Array(sprite.height * 2);
+  for (let y = 0; y < sprite.height; y++) {
+    let first = -1;
+    let last = -1;
+    for (let x = 0; x < sprite.width; x++) {
+      if (words[y * sprite.width + x] >>> 24 === 0) continue;
+      if (first < 0) first = x;
+      last = x;
+    }
+    if (first >= 0) {
+      spans[2 * y] = first;
+      spans[2 * y + 1] = last + 1;
+    }
+  }
+  spritePaintedSpans.set(sprite, spans);
+  return spans;
+}
+
 function blit(canvas: Canvas, sprite: Canvas, left: number, top: number, opacity: number): void {
   const x0 = Math.max(0, -left);
   const y0 = Math.max(0, -top);
@@ -92,17 +122,33 @@ function blit(canvas: Canvas, sprite: Canvas, left: number, top: number, opacity
   const from = sprite.words;
   if (opacity === 1 && dst && from && ALPHA_IN_TOP_BYTE) {
     // Whole pixels where source-over gives the source unchanged: an opaque sprite pixel, or any sprite
-    // pixel over a transparent one (blend writes its colour and round((a / 255) * 255) = a). Only pixels
-    // over earlier paint are blended. Same pixels as the loop below, a few times faster on dense tiles.
+    // pixel over a transparent one (blend writes its colour and round((a / 255) * 255) = a). Pixels over
+    // earlier paint are blended on their words with Canvas.blend's arithmetic, operation for operation,
+    // so the pixels are exactly the ones it gives (dense low-zoom tiles are mostly such blends).
+    const spans = paintedSpans(sprite, from);
     for (let y = y0; y < y1; y++) {
-      let s = y * sprite.width + x0;
-      let d = (top + y) * canvas.width + left + x0;
-      for (let x = x0; x < x1; x++, s++, d++) {
+      const sx0 = Math.max(x0, spans[2 * y]);
+      const sx1 = Math.min(x1, spans[2 * y + 1]);
+      let s = y * sprite.width + sx0;
+      let d = (top + y) * canvas.width + left + sx0;
+      for (let x = sx0; x < sx1; x++, s++, d++) {
         const v = from[s];
         const a = v >>> 24;
         if (a === 0) continue;
-        if (a === 255 || dst[d] >>> 24 === 0) dst[d] = v;
-        else canvas.blend(d, v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, a / 255);
+        const w = dst[d];
+        const da = w >>> 24;
+        if (a === 255 || da === 0) {
+          dst[d] = v;
+          continue;
+        }
+        const alpha = UNIT_ALPHA[a];
+        const keep = UNIT_ALPHA[da] * (1 - alpha);
+        const outA = alpha + keep;
+        const inv = 1 / outA;
+        const r = Math.round(((v & 0xff) * alpha + (w & 0xff) * keep) * inv);
+        const g = Math.round((((v >>> 8) & 0xff) * alpha + ((w >>> 8) & 0xff) * keep) * inv);
+        const b = Math.round((((v >>> 16) & 0xff) * alpha + ((w >>> 16) & 0xff) * keep) * inv);
+        dst[d] = ((Math.round(outA * 255) << 24) | (b << 16) | (g << 8) | r) >>> 0;
       }
     }
     return;
