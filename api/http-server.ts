@@ -1,12 +1,14 @@
 /**
  * The HTTP server every entry starts: the app behind @hono/node-server's request listener, with the lean
- * tile path in front of it (tile GETs are answered on Node's own request and response objects).
+ * tile path in front of it (tile GETs are answered on Node's own request and response objects), and in
+ * front of that the socket front (plain tile GETs answered on the connection, before Node parses them).
  */
 import { createServer, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.js';
 import type { AppDeps } from './env.js';
 import { createTileFastPath } from './tile-fast-path.js';
+import { attachSocketFront } from './tile-socket-front.js';
 
 export interface ServeOptions {
   port: number;
@@ -23,6 +25,18 @@ export function serveApp(deps: AppDeps, { port, hostname }: ServeOptions): Serve
       void listener(req, res);
     }),
   );
+  // Plain tile GETs are read and answered on the connection itself; the rest reaches the server above.
+  const front = attachSocketFront(server, tiles, deps.config.basePath);
+  const closeIdle = server.closeIdleConnections.bind(server);
+  server.closeIdleConnections = () => {
+    front.closeIdle();
+    closeIdle();
+  };
+  const closeAll = server.closeAllConnections.bind(server);
+  server.closeAllConnections = () => {
+    front.closeAll();
+    closeAll();
+  };
   server.listen(port, hostname);
   return server;
 }

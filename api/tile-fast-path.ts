@@ -44,7 +44,7 @@ const MAX_GRANTS = 10_000;
 type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** One tile request, as parsed from the request line and headers. */
-interface TileAsk {
+export interface TileAsk {
   serviceType: TileServiceType;
   name: string;
   level: string;
@@ -63,6 +63,34 @@ export interface TileFastPath {
    * every tile request the full stack must answer) to `next`, the app's listener.
    */
   nodeListener(basePath: string, next: NodeListener): NodeListener;
+  /**
+   * For the socket front (tile-socket-front.ts), which reads plain tile GETs off the connection itself:
+   * the ask of a request target under `basePath`, or undefined when it names no tile.
+   */
+  askOf(
+    basePath: string,
+    target: string,
+    header: (name: string) => string | undefined,
+    socketAddress: string | undefined,
+  ): TileAsk | undefined;
+  /** The answer from memory alone: undefined when something must be read first, null for the full stack. */
+  answerNow(ask: TileAsk): TileAnswer | null | undefined;
+  /** The answer after reading what memory lacks, or undefined when the full stack must answer. */
+  answer(ask: TileAsk): Promise<TileAnswer | undefined>;
+  /**
+   * For the socket front: the SOAP ask of a POST to `target` under `basePath` (its body still to be set),
+   * or undefined when the request is no GetMapTile this path may read (path, type, length).
+   */
+  soapAskOf(
+    basePath: string,
+    target: string,
+    header: (name: string) => string | undefined,
+    socketAddress: string | undefined,
+  ): SoapTileAsk | undefined;
+  /** The GetMapTile response envelope from memory alone; undefined: read first; null: the route answers. */
+  soapAnswerNow(ask: SoapTileAsk): Buffer | null | undefined;
+  /** The GetMapTile response envelope after reading what memory lacks; undefined: the route answers. */
+  soapAnswer(ask: SoapTileAsk): Promise<Buffer | undefined>;
 }
 
 export function createTileFastPath(deps: AppDeps): TileFastPath {
@@ -136,15 +164,47 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
   }
 
   /**
-   * A GetMapTile answer, as the SOAP route and its handler give it: the same access check (the cache row
-   * by name, then the service's audience), map name, tile address and tile; undefined when the route
-   * must answer (a fault, or anything this path does not read).
+   * A GetMapTile answer from memory alone, as the SOAP route and its handler give it: the same access
+   * check (the cache row by name, then the service's audience), map name, tile address and tile.
+   * Undefined when something must be read first, null when the route must answer (a fault, or anything
+   * this path does not read).
    */
-  async function soapAnswer(ask: SoapTileAsk): Promise<Buffer | undefined> {
+  function soapAnswerNow(ask: SoapTileAsk): Buffer | null | undefined {
+    const q = readSoapAsk(ask);
+    if (!q) return null;
+    const token = tokenOf(queryToken(ask.query), ask.header);
+    let user: UserRow | undefined;
+    if (token) {
+      const hit = grants.peek(token);
+      if (!hit) return undefined;
+      user = signedIn(hit.value, originOf(ask));
+      if (!user) return null;
+    }
+    const cache = rows.known('MapServer', ask.name);
+    if (!cache) return undefined;
+    if (cache.serviceType !== 'MapServer') return null;
+    if (!authorize.known(cache.serviceItemId, user)) return undefined;
+    const at = soapTileSpot(cache, q);
+    if (!at) return null;
+    const bytes = reader.peekTile(at, { level: q.Level, row: q.Row, col: q.Column });
+    if (bytes === undefined) return undefined;
+    return bytes ? getMapTileResponse(bytes) : null;
+  }
+
+  /** The GetMapTile request of a SOAP ask, or undefined when the route must read it. */
+  function readSoapAsk(ask: SoapTileAsk): GetMapTileRequest | undefined {
     const q = readGetMapTile(ask.body);
     if (!q) return undefined;
     const action = operationOfSoapAction(ask.header('soapaction'));
-    if (action !== undefined && action !== 'GetMapTile') return undefined;
+    return action !== undefined && action !== 'GetMapTile' ? undefined : q;
+  }
+
+  /** soapAnswerNow after reading what memory lacks: undefined when the route must answer. */
+  async function soapAnswer(ask: SoapTileAsk): Promise<Buffer | undefined> {
+    const now = soapAnswerNow(ask);
+    if (now !== undefined) return now ?? undefined;
+    const q = readSoapAsk(ask);
+    if (!q) return undefined;
     const token = tokenOf(queryToken(ask.query), ask.header);
     let user: UserRow | undefined;
     if (token) {
@@ -176,6 +236,20 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
   }
 
   return {
+    askOf(basePath, target, header, socketAddress) {
+      const prefix = `${basePath}/rest/services/Hosted/`;
+      if (!target.startsWith(prefix)) return undefined;
+      return tileAskOf(target.slice(prefix.length), header, socketAddress, deps.config.trustedProxies);
+    },
+    answerNow,
+    answer,
+    soapAskOf(basePath, target, header, socketAddress) {
+      const prefix = `${basePath}/services/Hosted/`;
+      if (!target.startsWith(prefix)) return undefined;
+      return soapAskOf(target.slice(prefix.length), header, socketAddress, deps.config.trustedProxies);
+    },
+    soapAnswerNow,
+    soapAnswer,
     nodeListener(basePath, next) {
       const prefix = `${basePath}/rest/services/Hosted/`;
       const soapPrefix = `${basePath}/services/Hosted/`;
@@ -244,7 +318,22 @@ function tileAsk(
   req: IncomingMessage,
   trustedProxies: number,
 ): TileAsk | undefined {
-  const m = TILE_PATH.exec(from === 0 ? url : url.slice(from));
+  const headers = req.headers;
+  const header = (h: string) => {
+    const v = headers[h];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  return tileAskOf(from === 0 ? url : url.slice(from), header, req.socket.remoteAddress, trustedProxies);
+}
+
+/** The ask of `path` (the request target after the Hosted services prefix), or undefined for no tile. */
+function tileAskOf(
+  path: string,
+  header: (name: string) => string | undefined,
+  socketAddress: string | undefined,
+  trustedProxies: number,
+): TileAsk | undefined {
+  const m = TILE_PATH.exec(path);
   if (!m) return undefined;
   let name: string;
   try {
@@ -252,11 +341,6 @@ function tileAsk(
   } catch {
     return undefined; // malformed escapes: the full stack says what is wrong
   }
-  const headers = req.headers;
-  const header = (h: string) => {
-    const v = headers[h];
-    return Array.isArray(v) ? v[0] : v;
-  };
   return {
     serviceType: m[2] as TileServiceType,
     name,
@@ -265,29 +349,48 @@ function tileAsk(
     col: m[5],
     query: m[6] ?? '',
     header,
-    address: clientAddressOf(req.socket.remoteAddress, header, trustedProxies),
+    address: clientAddressOf(socketAddress, header, trustedProxies),
   };
 }
 
-/** Writes an answer with the headers the routes' `tileResponse` gives and app.ts's cors() adds, in one call. */
-function writeAnswer(res: ServerResponse, found: TileAnswer, origin: string | undefined, head: boolean) {
+/** An answer as the wire carries it: status, header names and values in turn, and the body (if any). */
+export interface WireAnswer {
+  status: 200 | 304 | 404;
+  headers: string[];
+  body: Uint8Array | undefined;
+}
+
+/** The headers the routes' `tileResponse` gives and app.ts's cors() adds, with the body, for one answer. */
+export function wireAnswer(found: TileAnswer, origin: string | undefined, head: boolean): WireAnswer {
   if (found.status === 404) {
-    const body = JSON.stringify(errorEnvelope(found.error));
-    res.writeHead(404, [
-      'Content-Type',
-      'application/json',
-      'Content-Length',
-      String(Buffer.byteLength(body)),
-      ...simpleCorsHeaders(origin),
-    ]);
-    res.end(head ? undefined : body);
-    return;
+    const body = Buffer.from(JSON.stringify(errorEnvelope(found.error)));
+    return {
+      status: 404,
+      headers: [
+        'Content-Type',
+        'application/json',
+        'Content-Length',
+        String(body.length),
+        ...simpleCorsHeaders(origin),
+      ],
+      body: head ? undefined : body,
+    };
   }
   const headers: string[] = [];
   for (const [name, value] of Object.entries(found.headers)) headers.push(name, value);
   headers.push(...simpleCorsHeaders(origin));
-  res.writeHead(found.status, headers);
-  res.end(found.status === 200 && !head ? found.bytes : undefined);
+  return {
+    status: found.status,
+    headers,
+    body: found.status === 200 && !head ? found.bytes : undefined,
+  };
+}
+
+/** Writes an answer in one call on Node's response object. */
+function writeAnswer(res: ServerResponse, found: TileAnswer, origin: string | undefined, head: boolean) {
+  const wire = wireAnswer(found, origin, head);
+  res.writeHead(wire.status, wire.headers);
+  res.end(wire.body);
 }
 
 const MAX_QUERIES = 1_000;
@@ -309,7 +412,7 @@ function createQueryTokens(): (query: string) => string | undefined {
 }
 
 /** A SOAP request the lean path may read: a small XML body posted to a service's MapServer endpoint. */
-interface SoapTileAsk {
+export interface SoapTileAsk {
   name: string;
   query: string;
   header(name: string): string | undefined;
@@ -324,14 +427,28 @@ const MAX_SOAP_TILE_BODY = 4096;
 const SOAP_PATH = /^([^/?]+)\/MapServer(?:\?(.*))?$/;
 
 function soapTileAsk(req: IncomingMessage, from: number, trustedProxies: number): SoapTileAsk | undefined {
-  const m = SOAP_PATH.exec((req.url ?? '').slice(from));
-  if (!m) return undefined;
   const headers = req.headers;
-  const length = Number(headers['content-length']);
-  const type = headers['content-type']?.toLowerCase() ?? '';
+  const header = (h: string) => {
+    const v = headers[h];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  return soapAskOf((req.url ?? '').slice(from), header, req.socket.remoteAddress, trustedProxies);
+}
+
+/** The ask of a POST to `path` (after the Hosted services prefix), or undefined when this path must not read it. */
+function soapAskOf(
+  path: string,
+  header: (name: string) => string | undefined,
+  socketAddress: string | undefined,
+  trustedProxies: number,
+): SoapTileAsk | undefined {
+  const m = SOAP_PATH.exec(path);
+  if (!m) return undefined;
+  const length = Number(header('content-length'));
+  const type = header('content-type')?.toLowerCase() ?? '';
   if (
     !(length > 0 && length <= MAX_SOAP_TILE_BODY) ||
-    headers['transfer-encoding'] !== undefined ||
+    header('transfer-encoding') !== undefined ||
     !(type === 'text/xml' || type.startsWith('text/xml;'))
   ) {
     return undefined;
@@ -342,15 +459,11 @@ function soapTileAsk(req: IncomingMessage, from: number, trustedProxies: number)
   } catch {
     return undefined;
   }
-  const header = (h: string) => {
-    const v = headers[h];
-    return Array.isArray(v) ? v[0] : v;
-  };
   return {
     name,
     query: m[2] ?? '',
     header,
-    address: clientAddressOf(req.socket.remoteAddress, header, trustedProxies),
+    address: clientAddressOf(socketAddress, header, trustedProxies),
     body: '',
   };
 }

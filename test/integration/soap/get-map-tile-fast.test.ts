@@ -4,6 +4,7 @@
  * Both must give the same status, headers and bytes, for tiles that exist, tiles that do not, addresses
  * the handler refuses, private services with and without a token, and a contradicting SOAPAction.
  */
+import { connect } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lonLatToMercator, tileAt } from '../../../lib/tiles/web-mercator.js';
 import { SOAP_ENVELOPE_NS } from '../../../soap/fault.js';
@@ -52,6 +53,40 @@ async function post(raw: string, query = '', soapAction = '""'): Promise<Answer>
     headers[h] = res.headers.get(h);
   }
   return { status: res.status, headers, body: Buffer.from(await res.arrayBuffer()) };
+}
+
+/** Writes `requests` at once on a new connection and reads `count` responses (each with a Content-Length). */
+async function pipelined(port: number, host: string, requests: string, count: number) {
+  const socket = connect(port, host);
+  await new Promise((r) => socket.once('connect', r));
+  socket.write(requests);
+  let buffered = Buffer.alloc(0);
+  const answers: { status: number; headers: Record<string, string>; body: Buffer }[] = [];
+  await new Promise<void>((resolve, reject) => {
+    socket.on('error', reject);
+    socket.on('data', (d: Buffer) => {
+      buffered = Buffer.concat([buffered, d]);
+      for (;;) {
+        const end = buffered.indexOf('\r\n\r\n');
+        if (end < 0) break;
+        const lines = buffered.toString('latin1', 0, end).split('\r\n');
+        const headers: Record<string, string> = {};
+        for (const l of lines.slice(1))
+          headers[l.slice(0, l.indexOf(':')).toLowerCase()] = l.slice(l.indexOf(':') + 1).trim();
+        const length = Number(headers['content-length']);
+        if (buffered.length < end + 4 + length) break;
+        answers.push({
+          status: Number(lines[0].split(' ')[1]),
+          headers,
+          body: buffered.subarray(end + 4, end + 4 + length),
+        });
+        buffered = buffered.subarray(end + 4 + length);
+      }
+      if (answers.length >= count) resolve();
+    });
+  });
+  socket.destroy();
+  return answers;
 }
 
 let token: string;
@@ -122,5 +157,37 @@ describe('GetMapTile on the lean path', () => {
       });
     }
     expect((await post(raw)).body.toString('utf8')).toContain('<faultstring>Token Required</faultstring>');
+  });
+
+  it('gives the same answers on one kept-alive connection written whole, as the socket front reads it', async () => {
+    const query = `?token=${await adminToken()}`;
+    const restPath = `/rest/services/Hosted/${tiled}/MapServer/tile/11/${tile.row}/${tile.col}${query}`;
+    const soapPath = `/services/Hosted/${tiled}/MapServer${query}`;
+    const raw = cases[0][1];
+    const u = new URL(stack().baseUrl);
+    const head = (extra: string) => `Host: ${u.host}\r\nOrigin: https://maps.example\r\n${extra}\r\n`;
+    const rest = `GET ${restPath} HTTP/1.1\r\n${head('')}`;
+    const soap =
+      `POST ${soapPath} HTTP/1.1\r\n` +
+      head(
+        `Content-Type: text/xml; charset=utf-8\r\nSOAPAction: ""\r\nContent-Length: ${Buffer.byteLength(raw)}\r\n`,
+      ) +
+      raw;
+    // Three requests in one write (pipelined), twice (the second time from memory).
+    const answers = await pipelined(Number(u.port), u.hostname, rest + soap + rest + soap + rest + soap, 6);
+    const viaNode = {
+      rest: Buffer.from(await (await fetch(`${stack().baseUrl}${restPath}`)).arrayBuffer()),
+      soap: (await post(raw, query)).body,
+    };
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    for (const [i, a] of answers.entries()) {
+      expect({ i, same: a.body.equals(i % 2 === 0 ? viaNode.rest : viaNode.soap) }).toEqual({
+        i,
+        same: true,
+      });
+      expect(a.headers['access-control-allow-origin']).toBe('https://maps.example');
+    }
+    expect(answers[1].headers['content-type']).toBe('text/xml; charset=utf-8');
+    expect(answers[0].headers['content-type']).toBe('image/png');
   });
 });

@@ -1,0 +1,358 @@
+/**
+ * The socket front: plain tile GETs read and answered on the connection itself, ahead of Node's HTTP
+ * server. Node's server makes a parser callback, an IncomingMessage, a ServerResponse and a header
+ * block per request; on this 2-core machine that held a bare Node server answering one fixed tile to
+ * two thirds of nginx's rate, where a server that reads the request head and writes the response in
+ * one corked write kept up with nginx (bench/README "Tiles"). Map clients send tiles by the hundred on
+ * a few kept-alive connections, so those connections are answered here.
+ *
+ * A connection stays here while every request on it is a complete, plain HTTP/1.1 GET or HEAD of a tile
+ * that the lean tile path (tile-fast-path.ts) answers. The first request that is anything else (another
+ * URL or method, a body, an incomplete head, an odd header, a token the full stack must refuse) and
+ * everything after it on that connection are handed to Node's HTTP server, exactly as it would have
+ * received them: the server's own connection listener takes the socket and is given the unread bytes
+ * first. So every error, limit and timeout of the HTTP server applies to whatever is not a tile.
+ */
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { SOAP_CONTENT_TYPE } from '../soap/dispatcher.js';
+import { simpleCorsHeaders } from './cors.js';
+import type { TileFastPath, WireAnswer } from './tile-fast-path.js';
+import { wireAnswer } from './tile-fast-path.js';
+
+/** A tile request head is a few hundred bytes; a longer one goes to Node's parser and its limits. */
+const MAX_HEAD = 8192;
+/** Past this much unsent response data the connection stops reading until the client takes it. */
+const MAX_UNSENT = 256 * 1024;
+
+const STATUS_LINES: Record<number, string> = {
+  200: 'HTTP/1.1 200 OK\r\n',
+  304: 'HTTP/1.1 304 Not Modified\r\n',
+  404: 'HTTP/1.1 404 Not Found\r\n',
+};
+
+/** Request headers the tile path reads; one of them twice sends the request to Node's server. */
+const READ_HEADERS = new Set([
+  'content-type',
+  'soapaction',
+  'authorization',
+  'x-esri-authorization',
+  'referer',
+  'origin',
+  'if-none-match',
+  'x-forwarded-for',
+]);
+
+/** One request head this front reads: a GET or HEAD, or a POST with a small body of known length. */
+interface PlainRequest {
+  method: 'GET' | 'HEAD' | 'POST';
+  head: boolean;
+  target: string;
+  headers: Map<string, string>;
+  /** The body's length (POST only; 0 for GET and HEAD, which carry none). */
+  bodyLength: number;
+  close: boolean;
+}
+
+export interface SocketFront {
+  /** Ends the connections waiting for their next request (the HTTP server's closeIdleConnections). */
+  closeIdle(): void;
+  /** Ends every connection held here (closeAllConnections). */
+  closeAll(): void;
+}
+
+/**
+ * Puts the front between `server`'s listening socket and its HTTP connection listener. The server keeps
+ * listening, closing and counting connections as before.
+ */
+export function attachSocketFront(server: Server, tiles: TileFastPath, basePath: string): SocketFront {
+  const httpConnection = server.listeners('connection');
+  if (httpConnection.length !== 1) throw new Error('the HTTP server has no single connection listener');
+  const handOver = httpConnection[0] as (socket: Socket) => void;
+  server.removeListener('connection', handOver);
+  const held = new Map<Socket, { busy: boolean }>();
+  let dateSecond = -1;
+  let dateLine = '';
+  const dateHeader = () => {
+    const now = Date.now();
+    const second = Math.floor(now / 1000);
+    if (second !== dateSecond) {
+      dateSecond = second;
+      dateLine = `Date: ${new Date(second * 1000).toUTCString()}\r\n`;
+    }
+    return dateLine;
+  };
+
+  server.on('connection', (socket: Socket) => {
+    const state = { busy: false };
+    held.set(socket, state);
+    const onData = (chunk: Buffer) => serve(chunk, 0);
+    /** Serves what it can of `data` from `from`; a request whose answer throws goes to Node's server. */
+    const serve = (data: Buffer, from: number) => {
+      const reached = { at: from };
+      try {
+        serveFrom(data, reached);
+      } catch {
+        if (held.has(socket) && !socket.destroyed) toHttp(data.subarray(reached.at));
+      }
+    };
+    const onError = () => socket.destroy();
+    // Idle between requests for the server's keep-alive time: closed, as Node's server closes it.
+    const onTimeout = () => {
+      if (!state.busy) socket.destroy();
+    };
+    const onEnd = () => {
+      // The client has sent its last request; once nothing is left to answer, close our side too.
+      if (!state.busy) socket.end();
+    };
+    const onClose = () => held.delete(socket);
+    socket.on('data', onData);
+    socket.on('error', onError);
+    socket.on('end', onEnd);
+    socket.on('close', onClose);
+    socket.on('timeout', onTimeout);
+    socket.setTimeout(server.keepAliveTimeout);
+
+    /** Gives the connection to Node's HTTP server, `rest` being the bytes it has not seen yet. */
+    const toHttp = (rest: Buffer) => {
+      socket.removeListener('data', onData);
+      socket.removeListener('error', onError);
+      socket.removeListener('end', onEnd);
+      socket.removeListener('close', onClose);
+      socket.removeListener('timeout', onTimeout);
+      socket.setTimeout(0);
+      held.delete(socket);
+      handOver.call(server, socket);
+      // Synchronously, before the parser reads anything more from the socket: order is kept.
+      if (rest.length > 0) socket.emit('data', rest);
+      if (socket.isPaused()) socket.resume();
+    };
+
+    const serveFrom = (data: Buffer, reached: { at: number }) => {
+      while (reached.at < data.length) {
+        const at = reached.at;
+        const end = data.indexOf('\r\n\r\n', at, 'latin1');
+        // A head still coming in parts (rare for a small GET) is Node's to wait for, with its timeouts.
+        if (end < 0) return toHttp(data.subarray(at));
+        const get = end - at <= MAX_HEAD ? readHead(data.toString('latin1', at, end)) : undefined;
+        if (get?.method === 'POST') {
+          if (!serveSoap(data, reached, get, end + 4)) return;
+          continue;
+        }
+        const ask = get && tiles.askOf(basePath, get.target, (h) => get.headers.get(h), socket.remoteAddress);
+        if (!get || !ask) return toHttp(data.subarray(at));
+        const now = tiles.answerNow(ask);
+        if (now === null) return toHttp(data.subarray(at));
+        if (now) {
+          const wire = wireAnswer(now, ask.header('origin'), get.head);
+          reached.at = end + 4;
+          write(get, wire);
+          if (get.close) return;
+          continue;
+        }
+        // Something must be read first (a grant, a row, the tile): wait for it, reading nothing more.
+        state.busy = true;
+        socket.pause();
+        const next = end + 4;
+        tiles.answer(ask).then(
+          (found) => {
+            state.busy = false;
+            if (socket.destroyed) return;
+            if (!found) return toHttp(data.subarray(at));
+            let wire: WireAnswer;
+            try {
+              wire = wireAnswer(found, ask.header('origin'), get.head);
+            } catch {
+              return toHttp(data.subarray(at));
+            }
+            write(get, wire);
+            if (get.close) return;
+            if (socket.writableLength <= MAX_UNSENT) socket.resume();
+            serve(data, next);
+            if (socket.readableEnded && !state.busy && held.has(socket)) socket.end();
+          },
+          () => {
+            state.busy = false;
+            if (!socket.destroyed) toHttp(data.subarray(at));
+          },
+        );
+        return;
+      }
+    };
+
+    /**
+     * A SOAP GetMapTile POST whose body is all here: answered from memory, or after reading what memory
+     * lacks (reading nothing more meanwhile). False when the loop must stop (waiting, handed on, closed).
+     */
+    const serveSoap = (
+      data: Buffer,
+      reached: { at: number },
+      post: PlainRequest,
+      bodyAt: number,
+    ): boolean => {
+      const at = reached.at;
+      const header = (h: string) => post.headers.get(h);
+      const ask = tiles.soapAskOf(basePath, post.target, header, socket.remoteAddress);
+      const bodyEnd = bodyAt + post.bodyLength;
+      // A body still coming in parts is Node's to read, as is any POST that is no GetMapTile of a service.
+      if (!ask || bodyEnd > data.length) {
+        toHttp(data.subarray(at));
+        return false;
+      }
+      ask.body = data.toString('utf8', bodyAt, bodyEnd);
+      const now = tiles.soapAnswerNow(ask);
+      if (now === null) {
+        toHttp(data.subarray(at));
+        return false;
+      }
+      if (now) {
+        reached.at = bodyEnd;
+        write(post, soapWire(now, header('origin')));
+        return !post.close;
+      }
+      state.busy = true;
+      socket.pause();
+      tiles.soapAnswer(ask).then(
+        (found) => {
+          state.busy = false;
+          if (socket.destroyed) return;
+          if (!found) return toHttp(data.subarray(at));
+          write(post, soapWire(found, header('origin')));
+          if (post.close) return;
+          if (socket.writableLength <= MAX_UNSENT) socket.resume();
+          serve(data, bodyEnd);
+          if (socket.readableEnded && !state.busy && held.has(socket)) socket.end();
+        },
+        () => {
+          state.busy = false;
+          if (!socket.destroyed) toHttp(data.subarray(at));
+        },
+      );
+      return false;
+    };
+
+    const write = (get: PlainRequest, wire: WireAnswer) => {
+      let text = STATUS_LINES[wire.status];
+      for (let i = 0; i < wire.headers.length; i += 2)
+        text += `${wire.headers[i]}: ${wire.headers[i + 1]}\r\n`;
+      const closing = get.close || !server.listening;
+      text += dateHeader();
+      text += closing
+        ? 'Connection: close\r\n\r\n'
+        : `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(server.keepAliveTimeout / 1000)}\r\n\r\n`;
+      socket.cork();
+      socket.write(text, 'latin1');
+      if (wire.body) socket.write(wire.body);
+      socket.uncork();
+      if (closing) {
+        get.close = true;
+        socket.removeListener('data', onData);
+        socket.end();
+        return;
+      }
+      if (socket.writableLength > MAX_UNSENT && !socket.isPaused()) {
+        socket.pause();
+        socket.once('drain', () => {
+          if (!state.busy && held.has(socket)) socket.resume();
+        });
+      }
+    };
+  });
+
+  return {
+    closeIdle() {
+      for (const [socket, state] of held) if (!state.busy && socket.writableLength === 0) socket.end();
+    },
+    closeAll() {
+      for (const socket of held.keys()) socket.destroy();
+    },
+  };
+}
+
+/** A GetMapTile response envelope with the headers the lean path writes for it. */
+function soapWire(envelope: Buffer, origin: string | undefined): WireAnswer {
+  return {
+    status: 200,
+    headers: [
+      'Content-Type',
+      SOAP_CONTENT_TYPE,
+      'Content-Length',
+      String(envelope.length),
+      ...simpleCorsHeaders(origin),
+    ],
+    body: envelope,
+  };
+}
+
+/**
+ * The head of a plain HTTP/1.1 GET or HEAD without a body, or undefined for anything else (which Node's
+ * parser then reads): request line `METHOD target HTTP/1.1`, well-formed `name: value` lines, a Host,
+ * no header this front does not answer as Node would (a body, an upgrade, an expectation, a header it
+ * reads sent twice), and no control character but CR LF between lines and tabs in values.
+ */
+export function readHead(text: string): PlainRequest | undefined {
+  let method: PlainRequest['method'];
+  let at: number;
+  if (text.startsWith('GET ')) {
+    method = 'GET';
+    at = 4;
+  } else if (text.startsWith('HEAD ')) {
+    method = 'HEAD';
+    at = 5;
+  } else if (text.startsWith('POST ')) {
+    method = 'POST';
+    at = 5;
+  } else return undefined;
+  const lineEnd = text.indexOf('\r\n', at);
+  const requestLine = lineEnd < 0 ? text : text.slice(0, lineEnd);
+  const space = requestLine.indexOf(' ', at);
+  if (space < 0 || requestLine.slice(space) !== ' HTTP/1.1') return undefined;
+  const target = requestLine.slice(at, space);
+  if (target.length === 0 || target.charCodeAt(0) !== 0x2f) return undefined;
+  for (let i = 0; i < target.length; i++) {
+    const c = target.charCodeAt(i);
+    if (c <= 0x20 || c >= 0x7f) return undefined;
+  }
+  const headers = new Map<string, string>();
+  let close = false;
+  let host = false;
+  let bodyLength = -1;
+  let line = lineEnd < 0 ? text.length : lineEnd + 2;
+  while (line < text.length) {
+    let stop = text.indexOf('\r\n', line);
+    if (stop < 0) stop = text.length;
+    const colon = text.indexOf(':', line);
+    if (colon <= line || colon > stop) return undefined;
+    const name = text.slice(line, colon).toLowerCase();
+    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) return undefined;
+    const value = text.slice(colon + 1, stop).trim();
+    for (let i = 0; i < value.length; i++) {
+      const c = value.charCodeAt(i);
+      if ((c < 0x20 && c !== 0x09) || c === 0x7f) return undefined;
+    }
+    if (name === 'host') {
+      if (host) return undefined;
+      host = true;
+    } else if (name === 'content-length') {
+      // A POST says how long its body is, once, in digits; a GET or HEAD with a body is Node's.
+      if (method !== 'POST' || bodyLength >= 0 || !/^\d{1,9}$/.test(value)) return undefined;
+      bodyLength = Number(value);
+      headers.set(name, value);
+    } else if (name === 'transfer-encoding' || name === 'expect' || name === 'upgrade') {
+      return undefined;
+    } else if (name === 'connection') {
+      const tokens = value.toLowerCase().split(',');
+      for (const t of tokens) {
+        const token = t.trim();
+        if (token === 'close') close = true;
+        else if (token === 'upgrade') return undefined;
+      }
+    } else if (READ_HEADERS.has(name)) {
+      if (headers.has(name)) return undefined;
+      headers.set(name, value);
+    }
+    line = stop + 2;
+  }
+  if (!host || (method === 'POST' && bodyLength < 0)) return undefined;
+  return { method, head: method === 'HEAD', target, headers, bodyLength: Math.max(0, bodyLength), close };
+}

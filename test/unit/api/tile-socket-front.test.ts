@@ -1,0 +1,358 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TileAnswer } from '../../../api/services/tile-serving.js';
+import type { TileAsk, TileFastPath } from '../../../api/tile-fast-path.js';
+import { wireAnswer } from '../../../api/tile-fast-path.js';
+import { attachSocketFront, readHead } from '../../../api/tile-socket-front.js';
+import { GeoError } from '../../../lib/errors.js';
+
+/**
+ * The front on a real Node HTTP server and real sockets. The tile source is a stand-in: level 1 is in
+ * memory, level 2 must be read first (answered after a delay), level 3 is the full stack's to answer.
+ * The server's own listener answers tiles the way the lean path does (wireAnswer on Node's response) and
+ * records each request it answers, so each test can tell which of the two answered.
+ */
+const BODY = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7) & 255));
+
+function answerOf(ask: TileAsk): TileAnswer {
+  if (ask.row === '404') {
+    return { status: 404, error: new GeoError({ code: 404, message: 'Tile not found', details: ['none'] }) };
+  }
+  const etag = `"t-${ask.level}-${ask.row}-${ask.col}"`;
+  if (ask.header('if-none-match') === etag) {
+    return { status: 304, headers: { ETag: etag, 'Cache-Control': 'public, max-age=60' } };
+  }
+  const body = Buffer.concat([BODY, Buffer.from(`${ask.level}/${ask.row}/${ask.col}`)]);
+  return {
+    status: 200,
+    bytes: body,
+    headers: {
+      'Content-Type': 'image/png',
+      'Content-Length': String(body.length),
+      ETag: etag,
+      'Cache-Control': 'public, max-age=60',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  };
+}
+
+const soapEnvelope = (body: string) => Buffer.from(`<Envelope>${body}</Envelope>`);
+const soapPost = (level: number, extra = '') => {
+  const body = `<GetMapTile><Level>${level}</Level></GetMapTile>`;
+  return `POST /services/Hosted/pts/MapServer HTTP/1.1\r\nHost: test\r\nContent-Type: text/xml\r\nContent-Length: ${body.length}\r\n${extra}\r\n${body}`;
+};
+
+const PATH = /^\/rest\/services\/Hosted\/([^/]+)\/MapServer\/tile\/(\d+)\/(\d+)\/(\d+)$/;
+
+function standInTiles(): TileFastPath {
+  return {
+    nodeListener: () => () => {},
+    askOf(basePath, target, header) {
+      const m = PATH.exec(target.slice(basePath.length));
+      if (!m) return undefined;
+      return {
+        serviceType: 'MapServer',
+        name: m[1],
+        level: m[2],
+        row: m[3],
+        col: m[4],
+        query: '',
+        header,
+        address: undefined,
+      };
+    },
+    answerNow: (ask) => (ask.level === '1' ? answerOf(ask) : ask.level === '2' ? undefined : null),
+    answer: (ask) =>
+      new Promise((resolve) => setTimeout(() => resolve(ask.level === '2' ? answerOf(ask) : undefined), 20)),
+    soapAskOf(basePath, target, header) {
+      if (target !== `${basePath}/services/Hosted/pts/MapServer`) return undefined;
+      // As the lean path does: the type and the length from the headers.
+      if (header('content-type') !== 'text/xml' || !(Number(header('content-length')) > 0)) return undefined;
+      return { name: 'pts', query: '', header, address: undefined, body: '' };
+    },
+    soapAnswerNow: (ask) => {
+      const level = /<Level>(\d)<\/Level>/.exec(ask.body)?.[1];
+      return level === '1' ? soapEnvelope(ask.body) : level === '2' ? undefined : null;
+    },
+    soapAnswer: (ask) =>
+      new Promise((resolve) =>
+        setTimeout(
+          () => resolve(ask.body.includes('<Level>2</Level>') ? soapEnvelope(ask.body) : undefined),
+          20,
+        ),
+      ),
+  };
+}
+
+let server: Server | undefined;
+const sockets: Socket[] = [];
+afterEach(async () => {
+  for (const s of sockets.splice(0)) s.destroy();
+  if (server) await new Promise((r) => server?.close(r));
+  server = undefined;
+});
+
+async function start(): Promise<{ port: number; httpAnswered: string[] }> {
+  const httpAnswered: string[] = [];
+  const tiles = standInTiles();
+  const s = createServer((req: IncomingMessage, res: ServerResponse) => {
+    httpAnswered.push(`${req.method} ${req.url}`);
+    const header = (h: string) => {
+      const v = req.headers[h];
+      return Array.isArray(v) ? v[0] : v;
+    };
+    const ask = tiles.askOf('', req.url ?? '', header, undefined);
+    if (ask) {
+      const wire = wireAnswer(answerOf(ask), header('origin'), req.method === 'HEAD');
+      res.writeHead(wire.status, wire.headers);
+      res.end(wire.body);
+      return;
+    }
+    const other = Buffer.from(`other ${req.url}`);
+    res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': String(other.length) });
+    res.end(other);
+  });
+  const front = attachSocketFront(s, tiles, '');
+  const closeIdle = s.closeIdleConnections.bind(s);
+  s.closeIdleConnections = () => {
+    front.closeIdle();
+    closeIdle();
+  };
+  server = s;
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  return { port: (s.address() as { port: number }).port, httpAnswered };
+}
+
+/** Writes `chunks` (each after the previous is sent) and reads until `responses` responses have come. */
+async function exchange(port: number, chunks: string[], responses: number): Promise<Buffer> {
+  const socket = connect(port, '127.0.0.1');
+  sockets.push(socket);
+  await new Promise((r) => socket.once('connect', r));
+  const got: Buffer[] = [];
+  const done = new Promise<void>((resolve, reject) => {
+    socket.on('data', (d) => {
+      got.push(d);
+      if (splitResponses(Buffer.concat(got)).length >= responses) resolve();
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve());
+  });
+  for (const c of chunks) {
+    socket.write(c);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  await done;
+  return Buffer.concat(got);
+}
+
+interface Parsed {
+  status: number;
+  headers: [string, string][];
+  body: Buffer;
+}
+
+/** Splits HTTP/1.1 responses by their Content-Length (304s and HEAD answers to a HEAD carry no body). */
+function splitResponses(all: Buffer, heads: boolean[] = []): Parsed[] {
+  const out: Parsed[] = [];
+  let at = 0;
+  while (at < all.length) {
+    const end = all.indexOf('\r\n\r\n', at);
+    if (end < 0) break;
+    const lines = all.toString('latin1', at, end).split('\r\n');
+    const status = Number(lines[0].split(' ')[1]);
+    const headers = lines.slice(1).map((l) => {
+      const i = l.indexOf(':');
+      return [l.slice(0, i).toLowerCase(), l.slice(i + 1).trim()] as [string, string];
+    });
+    const length = status === 304 || heads[out.length] ? 0 : Number(headerOf(headers, 'content-length') ?? 0);
+    if (all.length < end + 4 + length) break;
+    out.push({ status, headers, body: all.subarray(end + 4, end + 4 + length) });
+    at = end + 4 + length;
+  }
+  return out;
+}
+
+const headerOf = (headers: [string, string][], name: string) => headers.find(([n]) => n === name)?.[1];
+const withoutDate = (p: Parsed) => ({ ...p, headers: p.headers.filter(([n]) => n !== 'date') });
+const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: test\r\n${extra}\r\n`;
+const tile = (z: number, y: number, x: number) => `/rest/services/Hosted/pts/MapServer/tile/${z}/${y}/${x}`;
+
+describe('socket front', () => {
+  it('answers kept-alive tile GETs itself with the bytes Node gives for the same answer', async () => {
+    const { port, httpAnswered } = await start();
+    const front = splitResponses(
+      await exchange(port, [get(tile(1, 0, 1), 'Origin: https://maps.example\r\n'), get(tile(1, 1, 1))], 2),
+    );
+    expect(httpAnswered).toEqual([]);
+    expect(front.map((r) => r.status)).toEqual([200, 200]);
+    expect(front[1].body.equals(Buffer.concat([BODY, Buffer.from('1/1/1')]))).toBe(true);
+    expect(headerOf(front[0].headers, 'date')).toMatch(/^\w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT$/);
+    // The same requests after a non-tile one go through Node's server: the same responses but for Date.
+    const viaNode = splitResponses(
+      await exchange(
+        port,
+        [get('/info') + get(tile(1, 0, 1), 'Origin: https://maps.example\r\n') + get(tile(1, 1, 1))],
+        3,
+      ),
+    );
+    expect(httpAnswered).toEqual(['GET /info', `GET ${tile(1, 0, 1)}`, `GET ${tile(1, 1, 1)}`]);
+    expect(viaNode.slice(1).map(withoutDate)).toEqual(front.map(withoutDate));
+  });
+
+  it('answers pipelined requests in order, handing the connection to Node at the first it does not answer', async () => {
+    const { port, httpAnswered } = await start();
+    const all = splitResponses(
+      await exchange(
+        port,
+        [
+          get(tile(1, 2, 2)) +
+            get(tile(2, 3, 3)) +
+            get(tile(1, 4, 4)) +
+            get(tile(3, 5, 5)) +
+            get(tile(1, 6, 6)),
+        ],
+        5,
+      ),
+    );
+    expect(all.map((r) => r.body.subarray(BODY.length).toString())).toEqual([
+      '1/2/2',
+      '2/3/3',
+      '1/4/4',
+      '3/5/5',
+      '1/6/6',
+    ]);
+    // Level 3 is the full stack's: from it on, Node's server answers everything on that connection.
+    expect(httpAnswered).toEqual([`GET ${tile(3, 5, 5)}`, `GET ${tile(1, 6, 6)}`]);
+  });
+
+  it('answers 304, 404 and HEAD as Node does, and closes after Connection: close', async () => {
+    const { port, httpAnswered } = await start();
+    const raw = await exchange(
+      port,
+      [
+        get(tile(1, 7, 7), 'If-None-Match: "t-1-7-7"\r\n') +
+          get(tile(1, 404, 0)) +
+          `HEAD ${tile(1, 8, 8)} HTTP/1.1\r\nHost: test\r\n\r\n` +
+          get(tile(1, 9, 9), 'Connection: close\r\n'),
+      ],
+      4,
+    );
+    const [notModified, notFound, head, last] = splitResponses(raw, [false, false, true, false]);
+    expect(httpAnswered).toEqual([]);
+    expect(notModified.status).toBe(304);
+    expect(headerOf(notModified.headers, 'content-length')).toBeUndefined();
+    expect(notFound.status).toBe(404);
+    expect(JSON.parse(notFound.body.toString()).error.code).toBe(404);
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(headerOf(head.headers, 'content-length')).toBe(String(BODY.length + 5));
+    expect(headerOf(last.headers, 'connection')).toBe('close');
+    expect(last.body.subarray(BODY.length).toString()).toBe('1/9/9');
+  });
+
+  it('leaves to Node a head in parts, a body, a header it reads twice, and anything malformed', async () => {
+    const { port, httpAnswered } = await start();
+    const split = get(tile(1, 1, 2));
+    const parts = splitResponses(await exchange(port, [split.slice(0, 20), split.slice(20)], 1));
+    expect(parts[0].body.subarray(BODY.length).toString()).toBe('1/1/2');
+    const twice = splitResponses(
+      await exchange(port, [get(tile(1, 1, 3), 'Authorization: Bearer a\r\nAuthorization: Bearer b\r\n')], 1),
+    );
+    expect(twice[0].status).toBe(200);
+    const body = splitResponses(
+      await exchange(port, [`GET ${tile(1, 1, 4)} HTTP/1.1\r\nHost: test\r\nContent-Length: 2\r\n\r\nab`], 1),
+    );
+    expect(body[0].status).toBe(200);
+    expect(httpAnswered).toEqual([`GET ${tile(1, 1, 2)}`, `GET ${tile(1, 1, 3)}`, `GET ${tile(1, 1, 4)}`]);
+    // A bare LF inside a header: Node's parser refuses it with its own 400.
+    const bad = splitResponses(
+      await exchange(port, [`GET ${tile(1, 1, 5)} HTTP/1.1\r\nHost: a\nb\r\n\r\n`], 1),
+    );
+    expect(bad[0].status).toBe(400);
+    expect(httpAnswered).toHaveLength(3);
+  });
+
+  it('lets the server close promptly with a kept-alive connection idle in the front', async () => {
+    const { port } = await start();
+    const socket = connect(port, '127.0.0.1');
+    sockets.push(socket);
+    const closed = new Promise((r) => socket.once('close', r));
+    socket.write(get(tile(1, 3, 3)));
+    await new Promise((r) => socket.once('data', r));
+    const began = Date.now();
+    await new Promise((r) => server?.close(r));
+    server = undefined;
+    await closed;
+    // Node's keep-alive timeout is 5 s: the close must not have waited for it.
+    expect(Date.now() - began).toBeLessThan(2000);
+  });
+});
+
+describe('socket front, SOAP GetMapTile', () => {
+  it('answers a GetMapTile POST whose body is here, in order with the GETs around it', async () => {
+    const { port, httpAnswered } = await start();
+    const all = splitResponses(
+      await exchange(port, [get(tile(1, 1, 1)) + soapPost(1) + soapPost(2) + get(tile(1, 2, 2))], 4),
+    );
+    expect(httpAnswered).toEqual([]);
+    expect(all.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect(all[1].body.toString()).toBe('<Envelope><GetMapTile><Level>1</Level></GetMapTile></Envelope>');
+    expect(all[2].body.toString()).toBe('<Envelope><GetMapTile><Level>2</Level></GetMapTile></Envelope>');
+    expect(headerOf(all[1].headers, 'content-type')).toBe('text/xml; charset=utf-8');
+    expect(all[3].body.subarray(BODY.length).toString()).toBe('1/2/2');
+  });
+
+  it('leaves to Node a body still coming, a POST it does not read, and one the route must answer', async () => {
+    const { port, httpAnswered } = await start();
+    const post = soapPost(1);
+    const split = post.length - 10;
+    await exchange(port, [post.slice(0, split), post.slice(split)], 1);
+    await exchange(port, [soapPost(3)], 1);
+    await exchange(port, [soapPost(1).replace('text/xml', 'application/json')], 1);
+    expect(httpAnswered).toEqual([
+      'POST /services/Hosted/pts/MapServer',
+      'POST /services/Hosted/pts/MapServer',
+      'POST /services/Hosted/pts/MapServer',
+    ]);
+  });
+});
+
+describe('readHead', () => {
+  it('reads a plain GET or HEAD with the headers the tile path uses', () => {
+    const h = readHead(
+      'GET /a/b?token=x HTTP/1.1\r\nHost: h\r\nIf-None-Match: "e"\r\nX-Forwarded-For: 1.2.3.4',
+    );
+    expect(h?.head).toBe(false);
+    expect(h?.target).toBe('/a/b?token=x');
+    expect(h?.headers.get('if-none-match')).toBe('"e"');
+    expect(h?.headers.get('x-forwarded-for')).toBe('1.2.3.4');
+    expect(readHead('HEAD /a HTTP/1.1\r\nHost: h')?.head).toBe(true);
+    expect(readHead('GET /a HTTP/1.1\r\nHost: h\r\nConnection: keep-alive, close')?.close).toBe(true);
+  });
+
+  it('leaves to Node whatever it would not answer as Node does', () => {
+    for (const text of [
+      'PUT /a HTTP/1.1\r\nHost: h',
+      'POST /a HTTP/1.1\r\nHost: h',
+      'POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nContent-Length: 1',
+      'POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: +1',
+      'GET /a HTTP/1.0\r\nHost: h',
+      'GET /a HTTP/1.1',
+      'GET a HTTP/1.1\r\nHost: h',
+      'GET /a b HTTP/1.1\r\nHost: h',
+      'GET /a HTTP/1.1\r\nHost: h\r\nHost: i',
+      'GET /a HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked',
+      'GET /a HTTP/1.1\r\nHost: h\r\nContent-Length: 0',
+      'GET /a HTTP/1.1\r\nHost: h\r\nExpect: 100-continue',
+      'GET /a HTTP/1.1\r\nHost: h\r\nConnection: Upgrade\r\nUpgrade: websocket',
+      'GET /a HTTP/1.1\r\nHost: h\r\n folded',
+      'GET /a HTTP/1.1\r\nHost: h\r\nBad Name: x',
+      'GET /a HTTP/1.1\r\nHost: h\r\nReferer: a\rb',
+      'GET /a HTTP/1.1\r\nHost: h\r\nOrigin: a\r\nOrigin: b',
+      'GET /\u00e9 HTTP/1.1\r\nHost: h',
+    ]) {
+      expect({ text, head: readHead(text) }).toEqual({ text, head: undefined });
+    }
+  });
+});
