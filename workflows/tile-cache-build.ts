@@ -14,6 +14,7 @@ import {
   ApplicationFailure,
   ContinueAsNew,
   continueAsNew,
+  patched,
   proxyActivities,
   setHandler,
   upsertMemo,
@@ -32,6 +33,9 @@ import {
 const { prepareTileCache, finishTileCache, resetTileCache } = proxyActivities<TileActivities>(DATA_STEP);
 const { failTileCache } = proxyActivities<TileActivities>(SHORT_STEP);
 const { buildBundle } = proxyActivities<TileActivities>(LONG_STEP);
+
+/** The workflow patch under which builds visit the deepest level first (tile-cache-bundles.ts). */
+const DEEPEST_FIRST = 'bundles-deepest-level-first';
 
 export async function tileCacheBuildWorkflow(input: TileCacheBuildInput): Promise<TileCacheBuildResult> {
   const { serviceItemId, jobId } = input;
@@ -62,7 +66,11 @@ export async function tileCacheBuildWorkflow(input: TileCacheBuildInput): Promis
 
     let next = input.resume?.nextBundle ?? 0;
     const inFlight = new Set<Promise<void>>();
-    const bundles = cacheBundlesFrom(plan.extent, plan.minLevel, plan.maxLevel, plan.reachPx, next);
+    // Deepest level first; a run begun in the old order (its history or its resume input says so) keeps it.
+    const deepestFirst = input.resume ? input.resume.deepestFirst === true : patched(DEEPEST_FIRST);
+    const bundles = cacheBundlesFrom(plan.extent, plan.minLevel, plan.maxLevel, plan.reachPx, next, {
+      deepestFirst,
+    });
     const startOne = () => {
       const b = bundles.next().value as BundleRef;
       next++;
@@ -92,6 +100,7 @@ export async function tileCacheBuildWorkflow(input: TileCacheBuildInput): Promis
             nextBundle: next,
             tiles: progress.tilesDone,
             bundlesReused: progress.bundlesReused,
+            deepestFirst,
           },
         });
       }

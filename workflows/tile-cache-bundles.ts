@@ -1,6 +1,8 @@
 /**
  * The bundles a cache build visits, level by level, in a fixed order: the workflow walks them by index,
- * so a continued-as-new run can pick up at a number. They are counted by arithmetic and produced one at
+ * so a continued-as-new run can pick up at a number. Builds visit the deepest level first: its bundles
+ * hold most of the tiles, and started last (as the lowest-level-first order had them) the one big bundle
+ * of a city-sized cache ran alone at the end while the small ones had kept the worker busy before it. They are counted by arithmetic and produced one at
  * a time from any index, never held as a list. Pure: the workflow bundle imports it.
  */
 import type { Bounds } from '../lib/geometry/types.js';
@@ -40,6 +42,11 @@ export function countCacheBundles(
   return n;
 }
 
+/** The order levels are visited in: `deepestFirst` from maxLevel down (new builds), else upwards. */
+export interface BundleOrder {
+  deepestFirst?: boolean;
+}
+
 /** The bundles from number `start` on, in the build's order, one at a time. */
 export function* cacheBundlesFrom(
   extent: Bounds | null,
@@ -47,10 +54,13 @@ export function* cacheBundlesFrom(
   maxLevel: number,
   reachPx = 0,
   start = 0,
+  order: BundleOrder = {},
 ): Generator<BundleRef> {
   if (!extent) return;
   let skip = start;
-  for (let level = minLevel; level <= maxLevel; level++) {
+  const levels = maxLevel - minLevel + 1;
+  for (let k = 0; k < levels; k++) {
+    const level = order.deepestFirst ? maxLevel - k : minLevel + k;
     const g = levelGrid(extent, level, reachPx);
     const total = g.rows * g.cols;
     if (skip >= total) {
@@ -66,12 +76,13 @@ export function* cacheBundlesFrom(
   }
 }
 
-/** Bundle origins covering the extent (grown by the symbol reach) at each level, lowest level first. */
+/** Bundle origins covering the extent (grown by the symbol reach) at each level, in the given order. */
 export function cacheBundles(
   extent: Bounds | null,
   minLevel: number,
   maxLevel: number,
   reachPx = 0,
+  order: BundleOrder = {},
 ): BundleRef[] {
-  return [...cacheBundlesFrom(extent, minLevel, maxLevel, reachPx)];
+  return [...cacheBundlesFrom(extent, minLevel, maxLevel, reachPx, 0, order)];
 }

@@ -18,7 +18,14 @@ export interface TileCacheBuildInput {
   /** Bundles rendered at once (default 3: one per core plus one waiting on I/O). */
   concurrency?: number;
   /** Set by continue-as-new: where the previous run stopped, and its counts. */
-  resume?: { generation: number; nextBundle: number; tiles: number; bundlesReused: number };
+  resume?: {
+    generation: number;
+    nextBundle: number;
+    tiles: number;
+    bundlesReused: number;
+    /** The run's bundle order (absent: a run begun before builds went deepest level first). */
+    deepestFirst?: boolean;
+  };
 }
 
 export interface TileCacheProgress {

@@ -97,6 +97,8 @@ describe('a tile cache build that fails after writing a bundle', () => {
   });
 
   it('renders every bundle exactly once: the retried one is found finished and reused', () => {
+    // Deepest level first: the level with most tiles starts at once instead of last.
+    expect(rendered.map((b) => Number(b.split('/')[0]))).toEqual([13, 12, 11, 10, 9, 8]);
     expect(rendered).toHaveLength(6);
     expect(new Set(rendered).size).toBe(6);
     expect(reused).toEqual([rendered[2]]);
@@ -124,4 +126,46 @@ describe('a tile cache build that fails after writing a bundle', () => {
       expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
     }
   });
+
+  it('keeps the order a run was begun in when it continues: an older run goes on lowest level first', async () => {
+    const s = stack();
+    const generation = (await findTileCache(database.db, serviceItemId))?.generation ?? -1;
+    const visit = async (resume: Record<string, unknown>) => {
+      const visited: number[] = [];
+      const real = createTileActivities({ database, store, now: Date.now });
+      const activities = {
+        ...real,
+        async buildBundle(task: Parameters<typeof real.buildBundle>[0]) {
+          visited.push(task.level);
+          return real.buildBundle(task);
+        },
+      };
+      const queue = `${taskQueue}-order-${visited.length}-${Math.random().toString(16).slice(2)}`;
+      const connection = await NativeConnection.connect({ address: s.temporalAddress });
+      const worker = await Worker.create({ connection, taskQueue: queue, workflowsPath, activities });
+      const client = new Client({ connection: await Connection.connect({ address: s.temporalAddress }) });
+      try {
+        await worker.runUntil(
+          client.workflow.execute(TILE_CACHE_BUILD_WORKFLOW, {
+            taskQueue: queue,
+            workflowId: `${queue}-wf`,
+            args: [
+              {
+                serviceItemId,
+                concurrency: 1,
+                resume: { generation, tiles: 0, bundlesReused: 0, ...resume },
+              },
+            ],
+          }),
+        );
+      } finally {
+        await connection.close();
+        await client.connection.close();
+      }
+      return visited;
+    };
+    // Six bundles, one per level 8-13, all finished already: a continued run visits those after its index.
+    expect(await visit({ nextBundle: 4 })).toEqual([12, 13]);
+    expect(await visit({ nextBundle: 4, deepestFirst: true })).toEqual([9, 8]);
+  }, 120_000);
 });

@@ -8,8 +8,11 @@ const [x1, y1] = lonLatToMercator(-87.6, 41.9);
 const chicago: [number, number, number, number] = [x0, y0, x1, y1];
 
 describe('cacheBundles', () => {
-  it('lists one bundle per level for a city-sized extent, lowest level first', () => {
+  it('lists one bundle per level for a city-sized extent, in either order', () => {
     expect(cacheBundles(chicago, 8, 13).map((b) => b.level)).toEqual([8, 9, 10, 11, 12, 13]);
+    expect(cacheBundles(chicago, 8, 13, 0, { deepestFirst: true }).map((b) => b.level)).toEqual([
+      13, 12, 11, 10, 9, 8,
+    ]);
   });
 
   it('names bundles by their top-left tile, a multiple of 128', () => {

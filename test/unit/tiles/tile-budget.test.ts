@@ -48,6 +48,21 @@ describe('lazy bundle enumeration', () => {
     }
   });
 
+  it('yields the same bundles deepest level first, and resumes in that order from any start', () => {
+    const upwards = cacheBundles(chicago, 8, 15, 12);
+    const deepest = cacheBundles(chicago, 8, 15, 12, { deepestFirst: true });
+    // The same set, levels from 15 down to 8, each level's bundles in the same order as before.
+    expect(deepest.map((b) => b.level)).toEqual([...upwards.map((b) => b.level)].sort((a, b) => b - a));
+    for (let level = 8; level <= 15; level++) {
+      expect(deepest.filter((b) => b.level === level)).toEqual(upwards.filter((b) => b.level === level));
+    }
+    for (const start of [0, 1, 5, deepest.length - 1, deepest.length]) {
+      expect([...cacheBundlesFrom(chicago, 8, 15, 12, start, { deepestFirst: true })]).toEqual(
+        deepest.slice(start),
+      );
+    }
+  });
+
   it('counts a world cache at level 23 without listing it', () => {
     const started = Date.now();
     // 2^23 tiles a side in bundles of 128: 65,536 × 65,536 bundles.
