@@ -1,5 +1,6 @@
 /** The tile benchmark's client side: sign in, publish the points, publish the tile service and time it. */
 import { readFileSync } from 'node:fs';
+import { tilePublishWorkflowId } from '../workflows/tile-cache-messages.js';
 import type { BenchStack } from './ingest-stack.js';
 
 async function post(stack: BenchStack, path: string, fields: Record<string, string>, file?: string) {
@@ -61,7 +62,43 @@ export async function publishAndCache(stack: BenchStack, token: string, file: st
     serviceItemId: t.serviceItemId as string,
     tiles: Number(status.tilesDone),
     cacheSeconds: (performance.now() - started) / 1000,
+    timeline: await cacheBuildTimeline(stack, t.jobId),
   };
+}
+
+/**
+ * Where the cache build's time went, from the build workflow's history: the first activity scheduled and
+ * the last completed (relative to the workflow's start), and per activity type the count, summed and
+ * longest time from scheduled to completed (bundles run several at a time, so their sum exceeds the span).
+ */
+async function cacheBuildTimeline(stack: BenchStack, jobId: string): Promise<string> {
+  const history = await stack.temporal.workflow
+    .getHandle(`${tilePublishWorkflowId(jobId)}-cache`)
+    .fetchHistory();
+  const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+    Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
+  const events = history.events ?? [];
+  const start = ms(events[0]?.eventTime);
+  const scheduled = new Map<string, { name: string; at: number }>();
+  const byName = new Map<string, { count: number; sum: number; max: number }>();
+  let last = start;
+  for (const e of events) {
+    const s = e.activityTaskScheduledEventAttributes;
+    if (s) scheduled.set(String(e.eventId), { name: s.activityType?.name ?? '?', at: ms(e.eventTime) });
+    const c = e.activityTaskCompletedEventAttributes;
+    const from = c && scheduled.get(String(c.scheduledEventId));
+    if (!from) continue;
+    const took = ms(e.eventTime) - from.at;
+    const agg = byName.get(from.name) ?? { count: 0, sum: 0, max: 0 };
+    byName.set(from.name, { count: agg.count + 1, sum: agg.sum + took, max: Math.max(agg.max, took) });
+    last = ms(e.eventTime);
+  }
+  const parts = [...byName].map(
+    ([name, a]) =>
+      `${name} ×${a.count} ${(a.sum / 1000).toFixed(2)} s (longest ${(a.max / 1000).toFixed(2)} s)`,
+  );
+  const end = ms(events[events.length - 1]?.eventTime);
+  return `build workflow ${((end - start) / 1000).toFixed(2)} s, last activity done at ${((last - start) / 1000).toFixed(2)} s: ${parts.join(', ')}`;
 }
 
 /** Shares an item with everyone, as a public basemap is (anonymous map clients, public caching). */

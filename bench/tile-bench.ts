@@ -1,6 +1,6 @@
 /**
  * Tile seeding and serving, ours against MapServer + mapcache_seed and nginx (see bench/README.md):
- *   npx tsx bench/tile-bench.ts [--points 20000] [--levels 0-14] [--processes 1,2] [--pg postgres://…]
+ *   npx tsx bench/tile-bench.ts [--points 20000] [--levels 0-14] [--processes 1,2] [--serve false] [--pg …]
  * Same points, same style (an 8 px blue dot with a white outline), same levels and extent, 4×4 metatiles
  * on both sides, 2 workers each. Serving: wrk on loopback over the same non-empty tiles, ours from the
  * production API entry (api/main.ts) with 1 and with 2 server processes, nginx from our tiles written out
@@ -31,6 +31,8 @@ const { values } = parseArgs({
     levels: { type: 'string', default: '0-14' },
     /** API server processes to measure, one fresh API per entry (API_PROCESSES). */
     processes: { type: 'string', default: '1,2' },
+    /** `--serve false`: the seeding comparison alone. */
+    serve: { type: 'string', default: 'true' },
     pg: {
       type: 'string',
       default: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
@@ -142,93 +144,96 @@ try {
     `  ratio ours/mapcache (tiles/s): ${(ours.tiles / oursSeconds / (mapcacheTiles / mapcacheSeconds)).toFixed(2)}`,
   );
 
-  // Serving: the tiles both caches hold, by the same z/y/x, from the public service (as a basemap is).
-  await shareWithEveryone(stack, token, ours.serviceItemId);
-  // Our tiles are also written out as files, so nginx serves the very bytes we serve.
-  const both: string[] = [];
-  for (const p of mapcacheFiles.slice(0, 4000)) {
-    const res = await fetch(`${stack.baseUrl}/rest/services/Hosted/${ours.name}/MapServer/tile/${p}`);
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    if (res.status !== 200 || res.headers.get('content-type') !== 'image/png') continue;
-    both.push(p);
-    mkdirSync(join(dir, 'ours-static', p, '..'), { recursive: true });
-    writeFileSync(join(dir, 'ours-static', `${p}.png`), bytes);
-  }
-  if (both.length === 0) throw new Error('ours serves none of the tiles mapcache seeded');
-  const oursPaths = both.map((p) => `/rest/services/Hosted/${ours.name}/MapServer/tile/${p}`);
-  const pathsFile = (name: string, lines: string[]) => {
-    writeFileSync(join(dir, name), lines.join('\n'));
-    return join(dir, name);
-  };
-  const nginxFile = pathsFile(
-    'nginx-paths.txt',
-    both.map((p) => `/ours/${p}.png`),
-  );
-  const mapcacheTilesFile = pathsFile(
-    'nginx-mapcache-paths.txt',
-    both.map((p) => `/tiles/${p}.png`),
-  );
-  const oursFile = pathsFile('ours-paths.txt', oursPaths);
-  const withTokenFile = pathsFile(
-    'ours-token-paths.txt',
-    oursPaths.map((p) => `${p}?token=${token}`),
-  );
-  const conditional = writeConditionalScript(dir);
-  console.log(`\nServing ${both.length} tiles, wrk -t2 -c50 -d10s on loopback (load ${loadAverage()})`);
-  // nginx is measured before and after ours; the ratios at the end are against the mean of the two runs,
-  // so a machine that gets busier or quieter during the runs does not favour either side.
-  const nginx = await wrk(dir, 'rand.lua', nginxFile, 'http://127.0.0.1:8089');
-  console.log(formatRun('nginx static, our tiles (2 workers)', nginx, nginx.rps));
-  const nginxMapcache = await wrk(dir, 'rand.lua', mapcacheTilesFile, 'http://127.0.0.1:8089');
-  console.log(formatRun("nginx static, mapcache's tiles", nginxMapcache, nginx.rps));
-  const runs: { label: string; result: WrkResult }[] = [];
-  const measure = async (
-    label: string,
-    script: string,
-    paths: string,
-    url: string,
-    env: Record<string, string> = {},
-  ) => {
-    const result = await wrk(dir, script, paths, url, env);
-    console.log(formatRun(label, result, nginx.rps));
-    runs.push({ label, result });
-    return result;
-  };
-  const soapPairs: { label: string; rest: WrkResult; soap: WrkResult }[] = [];
-  for (const processes of values.processes.split(',').map(Number)) {
-    // A fresh API each time: the first run starts with empty memory (tiles, rows, grants).
-    const api = await startApi(stack, processes);
-    try {
-      const label = `ours, ${processes} process${processes > 1 ? 'es' : ''}`;
-      await measure(`${label}, cold (empty LRU)`, 'rand.lua', oursFile, api.baseUrl);
-      await measure(`${label}, warm`, 'rand.lua', oursFile, api.baseUrl);
-      await measure(`${label}, warm, token in query`, 'rand.lua', withTokenFile, api.baseUrl);
-      // SOAP GetMapTile against REST on the same tiles, connections and load generator (requests
-      // formatted once by both scripts), after checking SOAP answers with REST's bytes.
-      await checkSoapTiles(api.baseUrl, ours.name, both.slice(0, 50));
-      const soapPath = `/services/Hosted/${ours.name}/MapServer`;
-      const rest = await measure(`${label}, REST (pre-formatted)`, 'rest.lua', oursFile, api.baseUrl);
-      const soap = await measure(`${label}, SOAP GetMapTile`, 'soap.lua', oursFile, api.baseUrl, {
-        SOAP_PATH: soapPath,
-      });
-      soapPairs.push({ label, rest, soap });
-      const etags = pathsFile('ours-etags.txt', await etagsOf(api.baseUrl, oursPaths));
-      await measure(`${label}, 304 (If-None-Match)`, conditional, etags, api.baseUrl);
-    } finally {
-      await api.stop();
+  console.log(`  ${ours.timeline}`);
+  if (values.serve !== 'false') {
+    // Serving: the tiles both caches hold, by the same z/y/x, from the public service (as a basemap is).
+    await shareWithEveryone(stack, token, ours.serviceItemId);
+    // Our tiles are also written out as files, so nginx serves the very bytes we serve.
+    const both: string[] = [];
+    for (const p of mapcacheFiles.slice(0, 4000)) {
+      const res = await fetch(`${stack.baseUrl}/rest/services/Hosted/${ours.name}/MapServer/tile/${p}`);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      if (res.status !== 200 || res.headers.get('content-type') !== 'image/png') continue;
+      both.push(p);
+      mkdirSync(join(dir, 'ours-static', p, '..'), { recursive: true });
+      writeFileSync(join(dir, 'ours-static', `${p}.png`), bytes);
     }
-  }
-  const nginxAfter = await wrk(dir, 'rand.lua', nginxFile, 'http://127.0.0.1:8089');
-  console.log(formatRun('nginx static, our tiles, again', nginxAfter, nginx.rps));
-  const nginxMean = (nginx.rps + nginxAfter.rps) / 2;
-  console.log(`\nAgainst the mean of nginx's two runs on our tiles (${nginxMean.toFixed(0)} req/s):`);
-  for (const { label, result } of runs) console.log(formatRun(label, result, nginxMean));
-  for (const { label, rest, soap } of soapPairs) {
-    console.log(
-      `  ${label}: SOAP GetMapTile / REST tiles = ${(soap.rps / rest.rps).toFixed(2)}x (${soap.rps.toFixed(0)} / ${rest.rps.toFixed(0)} req/s)`,
+    if (both.length === 0) throw new Error('ours serves none of the tiles mapcache seeded');
+    const oursPaths = both.map((p) => `/rest/services/Hosted/${ours.name}/MapServer/tile/${p}`);
+    const pathsFile = (name: string, lines: string[]) => {
+      writeFileSync(join(dir, name), lines.join('\n'));
+      return join(dir, name);
+    };
+    const nginxFile = pathsFile(
+      'nginx-paths.txt',
+      both.map((p) => `/ours/${p}.png`),
     );
+    const mapcacheTilesFile = pathsFile(
+      'nginx-mapcache-paths.txt',
+      both.map((p) => `/tiles/${p}.png`),
+    );
+    const oursFile = pathsFile('ours-paths.txt', oursPaths);
+    const withTokenFile = pathsFile(
+      'ours-token-paths.txt',
+      oursPaths.map((p) => `${p}?token=${token}`),
+    );
+    const conditional = writeConditionalScript(dir);
+    console.log(`\nServing ${both.length} tiles, wrk -t2 -c50 -d10s on loopback (load ${loadAverage()})`);
+    // nginx is measured before and after ours; the ratios at the end are against the mean of the two runs,
+    // so a machine that gets busier or quieter during the runs does not favour either side.
+    const nginx = await wrk(dir, 'rand.lua', nginxFile, 'http://127.0.0.1:8089');
+    console.log(formatRun('nginx static, our tiles (2 workers)', nginx, nginx.rps));
+    const nginxMapcache = await wrk(dir, 'rand.lua', mapcacheTilesFile, 'http://127.0.0.1:8089');
+    console.log(formatRun("nginx static, mapcache's tiles", nginxMapcache, nginx.rps));
+    const runs: { label: string; result: WrkResult }[] = [];
+    const measure = async (
+      label: string,
+      script: string,
+      paths: string,
+      url: string,
+      env: Record<string, string> = {},
+    ) => {
+      const result = await wrk(dir, script, paths, url, env);
+      console.log(formatRun(label, result, nginx.rps));
+      runs.push({ label, result });
+      return result;
+    };
+    const soapPairs: { label: string; rest: WrkResult; soap: WrkResult }[] = [];
+    for (const processes of values.processes.split(',').map(Number)) {
+      // A fresh API each time: the first run starts with empty memory (tiles, rows, grants).
+      const api = await startApi(stack, processes);
+      try {
+        const label = `ours, ${processes} process${processes > 1 ? 'es' : ''}`;
+        await measure(`${label}, cold (empty LRU)`, 'rand.lua', oursFile, api.baseUrl);
+        await measure(`${label}, warm`, 'rand.lua', oursFile, api.baseUrl);
+        await measure(`${label}, warm, token in query`, 'rand.lua', withTokenFile, api.baseUrl);
+        // SOAP GetMapTile against REST on the same tiles, connections and load generator (requests
+        // formatted once by both scripts), after checking SOAP answers with REST's bytes.
+        await checkSoapTiles(api.baseUrl, ours.name, both.slice(0, 50));
+        const soapPath = `/services/Hosted/${ours.name}/MapServer`;
+        const rest = await measure(`${label}, REST (pre-formatted)`, 'rest.lua', oursFile, api.baseUrl);
+        const soap = await measure(`${label}, SOAP GetMapTile`, 'soap.lua', oursFile, api.baseUrl, {
+          SOAP_PATH: soapPath,
+        });
+        soapPairs.push({ label, rest, soap });
+        const etags = pathsFile('ours-etags.txt', await etagsOf(api.baseUrl, oursPaths));
+        await measure(`${label}, 304 (If-None-Match)`, conditional, etags, api.baseUrl);
+      } finally {
+        await api.stop();
+      }
+    }
+    const nginxAfter = await wrk(dir, 'rand.lua', nginxFile, 'http://127.0.0.1:8089');
+    console.log(formatRun('nginx static, our tiles, again', nginxAfter, nginx.rps));
+    const nginxMean = (nginx.rps + nginxAfter.rps) / 2;
+    console.log(`\nAgainst the mean of nginx's two runs on our tiles (${nginxMean.toFixed(0)} req/s):`);
+    for (const { label, result } of runs) console.log(formatRun(label, result, nginxMean));
+    for (const { label, rest, soap } of soapPairs) {
+      console.log(
+        `  ${label}: SOAP GetMapTile / REST tiles = ${(soap.rps / rest.rps).toFixed(2)}x (${soap.rps.toFixed(0)} / ${rest.rps.toFixed(0)} req/s)`,
+      );
+    }
+    console.log(`  load average after the runs: ${loadAverage()}`);
   }
-  console.log(`  load average after the runs: ${loadAverage()}`);
 } finally {
   // The reference servers first: stopping the stack may end the process before its promise settles.
   spawnSync('nginx', ['-c', `${dir}/nginx.conf`, '-p', `${dir}/`, '-s', 'stop']);
