@@ -147,7 +147,7 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
           const wire = wireAnswer(now, ask.header('origin'), get.head);
           reached.at = end + 4;
           write(get, wire);
-          if (get.close) return;
+          if (get.close || waitingForClient(data, reached.at)) return;
           continue;
         }
         // Something must be read first (a grant, a row, the tile): wait for it, reading nothing more.
@@ -166,10 +166,7 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
               return toHttp(data.subarray(at));
             }
             write(get, wire);
-            if (get.close) return;
-            if (socket.writableLength <= MAX_UNSENT) socket.resume();
-            serve(data, next);
-            if (socket.readableEnded && !state.busy && held.has(socket)) socket.end();
+            if (!get.close) goOn(data, next);
           },
           () => {
             state.busy = false;
@@ -208,7 +205,7 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
       if (now) {
         reached.at = bodyEnd;
         write(post, soapWire(now, header('origin')));
-        return !post.close;
+        return !post.close && !waitingForClient(data, bodyEnd);
       }
       state.busy = true;
       socket.pause();
@@ -218,10 +215,7 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
           if (socket.destroyed) return;
           if (!found) return toHttp(data.subarray(at));
           write(post, soapWire(found, header('origin')));
-          if (post.close) return;
-          if (socket.writableLength <= MAX_UNSENT) socket.resume();
-          serve(data, bodyEnd);
-          if (socket.readableEnded && !state.busy && held.has(socket)) socket.end();
+          if (!post.close) goOn(data, bodyEnd);
         },
         () => {
           state.busy = false;
@@ -248,14 +242,31 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
         get.close = true;
         socket.removeListener('data', onData);
         socket.end();
-        return;
       }
-      if (socket.writableLength > MAX_UNSENT && !socket.isPaused()) {
-        socket.pause();
-        socket.once('drain', () => {
-          if (!state.busy && held.has(socket)) socket.resume();
-        });
-      }
+    };
+
+    /**
+     * True when the client has not taken enough of what was written: reading and answering stop (the
+     * rest of `data` from `next` included) until the socket drains, so a client that pipelines without
+     * reading holds a bounded amount of response data.
+     */
+    const waitingForClient = (data: Buffer, next: number): boolean => {
+      if (socket.writableLength <= MAX_UNSENT) return false;
+      state.busy = true;
+      socket.pause();
+      socket.once('drain', () => {
+        state.busy = false;
+        if (held.has(socket) && !socket.destroyed) goOn(data, next);
+      });
+      return true;
+    };
+
+    /** After an answer that waited (for a read or for the client): the rest of `data`, then reading again. */
+    const goOn = (data: Buffer, next: number) => {
+      if (waitingForClient(data, next)) return;
+      socket.resume();
+      serve(data, next);
+      if (socket.readableEnded && !state.busy && held.has(socket)) socket.end();
     };
   });
 

@@ -23,7 +23,9 @@ function answerOf(ask: TileAsk): TileAnswer {
   if (ask.header('if-none-match') === etag) {
     return { status: 304, headers: { ETag: etag, 'Cache-Control': 'public, max-age=60' } };
   }
-  const body = Buffer.concat([BODY, Buffer.from(`${ask.level}/${ask.row}/${ask.col}`)]);
+  // Row 65536 asks for a big tile (64 KiB), for the test of a client that does not read.
+  const fill = ask.row === '65536' ? Buffer.alloc(65_536, 1) : BODY;
+  const body = Buffer.concat([fill, Buffer.from(`${ask.level}/${ask.row}/${ask.col}`)]);
   return {
     status: 200,
     bytes: body,
@@ -62,7 +64,10 @@ function standInTiles(): TileFastPath {
         address: undefined,
       };
     },
-    answerNow: (ask) => (ask.level === '1' ? answerOf(ask) : ask.level === '2' ? undefined : null),
+    answerNow: (ask) => {
+      answeredNow++;
+      return ask.level === '1' ? answerOf(ask) : ask.level === '2' ? undefined : null;
+    },
     answer: (ask) =>
       new Promise((resolve) => setTimeout(() => resolve(ask.level === '2' ? answerOf(ask) : undefined), 20)),
     soapAskOf(basePath, target, header) {
@@ -86,6 +91,7 @@ function standInTiles(): TileFastPath {
 }
 
 let server: Server | undefined;
+let answeredNow = 0;
 const sockets: Socket[] = [];
 afterEach(async () => {
   for (const s of sockets.splice(0)) s.destroy();
@@ -150,6 +156,8 @@ interface Parsed {
   status: number;
   headers: [string, string][];
   body: Buffer;
+  /** Bytes of the response on the wire. */
+  size: number;
 }
 
 /** Splits HTTP/1.1 responses by their Content-Length (304s and HEAD answers to a HEAD carry no body). */
@@ -167,14 +175,17 @@ function splitResponses(all: Buffer, heads: boolean[] = []): Parsed[] {
     });
     const length = status === 304 || heads[out.length] ? 0 : Number(headerOf(headers, 'content-length') ?? 0);
     if (all.length < end + 4 + length) break;
-    out.push({ status, headers, body: all.subarray(end + 4, end + 4 + length) });
+    out.push({ status, headers, body: all.subarray(end + 4, end + 4 + length), size: end + 4 + length - at });
     at = end + 4 + length;
   }
   return out;
 }
 
 const headerOf = (headers: [string, string][], name: string) => headers.find(([n]) => n === name)?.[1];
-const withoutDate = (p: Parsed) => ({ ...p, headers: p.headers.filter(([n]) => n !== 'date') });
+const withoutDate = ({ size: _, ...p }: Parsed) => ({
+  ...p,
+  headers: p.headers.filter(([n]) => n !== 'date'),
+});
 const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: test\r\n${extra}\r\n`;
 const tile = (z: number, y: number, x: number) => `/rest/services/Hosted/pts/MapServer/tile/${z}/${y}/${x}`;
 
@@ -272,6 +283,38 @@ describe('socket front', () => {
     expect(bad[0].status).toBe(400);
     expect(httpAnswered).toHaveLength(3);
   });
+
+  it('stops answering a client that pipelines without reading, and goes on in order once it reads', async () => {
+    const { port } = await start();
+    answeredNow = 0;
+    const socket = connect(port, '127.0.0.1');
+    sockets.push(socket);
+    await new Promise((r) => socket.once('connect', r));
+    socket.pause();
+    const count = 1000; // 64 MiB of answers if all were written at once
+    socket.write(Array.from({ length: count }, (_, i) => get(tile(1, 65536, i))).join(''));
+    await new Promise((r) => setTimeout(r, 300));
+    // The kernel's buffers and the front's bound hold a few MiB: far fewer than all the answers.
+    expect(answeredNow).toBeGreaterThan(0);
+    expect(answeredNow).toBeLessThan(count / 4);
+    // Read as they come: each whole response leaves the buffer once parsed.
+    let rest = Buffer.alloc(0);
+    const all: Parsed[] = [];
+    await new Promise<void>((resolve) => {
+      socket.on('data', (d: Buffer) => {
+        rest = Buffer.concat([rest, d]);
+        const parsed = splitResponses(rest);
+        for (const p of parsed) all.push({ ...p, body: Buffer.from(p.body.subarray(65_536)) });
+        const used = parsed.reduce((n, p) => n + p.size, 0);
+        rest = rest.subarray(used);
+        if (all.length >= count) resolve();
+      });
+      socket.resume();
+    });
+    expect(all.map((r) => r.body.toString())).toEqual(
+      Array.from({ length: count }, (_, i) => `1/65536/${i}`),
+    );
+  }, 30_000);
 
   it('lets the server close promptly with a kept-alive connection idle in the front', async () => {
     const { port } = await start();
