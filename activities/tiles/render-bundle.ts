@@ -90,6 +90,7 @@ export async function renderRange(
   let metatiles = 0;
   let done = 0;
   const inFlight: Promise<void>[] = [];
+  let rgba: Uint8Array | undefined;
   const settle = async (all: Promise<void>[]) => {
     // Every pending encode is awaited before a failure is thrown: none is left running unobserved.
     const results = await Promise.allSettled(all);
@@ -107,7 +108,10 @@ export async function renderRange(
       metatiles++;
       const encodes: Promise<void>[] = [];
       if (drawn.length > 0) {
-        const rgba = new Uint8Array(meta.width * meta.height * 4);
+        // Every tile's rows are copied out when its encode starts, so one buffer serves every metatile.
+        const size = meta.width * meta.height * 4;
+        if (rgba?.length === size) rgba.fill(0);
+        else rgba = new Uint8Array(size);
         for (const { l, features } of drawn) {
           renderTile({
             features,

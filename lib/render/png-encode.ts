@@ -13,7 +13,7 @@ import { crc32, deflate } from 'node:zlib';
 
 const deflateAsync = promisify(deflate);
 
-/** zlib's fast levels (1–3) all but tie on tiles; 3 gives the smallest of them. */
+/** zlib's fast levels (1–3) all but tie on tiles; 3 gives the smallest of them (memLevel 9 gave no gain). */
 export const TILE_ZLIB_LEVEL = 3;
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -22,7 +22,7 @@ const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
  * The PNG scanlines (a filter-type byte of 0, then the row's RGBA bytes) of the `width`×`height` block
  * whose top-left pixel is (x0, y0) in an RGBA image `imageWidth` pixels wide.
  */
-export function rgbaScanlines(
+function rgbaScanlines(
   image: Uint8Array,
   imageWidth: number,
   x0: number,
@@ -31,7 +31,7 @@ export function rgbaScanlines(
   height: number,
 ): Buffer {
   const rowBytes = width * 4;
-  const out = Buffer.allocUnsafe((rowBytes + 1) * height);
+  const out = scanlineBuffer((rowBytes + 1) * height);
   for (let y = 0; y < height; y++) {
     const at = y * (rowBytes + 1);
     out[at] = 0;
@@ -51,11 +51,28 @@ export async function encodeRgbaPng(
   height: number,
   level = TILE_ZLIB_LEVEL,
 ): Promise<Buffer> {
-  const idat = await deflateAsync(rgbaScanlines(image, imageWidth, x0, y0, width, height), {
-    level,
-    memLevel: 9,
-  });
-  return pngFile(width, height, idat);
+  const rows = rgbaScanlines(image, imageWidth, x0, y0, width, height);
+  try {
+    return pngFile(width, height, await deflateAsync(rows, { level }));
+  } finally {
+    release(rows);
+  }
+}
+
+/**
+ * Scanline buffers of finished encodes, kept for the next ones (a tile's are 257 KiB: made new for each
+ * of thousands of tiles they were much of the garbage a cache build left).
+ */
+const spareRows: Buffer[] = [];
+const MAX_SPARE_ROWS = 16;
+
+function scanlineBuffer(length: number): Buffer {
+  const i = spareRows.findIndex((b) => b.length === length);
+  return i >= 0 ? (spareRows.splice(i, 1)[0] as Buffer) : Buffer.allocUnsafe(length);
+}
+
+function release(rows: Buffer) {
+  if (spareRows.length < MAX_SPARE_ROWS) spareRows.push(rows);
 }
 
 /** Signature, IHDR (8-bit RGBA, no interlace), one IDAT and IEND around deflated scanlines. */
