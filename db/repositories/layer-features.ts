@@ -109,14 +109,18 @@ export async function featuresIn(
   const box = boxLiteral(projectBounds(bounds, toStorage));
   const table = checkedTable(layer.tableName);
   const columns = layer.rendererColumns.map((c) => `, "${checkedColumn(c.column)}"`).join('');
-  // Points are found through the point index (see lib/query/query-plan.ts bboxFilter).
-  const points = layer.geometryType === 'esriGeometryPoint' ? sql` and ("bbox"[0]) <@ ${box}::box` : sql``;
+  // Points are found through the point index (see lib/query/query-plan.ts bboxFilter), and drawn from
+  // it: a point's box is the point, stored as the same two doubles its shape holds, so the point layers
+  // of a cache build read two numbers a row instead of parsing each row's shape.
+  const isPoint = layer.geometryType === 'esriGeometryPoint';
+  const points = isPoint ? sql` and ("bbox"[0]) <@ ${box}::box` : sql``;
+  const shape = isPoint ? sql`("bbox"[0])[0] as "x", ("bbox"[0])[1] as "y"` : sql`"shape"`;
   const rows = await database.rows<Record<string, unknown>>(
-    sql`select "shape"${sql.raw(columns)} from ${sql.raw(table)} where "bbox" && ${box}::box${points}`,
+    sql`select ${shape}${sql.raw(columns)} from ${sql.raw(table)} where "bbox" && ${box}::box${points}`,
   );
   const out: LocatedFeature[] = [];
   for (const row of rows) {
-    const stored = parseShape(row.shape);
+    const stored = isPoint ? pointOf(row) : parseShape(row.shape);
     if (!stored) continue;
     const geometry = toMercator.identity ? stored : toMercator.projectGeometry(stored);
     const b = geometryBounds(geometry);
@@ -126,6 +130,13 @@ export async function featuresIn(
     out.push({ geometry, attributes, bounds: b });
   }
   return out;
+}
+
+/** The point of a row read as x and y (doubles; a driver may hand them over as text). */
+function pointOf(row: Record<string, unknown>): EsriGeometry | null {
+  const x = Number(row.x);
+  const y = Number(row.y);
+  return row.x === null || row.y === null || !Number.isFinite(x) || !Number.isFinite(y) ? null : { x, y };
 }
 
 const TABLE = /^f_[a-z0-9]{32}_\d{1,3}$/;

@@ -8,10 +8,12 @@
 
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTileActivities } from '../../../activities/tiles/tile-activities.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { insertItem } from '../../../db/repositories/items.js';
+import { drawableLayers, featuresIn } from '../../../db/repositories/layer-features.js';
 import { findTileCache, insertTileCache } from '../../../db/repositories/tile-caches.js';
 import { createObjectStore } from '../../../infra/object-store.js';
 import { workflowsPath } from '../../../infra/temporal.js';
@@ -36,13 +38,14 @@ describe('a tile cache build that fails after writing a bundle', () => {
   const reused: string[] = [];
   let calls = 0;
   let result: TileCacheBuildResult;
+  let features: Awaited<ReturnType<typeof publishFeatures>>;
 
   beforeAll(async () => {
     const s = stack();
     database = await openDatabase({ databaseUrl: s.databaseUrl, poolSize: 2 });
     store = createObjectStore({ ...s.minio, endpoint: new URL(s.minio.endpoint), consolePort: 0 } as never);
     const token = await signIn();
-    const features = await publishFeatures(token, 'points.geojson', 'geojson', uniqueName('resume_src'));
+    features = await publishFeatures(token, 'points.geojson', 'geojson', uniqueName('resume_src'));
     const now = Date.now();
     // The cache's Map Service item: tiles answer those who may read it (here its owner).
     await insertItem(database.db, {
@@ -168,4 +171,23 @@ describe('a tile cache build that fails after writing a bundle', () => {
     expect(await visit({ nextBundle: 4 })).toEqual([12, 13]);
     expect(await visit({ nextBundle: 4, deepestFirst: true })).toEqual([9, 8]);
   }, 120_000);
+
+  it("draws a point layer's features at exactly the points their shapes hold", async () => {
+    const source = await drawableLayers(database, features.serviceItemId);
+    const layer = source.layers[0];
+    expect(layer.geometryType).toBe('esriGeometryPoint');
+    const drawn = await featuresIn(database, layer, source.storageSR, [-2e7, -2e7, 2e7, 2e7]);
+    // The test's own reading: x and y out of each stored shape's JSON text.
+    const stored = await database.rows<{ x: number; y: number }>(
+      sql.raw(
+        `select ("shape"::json->>'x')::float8 as x, ("shape"::json->>'y')::float8 as y from "${layer.tableName}"`,
+      ),
+    );
+    const key = (p: { x: number; y: number }) => `${p.x} ${p.y}`;
+    expect(stored.length).toBeGreaterThan(2);
+    expect(drawn.map((f) => key(f.geometry as { x: number; y: number })).sort()).toEqual(
+      stored.map((r) => key({ x: Number(r.x), y: Number(r.y) })).sort(),
+    );
+    expect(drawn.every((f) => f.bounds[0] === f.bounds[2] && f.bounds[1] === f.bounds[3])).toBe(true);
+  });
 });
