@@ -65,8 +65,12 @@ function openPostgres(url: string, poolSize: number, statementTimeoutMs?: number
     // Sent as startup parameters, so every connection of the pool has them from its first statement.
     // The connection check ends a statement (an index build, a COPY) whose process was killed within
     // seconds, instead of letting it run on and hold its locks against the retry.
+    // extra_float_digits 1 (PostgreSQL's own default) makes every double come back as the shortest text
+    // that reads as the same double, whatever a database or role sets: points read from their box must
+    // be the doubles their shapes hold.
     connection: {
       client_connection_check_interval: 2000,
+      extra_float_digits: 1,
       ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
     },
   });
@@ -152,6 +156,7 @@ async function openPglite(dir: string, statementTimeoutMs?: number): Promise<Dat
   mkdirSync(dir, { recursive: true });
   const client = await PGlite.create(dir);
   if (statementTimeoutMs) await client.exec(`SET statement_timeout = ${Math.floor(statementTimeoutMs)}`);
+  await client.exec('SET extra_float_digits = 1');
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {
     db,

@@ -88,3 +88,25 @@ describe.each(['postgres', 'pglite'] as const)('the database layer on %s', (kind
     expect(await findTokenUser(handle.db, tokenHash('other'), 0)).toBeUndefined();
   });
 });
+
+describe('doubles read from PostgreSQL', () => {
+  it('come back exact even where the database rounds them for its other clients', async () => {
+    const db = await createTestDatabase();
+    const name = new URL(db.url).pathname.slice(1);
+    const admin = await openDatabase({ databaseUrl: db.url });
+    await admin.rows(sql.raw(`alter database ${name} set extra_float_digits = 0`));
+    await admin.close();
+    const handle = await openDatabase({ databaseUrl: db.url });
+    try {
+      const [row] = await handle.rows<{ v: number; digits: string }>(
+        sql`select 0.1::float8 + 0.2::float8 as v, current_setting('extra_float_digits') as digits`,
+      );
+      // With the database's 0 the text would be 0.3, which reads as another double.
+      expect(row.v).toBe(0.1 + 0.2);
+      expect(row.digits).toBe('1');
+    } finally {
+      await handle.close();
+      await db.drop();
+    }
+  });
+});
