@@ -114,6 +114,9 @@ export async function featuresIn(
   // of a cache build read two numbers a row instead of parsing each row's shape.
   const isPoint = layer.geometryType === 'esriGeometryPoint';
   const points = isPoint ? sql` and ("bbox"[0]) <@ ${box}::box` : sql``;
+  if (isPoint && layer.rendererColumns.length === 0 && layer.featureCount <= MAX_POINTS_IN_ONE_ROW) {
+    return pointsIn(database, table, box, toMercator);
+  }
   const shape = isPoint ? sql`("bbox"[0])[0] as "x", ("bbox"[0])[1] as "y"` : sql`"shape"`;
   const rows = await database.rows<Record<string, unknown>>(
     sql`select ${shape}${sql.raw(columns)} from ${sql.raw(table)} where "bbox" && ${box}::box${points}`,
@@ -128,6 +131,42 @@ export async function featuresIn(
     const attributes: Record<string, unknown> = {};
     for (const c of layer.rendererColumns) attributes[c.name] = row[c.column];
     out.push({ geometry, attributes, bounds: b });
+  }
+  return out;
+}
+
+/**
+ * Up to this many points (the layer's count as last recorded) come back as one text of numbers: read row
+ * by row, the driver's work per row was most of a low level's bundle (every point of the layer, at every
+ * level up to the one where the data spans a few tiles). About 40 bytes a point: 20 MB at this count.
+ */
+const MAX_POINTS_IN_ONE_ROW = 500_000;
+
+/**
+ * The points of a layer drawn without attributes, in `box` (storage coordinates), read as one row:
+ * `x y x y …` in the order the scan gives, each double as the shortest text that reads as it (the
+ * sessions ask for extra_float_digits 1, db/client.ts).
+ */
+async function pointsIn(
+  database: DatabaseHandle,
+  table: string,
+  box: string,
+  toMercator: ReturnType<typeof createTransformer>,
+): Promise<LocatedFeature[]> {
+  const [row] = await database.rows<{ points: string | null }>(
+    sql`select string_agg(("bbox"[0])[0]::text || ' ' || ("bbox"[0])[1]::text, ' ') as "points"
+        from ${sql.raw(table)} where "bbox" && ${box}::box and ("bbox"[0]) <@ ${box}::box`,
+  );
+  const out: LocatedFeature[] = [];
+  if (!row?.points) return out;
+  const numbers = row.points.split(' ');
+  for (let i = 0; i + 1 < numbers.length; i += 2) {
+    const stored = { x: Number(numbers[i]), y: Number(numbers[i + 1]) };
+    if (!Number.isFinite(stored.x) || !Number.isFinite(stored.y)) continue;
+    const geometry = toMercator.identity ? stored : toMercator.projectGeometry(stored);
+    const b = geometryBounds(geometry);
+    if (!b) continue;
+    out.push({ geometry, attributes: {}, bounds: b });
   }
   return out;
 }

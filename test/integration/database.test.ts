@@ -109,4 +109,19 @@ describe('doubles read from PostgreSQL', () => {
       await db.drop();
     }
   });
+
+  it('and from the embedded PGlite, as text too (points of a cache build are read as text)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'geoportal-pglite-'));
+    const handle = await openDatabase({ pgliteDir: dir });
+    try {
+      const [row] = await handle.rows<{ v: number; t: string }>(
+        sql`select 0.1::float8 + 0.2::float8 as v, ((0.1::float8 + 0.2::float8)::text) as t`,
+      );
+      expect(row.v).toBe(0.1 + 0.2);
+      expect(Number(row.t)).toBe(0.1 + 0.2);
+    } finally {
+      await handle.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

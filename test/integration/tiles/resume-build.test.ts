@@ -189,5 +189,17 @@ describe('a tile cache build that fails after writing a bundle', () => {
       stored.map((r) => key({ x: Number(r.x), y: Number(r.y) })).sort(),
     );
     expect(drawn.every((f) => f.bounds[0] === f.bounds[2] && f.bounds[1] === f.bounds[3])).toBe(true);
+    // A layer too large to read as one row (or drawn with attributes) is read row by row: the same points.
+    const large = { ...layer, featureCount: 10_000_000 };
+    const byRow = await featuresIn(database, large, source.storageSR, [-2e7, -2e7, 2e7, 2e7]);
+    expect(byRow.map((f) => key(f.geometry as { x: number; y: number })).sort()).toEqual(
+      drawn.map((f) => key(f.geometry as { x: number; y: number })).sort(),
+    );
+    // Only the points inside the asked box.
+    const [first] = drawn;
+    const g = first.geometry as { x: number; y: number };
+    const around = await featuresIn(database, layer, source.storageSR, [g.x - 1, g.y - 1, g.x + 1, g.y + 1]);
+    expect(around.map((f) => key(f.geometry as { x: number; y: number }))).toContain(key(g));
+    expect(around.length).toBeLessThan(drawn.length);
   });
 });
