@@ -57,6 +57,14 @@ export interface TileAsk {
   address: string | undefined;
 }
 
+/** Reads an ask out of a request target under `basePath`, its headers and the peer's address. */
+type AskReader<T> = (
+  basePath: string,
+  target: string,
+  header: (name: string) => string | undefined,
+  socketAddress: string | undefined,
+) => T | undefined;
+
 export interface TileFastPath {
   /**
    * A request listener that answers tile GETs under `basePath` itself and hands everything else (and
@@ -67,12 +75,7 @@ export interface TileFastPath {
    * For the socket front (tile-socket-front.ts), which reads plain tile GETs off the connection itself:
    * the ask of a request target under `basePath`, or undefined when it names no tile.
    */
-  askOf(
-    basePath: string,
-    target: string,
-    header: (name: string) => string | undefined,
-    socketAddress: string | undefined,
-  ): TileAsk | undefined;
+  askOf: AskReader<TileAsk>;
   /** The answer from memory alone: undefined when something must be read first, null for the full stack. */
   answerNow(ask: TileAsk): TileAnswer | null | undefined;
   /** The answer after reading what memory lacks, or undefined when the full stack must answer. */
@@ -81,12 +84,7 @@ export interface TileFastPath {
    * For the socket front: the SOAP ask of a POST to `target` under `basePath` (its body still to be set),
    * or undefined when the request is no GetMapTile this path may read (path, type, length).
    */
-  soapAskOf(
-    basePath: string,
-    target: string,
-    header: (name: string) => string | undefined,
-    socketAddress: string | undefined,
-  ): SoapTileAsk | undefined;
+  soapAskOf: AskReader<SoapTileAsk>;
   /** The GetMapTile response envelope from memory alone; undefined: read first; null: the route answers. */
   soapAnswerNow(ask: SoapTileAsk): Buffer | null | undefined;
   /** The GetMapTile response envelope after reading what memory lacks; undefined: the route answers. */
@@ -120,18 +118,28 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
   });
 
   /**
+   * Who asks, from memory: `{ user }` (no user: anonymous), undefined when the token's grant must be
+   * read first, null when the full stack must refuse the token.
+   */
+  function callerNow(
+    ask: Pick<TileAsk, 'query' | 'header' | 'address'>,
+  ): { user?: UserRow } | null | undefined {
+    const token = tokenOf(queryToken(ask.query), ask.header);
+    if (!token) return {};
+    const hit = grants.peek(token);
+    if (!hit) return undefined;
+    const user = signedIn(hit.value, originOf(ask));
+    return user ? { user } : null;
+  }
+
+  /**
    * The answer from memory alone, synchronously: `undefined` when something (a grant, a row, an access
    * answer, the tile) must be read first, `null` when the full stack must answer.
    */
   function answerNow(ask: TileAsk): TileAnswer | null | undefined {
-    const token = tokenOf(queryToken(ask.query), ask.header);
-    let user: UserRow | undefined;
-    if (token) {
-      const hit = grants.peek(token);
-      if (!hit) return undefined;
-      user = signedIn(hit.value, originOf(ask));
-      if (!user) return null;
-    }
+    const caller = callerNow(ask);
+    if (!caller) return caller;
+    const { user } = caller;
     const cache = rows.known(ask.serviceType, ask.name);
     if (!cache) return undefined;
     const audience = authorize.known(cache.serviceItemId, user);
@@ -172,14 +180,9 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
   function soapAnswerNow(ask: SoapTileAsk): Buffer | null | undefined {
     const q = readSoapAsk(ask);
     if (!q) return null;
-    const token = tokenOf(queryToken(ask.query), ask.header);
-    let user: UserRow | undefined;
-    if (token) {
-      const hit = grants.peek(token);
-      if (!hit) return undefined;
-      user = signedIn(hit.value, originOf(ask));
-      if (!user) return null;
-    }
+    const caller = callerNow(ask);
+    if (!caller) return caller;
+    const { user } = caller;
     const cache = rows.known('MapServer', ask.name);
     if (!cache) return undefined;
     if (cache.serviceType !== 'MapServer') return null;
