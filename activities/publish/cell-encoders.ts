@@ -159,8 +159,19 @@ export function cellEncoder(field: PlannedField, options: ParseOptions): CellEnc
     case 'esriFieldTypeBigInteger': {
       const small = field.type === 'esriFieldTypeSmallInteger';
       const big = field.type === 'esriFieldTypeBigInteger';
+      const [lo, hi] = small
+        ? [-32768, 32767]
+        : big
+          ? [-(2 ** 53 - 1), 2 ** 53 - 1]
+          : [-(2 ** 31), 2 ** 31 - 1];
       return (raw, w) => {
-        const v = typeof raw === 'string' ? plainInteger(raw, small ? 4 : 9) : Number.NaN;
+        // A typed source (SQLite, Excel, GeoJSON) hands over numbers: an integer in range is written as it is.
+        const v =
+          typeof raw === 'string'
+            ? plainInteger(raw, small ? 4 : 9)
+            : typeof raw === 'number' && Number.isInteger(raw) && raw >= lo && raw <= hi
+              ? raw + 0
+              : Number.NaN;
         if (Number.isNaN(v)) return slow(raw, w);
         if (small) w.int2(v);
         else if (big) w.int8(v);
@@ -172,7 +183,12 @@ export function cellEncoder(field: PlannedField, options: ParseOptions): CellEnc
     case 'esriFieldTypeSingle': {
       const single = field.type === 'esriFieldTypeSingle';
       return (raw, w) => {
-        const v = typeof raw === 'string' ? plainDecimal(raw, mark) : Number.NaN;
+        const v =
+          typeof raw === 'string'
+            ? plainDecimal(raw, mark)
+            : typeof raw === 'number' && Number.isFinite(raw)
+              ? raw
+              : Number.NaN;
         if (Number.isNaN(v)) return slow(raw, w);
         if (single) w.float4(Math.fround(v));
         else w.float8(v);

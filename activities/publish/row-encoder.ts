@@ -105,6 +105,20 @@ export function createRowEncoder(
     return null;
   }
 
+  /**
+   * A reader's x/y point, as the general path below writes it (projected, its JSON and its box) without
+   * the objects that path makes: GeoPackage and shapefile point layers run this once per row.
+   */
+  function writeGeometryPoint(w: CopyBinaryWriter, extent: Extent, x: number, y: number): string | null {
+    if (!Number.isFinite(x) || !Number.isFinite(y)) return 'The feature has an empty geometry.';
+    const [px, py] = (transformer as NonNullable<typeof transformer>).project(x, y);
+    if (!Number.isFinite(px) || !Number.isFinite(py)) return PROJECTION_FAILED;
+    extent.add(px, py, px, py);
+    w.text(`{"x":${px},"y":${py}}`);
+    w.box(px, py, px, py);
+    return null;
+  }
+
   /** One row of values: written whole, or rolled back with its reason. */
   function encodeRow(
     w: CopyBinaryWriter,
@@ -144,6 +158,7 @@ export function createRowEncoder(
         reason: location.type === 'address' ? 'The address was not found.' : 'The feature has no geometry.',
       };
       if ('reason' in located) reason = located.reason;
+      else if (isPlainPoint(located)) reason = writeGeometryPoint(w, extent, located.x, located.y);
       else if (isEmptyGeometry(located)) reason = 'The feature has an empty geometry.';
       else {
         const projected = transformer.projectGeometry(located);
@@ -294,6 +309,12 @@ export function createRowEncoder(
     const v = plainDecimalBytes(buf, s, e, mark);
     return Number.isNaN(v) ? readCoordinate(buf.toString('latin1', s, e)) : v;
   }
+}
+
+/** A point with x and y only (no z, m or other key but its spatial reference). */
+function isPlainPoint(g: EsriGeometry): g is { x: number; y: number } {
+  const p = g as { x?: unknown; y?: unknown; z?: unknown; m?: unknown };
+  return typeof p.x === 'number' && typeof p.y === 'number' && p.z === undefined && p.m === undefined;
 }
 
 function grow(bounds: Int32Array): Int32Array {

@@ -193,6 +193,72 @@ describe('createRowEncoder', () => {
       { objectid: 1, shape: `{"rings":${JSON.stringify([ring])}}`, bbox: '(1,1),(0,0)' },
     ]);
   });
+
+  it('stores handed-over points (x/y, with z, empty, at the pole) and typed numbers as a typed reader gives them', async () => {
+    const typed: LayerPlan = {
+      ...plan,
+      fields: [
+        field('small', 'esriFieldTypeSmallInteger', 0),
+        field('count', 'esriFieldTypeInteger', 1),
+        field('big', 'esriFieldTypeBigInteger', 2),
+        field('ratio', 'esriFieldTypeDouble', 3),
+        field('single', 'esriFieldTypeSingle', 4),
+      ],
+      location: { type: 'geometry' },
+    };
+    // Web Mercator by its formula, apart from the code under test.
+    const R = 6378137;
+    const merc = (lon: number, lat: number) => [
+      (R * lon * Math.PI) / 180,
+      R * Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360)),
+    ];
+    const rows = [
+      [-3, 70000, 2 ** 40, 0.1, 0.1],
+      [0, -0, -(2 ** 40), -2.5, 3],
+      [40000, 1, 1, 1, 1],
+      [1, 2 ** 31, 1, 1, 1],
+      [1, 1.5, 1, 1, 1],
+      [1, 1, 1, 1, 1],
+      [1, 1, 1, 1, 1],
+    ];
+    const geometries = [
+      { x: -87.5, y: 41.8 },
+      { x: 10, y: 20, z: 5 },
+      { x: 1, y: 1 },
+      { x: 1, y: 1 },
+      { x: 1, y: 1 },
+      { x: Number.NaN, y: 1 },
+      { x: 0, y: 90 },
+    ];
+    const { data, loaded, rejected } = createRowEncoder(typed, webMercator, { wkid: 4326 }).encode(
+      rows,
+      0,
+      geometries,
+    );
+    expect(loaded).toBe(3);
+    expect(rejected.map((r) => [r.rowNumber, r.reason])).toEqual([
+      [3, 'Value 40000 of small is outside -32768..32767.'],
+      [4, 'Value 2147483648 of count is outside -2147483648..2147483647.'],
+      [5, "Value '1.5' of count is not an integer."],
+      [6, 'The feature has an empty geometry.'],
+    ]);
+    const [a, b, pole] = await stored(typed, data);
+    // Mercator has no pole: the latitude is held at the square map's edge, where y equals x's half-width.
+    expect(JSON.parse(pole.shape as string).y).toBeCloseTo(Math.PI * R, 2);
+    expect([a.a_0, a.a_1, a.a_2, a.a_3, a.a_4]).toEqual(['-3', '70000', String(2 ** 40), '0.1', '0.1']);
+    expect([b.a_0, b.a_1, b.a_2, b.a_3, b.a_4]).toEqual(['0', '0', String(-(2 ** 40)), '-2.5', '3']);
+    const [ax, ay] = merc(-87.5, 41.8);
+    const shape = JSON.parse(a.shape as string);
+    expect(Object.keys(shape)).toEqual(['x', 'y']);
+    expect(shape.x).toBeCloseTo(ax, 6);
+    expect(shape.y).toBeCloseTo(ay, 6);
+    expect(a.bbox).toBe(`(${shape.x},${shape.y}),(${shape.x},${shape.y})`);
+    const z = JSON.parse(b.shape as string);
+    expect(Object.keys(z)).toEqual(['x', 'y', 'z']);
+    expect([z.x, z.y, z.z].map((v: number) => Math.round(v * 1000) / 1000)).toEqual(
+      [...merc(10, 20), 5].map((v) => Math.round(v * 1000) / 1000),
+    );
+  });
 });
 
 describe('encodeDelimited', () => {
