@@ -4,6 +4,7 @@
  * worker died, the database dropped) deletes whatever came after that point and carries on, so the
  * table ends with exactly one row per usable source row.
  */
+import { availableParallelism } from 'node:os';
 import { Context } from '@temporalio/activity';
 import {
   copyColumns,
@@ -184,8 +185,21 @@ const decodesSqliteOnThread = (plan: LayerPlan, request: PublishRequest) =>
   request.sourceSize >= THREAD_MIN_BYTES;
 
 /**
- * Batches read and encoded by the SQLite encoder thread from a spooled copy (planning's when it ran
- * in this process): two asked ahead.
+ * From this size a GeoPackage or SQLite table is read by several encoder threads, each decoding every
+ * n-th batch: one thread was the whole load's limit (it decodes and encodes; PostgreSQL waited on it).
+ */
+const SQLITE_PARTS_MIN_BYTES = 32 * 1024 * 1024;
+/** Threads sharing one table: every core, up to this many (PostgreSQL's COPY takes one batch at a time). */
+const MAX_SQLITE_PARTS = 4;
+
+/** How many encoder threads share a source of `bytes` bytes. */
+export const sqliteParts = (bytes: number): number =>
+  bytes < SQLITE_PARTS_MIN_BYTES ? 1 : Math.max(2, Math.min(MAX_SQLITE_PARTS, availableParallelism()));
+
+/**
+ * Batches read and encoded by SQLite encoder threads from a spooled copy (planning's when it ran in this
+ * process). With several threads, batch k is thread k mod n's; batches are taken in table order, two per
+ * thread asked ahead, so progress and resume points are those of one reader.
  */
 async function* sqliteThreadBatches(
   store: PublishDeps['store'],
@@ -198,29 +212,37 @@ async function* sqliteThreadBatches(
   // The copy planning kept in this process (or the previous layer's load), else a new one.
   const key = source.objectKey ?? request.sourceKey;
   const spooled = await takeSpooled(store, key);
-  const thread = new SqliteEncoderThread({
-    path: spooled.path,
-    plan,
-    targetSR: request.targetSR,
-    geometrySR: plan.sourceSR,
-    start,
-  });
+  const parts = sqliteParts(request.sourceSize);
+  const threads = Array.from(
+    { length: parts },
+    (_, part) =>
+      new SqliteEncoderThread({
+        path: spooled.path,
+        plan,
+        targetSR: request.targetSR,
+        geometrySR: plan.sourceSR,
+        start,
+        ...(parts > 1 ? { share: { part, parts } } : {}),
+      }),
+  );
+  let asked = 0;
   const ask = () => {
-    const p = thread.next();
+    const p = threads[asked++ % parts].next();
     // Awaited in order below; a failure while an earlier batch is awaited must not go unhandled.
     p.catch(() => {});
     return p;
   };
   try {
-    const waiting = [ask(), ask()];
+    const waiting = Array.from({ length: 2 * parts }, ask);
     for (;;) {
       const b = await (waiting.shift() as (typeof waiting)[number]);
+      // The first batch that is not there ends the table: no later batch is either.
       if (!b) break;
       waiting.push(ask());
       yield { data: b.data, loaded: b.loaded, rejected: b.rejected, tied: [], next: b.next };
     }
   } finally {
-    await thread.close();
+    await Promise.all(threads.map((t) => t.close()));
     // Kept for the next layer of the same file (removed when none takes it within a minute).
     if (keepCopy) await keepSpooled(key, spooled);
     else await spooled.remove();

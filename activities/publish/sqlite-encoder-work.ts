@@ -11,6 +11,7 @@ import { isGeoError } from '../../lib/errors.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
 import type { ResumePoint } from './layer-sources.js';
 import { createRowEncoder } from './row-encoder.js';
+import type { BatchShare } from './sqlite-source.js';
 import { sqliteLayerBatches } from './sqlite-tables.js';
 
 export interface SqliteThreadInit {
@@ -20,13 +21,15 @@ export interface SqliteThreadInit {
   targetSR: SpatialReference;
   geometrySR: SpatialReference;
   start: ResumePoint;
+  /** This thread's part of the batches, when several threads read the table (all of them if absent). */
+  share?: BatchShare;
 }
 
 const init = workerData as SqliteThreadInit;
 const port = parentPort;
 if (!port) throw new Error('sqlite-encoder-work runs in a worker thread.');
 const encoder = createRowEncoder(init.plan, init.targetSR, init.geometrySR);
-const batches = sqliteLayerBatches(() => openSqlitePath(init.path), init.plan, init.start);
+const batches = sqliteLayerBatches(() => openSqlitePath(init.path), init.plan, init.start, init.share);
 
 async function nextBatch() {
   const r = await batches.next();

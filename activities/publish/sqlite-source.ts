@@ -10,7 +10,11 @@ import type { GeoJSONGeometry } from '../../lib/geometry/geojson-types.js';
 import { type Dimensions, fitGeoJSON, geoJSONToEsri, pointOf, XY } from '../../lib/geometry/index.js';
 import type { EsriGeometryType } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
-import { decodeGeoPackageGeometry, decodeSpatialiteGeometry } from '../../lib/ingest/sqlite-geometry.js';
+import {
+  decodeGeoPackageGeometry,
+  decodeSpatialiteGeometry,
+  geoPackagePointXY,
+} from '../../lib/ingest/sqlite-geometry.js';
 import { type DecodedGeometry, decodeWkb } from '../../lib/ingest/wkb-geometry.js';
 import { GEOMETRY_KIND } from './feature-source.js';
 import type { Located, ResumePoint, SourceBatch } from './layer-sources.js';
@@ -95,7 +99,19 @@ export function layerGeometryType(
 /** An attribute cell as the loader reads it: dates stay ISO text, binary values become hex. */
 const cell = (v: SqlValue): CellValue => (v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v);
 
-/** Batches of rows (and geometries) from after `start.byteOffset`'s key, `start.rowNumber` rows in. */
+/**
+ * One of `parts` readers of a table, each decoding every `parts`-th batch: batch k (counting from the
+ * start) is part k mod `parts`'s. The batches, their rows and resume points are those one reader gives.
+ */
+export interface BatchShare {
+  part: number;
+  parts: number;
+}
+
+/**
+ * Batches of rows (and geometries) from after `start.byteOffset`'s key, `start.rowNumber` rows in; with
+ * `share`, only that part's batches (the other rows are counted, not decoded).
+ */
 export function* sqliteBatches(
   db: SqliteDatabase,
   layer: Pick<SqliteLayer, 'table' | 'key' | 'geometryColumn' | 'geometryFormat'> & {
@@ -107,6 +123,7 @@ export function* sqliteBatches(
   geometryType: EsriGeometryType | null,
   start: ResumePoint,
   size = SQLITE_BATCH_ROWS,
+  share: BatchShare = { part: 0, parts: 1 },
 ): Generator<SourceBatch> {
   const layout = tableLayout(db, layer.table);
   const positionOf = (column: string) => {
@@ -125,36 +142,51 @@ export function* sqliteBatches(
   const n = positions.length;
   const spatial = geometryAt !== null;
   const dims: Dimensions = { hasZ: layer.hasZ === true, hasM: layer.hasM === true };
-  const rowsAfter = db.file.rows(layout.root, start.rowNumber > 0 ? start.byteOffset : undefined);
+  // A two-dimensional GeoPackage point layer: most blobs are read by the point reader, as locate reads them.
+  const plainPoints =
+    layer.geometryFormat === 'gpkg' && geometryType === 'esriGeometryPoint' && !dims.hasZ && !dims.hasM;
+  const { part, parts } = share;
+  const wanted = (index: number) => Math.floor(index / size) % parts === part;
+  const rowsAfter = db.file.rowsWhere(
+    layout.root,
+    start.rowNumber > 0 ? start.byteOffset : Number.NEGATIVE_INFINITY,
+    wanted,
+  );
   const next = () => reading(() => rowsAfter.next());
   let rowNumber = start.rowNumber;
-  let batch: SourceBatch = empty(rowNumber, start.byteOffset, spatial);
+  let batch: SourceBatch | null = null;
   for (let r = next(); !r.done; r = next()) {
+    if (typeof r.value === 'number') {
+      // Another part's rows.
+      rowNumber += r.value;
+      continue;
+    }
     const { rowid, values } = r.value;
+    batch ??= empty(rowNumber, spatial);
     const row: CellValue[] = new Array(n);
     for (let i = 0; i < n; i++) row[i] = cell(valueAt(values, rowid, positions[i]));
     batch.rows.push(row);
-    if (geometryAt !== null)
+    if (geometryAt !== null) {
+      const value = valueAt(values, rowid, geometryAt);
+      const point = plainPoints && value instanceof Uint8Array ? geoPackagePointXY(value) : undefined;
       batch.geometries?.push(
-        locate(
-          decodeCell(valueAt(values, rowid, geometryAt), layer.geometryFormat, dims),
-          geometryType,
-          dims,
-        ),
+        point ?? locate(decodeCell(value, layer.geometryFormat, dims), geometryType, dims),
       );
+    }
     rowNumber++;
     batch.next = { byteOffset: rowid, rowNumber };
-    if (batch.rows.length >= size) {
+    // A batch ends on a multiple of `size` rows from the start, so every part cuts the same batches.
+    if ((rowNumber - start.rowNumber) % size === 0) {
       yield batch;
-      batch = empty(rowNumber, rowid, spatial);
+      batch = null;
     }
   }
-  if (batch.rows.length > 0) yield batch;
+  if (batch) yield batch;
 }
 
-const empty = (rowNumber: number, key: number, spatial: boolean): SourceBatch => ({
+const empty = (rowNumber: number, spatial: boolean): SourceBatch => ({
   rows: [],
   ...(spatial ? { geometries: [] } : {}),
   firstRowNumber: rowNumber,
-  next: { byteOffset: key, rowNumber },
+  next: { byteOffset: 0, rowNumber },
 });

@@ -11,7 +11,7 @@ import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
 import { proj4ForWkid } from '../../lib/projection/index.js';
 import type { SourceBatch, SourceTable } from './layer-sources.js';
 import { describeSqlite, openSqlite, type SqliteDatabase, type SqliteLayer } from './sqlite-catalog.js';
-import { layerGeometryType, sqliteBatches } from './sqlite-source.js';
+import { type BatchShare, layerGeometryType, sqliteBatches } from './sqlite-source.js';
 import { checkListedTables, tableRequest } from './table-requests.js';
 
 export interface SqliteTable extends SourceTable {
@@ -101,11 +101,12 @@ export async function* sqliteLayerBatches(
   open: () => OpenedSqlite,
   plan: LayerPlan,
   start: { byteOffset: number; rowNumber: number },
+  share?: BatchShare,
 ): AsyncGenerator<SourceBatch> {
   if (plan.source.kind !== 'sqlite') return;
   const db = await openSqlite(open);
   try {
-    yield* sqliteBatches(db, plan.source, plan.geometryType, start);
+    yield* sqliteBatches(db, plan.source, plan.geometryType, start, undefined, share);
   } finally {
     db.close();
   }

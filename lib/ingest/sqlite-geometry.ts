@@ -31,6 +31,30 @@ export function decodeGeoPackageGeometry(bytes: Uint8Array): DecodedGeometry {
   return flags & 0x10 ? { ...decoded, geometry: null } : decoded;
 }
 
+/**
+ * The x and y of a GeoPackage blob holding one two-dimensional point with finite coordinates, read in
+ * place; undefined for any other blob (decodeGeoPackageGeometry reads those). Point layers of a million
+ * rows call this once per row: it makes the one object the layer stores, where the general decoder
+ * makes a reader, a view and three geometry objects on the way.
+ */
+export function geoPackagePointXY(bytes: Uint8Array): { x: number; y: number } | undefined {
+  if (bytes.length < 29 || bytes[0] !== 0x47 || bytes[1] !== 0x50) return undefined;
+  const flags = bytes[3];
+  // The empty and the extended flags take the general path.
+  if (flags & 0x30) return undefined;
+  const envelope = ENVELOPE_BYTES[(flags >> 1) & 0x07];
+  if (envelope === undefined) return undefined;
+  const at = 8 + envelope;
+  const order = bytes[at];
+  if (bytes.length < at + 21 || order > 1) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset + at, 21);
+  const little = order === 1;
+  if (view.getUint32(1, little) !== 1) return undefined;
+  const x = view.getFloat64(5, little);
+  const y = view.getFloat64(13, little);
+  return Number.isFinite(x) && Number.isFinite(y) ? { x, y } : undefined;
+}
+
 /** SpatiaLite class types: 1–7 plus 1000 (z), 2000 (m), 3000 (zm); compressed lines add 1000000. */
 function spatialiteType(code: number): { base: number; compressed: boolean } & Dimensions {
   const compressed = code >= 1000000;

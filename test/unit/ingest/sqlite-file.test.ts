@@ -106,6 +106,40 @@ describe('the SQLite file decoder', () => {
     db.close();
   });
 
+  it('decodes only the rows a reader wants and counts the others over, from the start or after a rowid', () => {
+    const db = reference();
+    const opened = openSqlitePath(path);
+    try {
+      const root = opened.file.schema().find((e) => e.type === 'table' && e.name === 't')?.rootPage ?? 0;
+      for (const after of [undefined, 0, 12, 777, 2999, 5000]) {
+        const rowids = sqlJsRows(
+          db,
+          `SELECT rowid FROM t ${after === undefined ? '' : `WHERE rowid > ${after}`} ORDER BY rowid`,
+        ).map((r) => r[0]);
+        // Runs of 100 rows: the even runs decoded, the odd ones passed over.
+        const wanted = (i: number) => Math.floor(i / 100) % 2 === 0;
+        const got: number[] = [];
+        let index = 0;
+        for (const r of opened.file.rowsWhere(root, after ?? Number.NEGATIVE_INFINITY, wanted)) {
+          if (typeof r === 'number') {
+            expect(r).toBeGreaterThan(0);
+            for (let k = 0; k < r; k++) expect(wanted(index + k)).toBe(false);
+            index += r;
+          } else {
+            expect(wanted(index)).toBe(true);
+            got.push(r.rowid);
+            index++;
+          }
+        }
+        expect(index).toBe(rowids.length);
+        expect(got).toEqual(rowids.filter((_, i) => wanted(i)));
+      }
+    } finally {
+      opened.close();
+      db.close();
+    }
+  });
+
   it('counts rows from the leaves and reads a table without a declared key by its rowid', () => {
     const opened = openSqlitePath(path);
     const schema = opened.file.schema();

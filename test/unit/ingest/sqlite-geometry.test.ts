@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs';
 import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
 import { sqliteFieldType, sqliteGeometryBase } from '../../../lib/ingest/sqlite-fields.js';
-import { decodeGeoPackageGeometry, decodeSpatialiteGeometry } from '../../../lib/ingest/sqlite-geometry.js';
+import {
+  decodeGeoPackageGeometry,
+  decodeSpatialiteGeometry,
+  geoPackagePointXY,
+} from '../../../lib/ingest/sqlite-geometry.js';
 import { decodeWkb, GeometryDecodeError } from '../../../lib/ingest/wkb-geometry.js';
 
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s+/g, ''), 'hex'));
@@ -237,6 +241,56 @@ describe('GeoPackage binary', () => {
   it('reads the empty flag as no geometry', () => {
     const blob = new Uint8Array([0x47, 0x50, 0, 0b0001_0001, 0, 0, 0, 0, ...point]);
     expect(decodeGeoPackageGeometry(blob).geometry).toBeNull();
+  });
+
+  it('reads a plain 2D point in place as the general decoder does, and leaves every other blob to it', () => {
+    const gp = (flags: number, envelopeDoubles: number, wkb: Uint8Array) =>
+      new Uint8Array([
+        0x47,
+        0x50,
+        0,
+        flags,
+        0xe6,
+        0x10,
+        0,
+        0,
+        ...bytes(...(Array.from({ length: envelopeDoubles }, () => ['f64', -1]) as ['f64', number][])),
+        ...wkb,
+      ]);
+    // Big-endian POINT(13.4 52.5), written byte by byte.
+    const bigEndian = new Uint8Array(21);
+    const view = new DataView(bigEndian.buffer);
+    view.setUint8(0, 0);
+    view.setUint32(1, 1, false);
+    view.setFloat64(5, 13.4, false);
+    view.setFloat64(13, 52.5, false);
+    const read = [
+      gp(0b0000_0001, 0, point),
+      gp(0b0000_0000, 0, bigEndian),
+      gp(0b0000_0011, 4, point),
+      gp(0b0000_0101, 6, point),
+      gp(0b0000_1001, 8, point),
+      gp(0b0000_0001, 0, new Uint8Array([...point, 0, 0, 0])),
+    ];
+    for (const blob of read) {
+      expect(geoPackagePointXY(blob)).toEqual({ x: 13.4, y: 52.5 });
+      expect(decodeGeoPackageGeometry(blob).geometry).toEqual({ type: 'Point', coordinates: [13.4, 52.5] });
+    }
+    const nan = bytes(['u8', 1], ['u32', 1], ['f64', Number.NaN], ['f64', Number.NaN]);
+    const z = bytes(['u8', 1], ['u32', 1001], ['f64', 1], ['f64', 2], ['f64', 3]);
+    const line = bytes(['u8', 1], ['u32', 2], ['u32', 1], ['f64', 1], ['f64', 2]);
+    const left = [
+      gp(0b0001_0001, 0, point), // the empty flag
+      gp(0b0010_0001, 0, point), // extended GeoPackage geometry
+      gp(0b0000_1011, 0, point), // envelope indicator 5: invalid
+      gp(0b0000_0001, 0, nan), // POINT EMPTY as GDAL writes it
+      gp(0b0000_0001, 0, z),
+      gp(0b0000_0001, 0, line),
+      gp(0b0000_0001, 0, point.subarray(0, 20)), // truncated
+      gp(0b0000_0001, 0, new Uint8Array([2, ...point.subarray(1)])), // no byte order mark
+      point, // no GP magic
+    ];
+    for (const blob of left) expect(geoPackagePointXY(blob)).toBeUndefined();
   });
 
   it('refuses a blob without the GP magic', () => {

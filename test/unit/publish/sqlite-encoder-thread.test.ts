@@ -127,6 +127,49 @@ describe('the SQLite encoder thread', () => {
     expect(resumed.equals(Buffer.concat([expected[1].data, expected[2].data]))).toBe(true);
   }, 120_000);
 
+  it('shares the table among threads: batch k is thread k mod n’s, the same bytes and resume points', async () => {
+    for (const parts of [2, 3]) {
+      const shares = await Promise.all(
+        Array.from({ length: parts }, (_, part) =>
+          drain(
+            new SqliteEncoderThread({
+              path,
+              plan,
+              targetSR,
+              geometrySR: { wkid: 4326 },
+              start: { byteOffset: 0, rowNumber: 0 },
+              share: { part, parts },
+            }),
+          ),
+        ),
+      );
+      // Thread t gives batches t, t + n, …; taken in turn they are the one reader's.
+      expect(shares.map((s) => s.length)).toEqual(parts === 2 ? [2, 1] : [1, 1, 1]);
+      const inTurn = expected.map((_, k) => shares[k % parts][Math.floor(k / parts)]);
+      expect(inTurn.map((b) => ({ loaded: b.loaded, rejected: b.rejected, next: b.next }))).toEqual(
+        expected.map((e) => ({ loaded: e.loaded, rejected: e.rejected, next: e.next })),
+      );
+      expect(inTurn.map((b, i) => Buffer.from(b.data).equals(expected[i].data))).toEqual([true, true, true]);
+    }
+    // Resumed after the first batch, two threads share the rest: batches 1 and 2 of the one reader.
+    const resumed = await Promise.all(
+      [0, 1].map((part) =>
+        drain(
+          new SqliteEncoderThread({
+            path,
+            plan,
+            targetSR,
+            geometrySR: { wkid: 4326 },
+            start: expected[0].next as { byteOffset: number; rowNumber: number },
+            share: { part, parts: 2 },
+          }),
+        ),
+      ),
+    );
+    expect(resumed.map((s) => s.map((b) => b.next))).toEqual([[expected[1].next], [expected[2].next]]);
+    expect(Buffer.from(resumed[1][0].data).equals(expected[2].data)).toBe(true);
+  }, 120_000);
+
   it('closes early without reading on, and reports a missing file as an error', async () => {
     const early = new SqliteEncoderThread({
       path,
