@@ -2,7 +2,8 @@
  * A worker killed in the middle of a GeoPackage load: the activity is retried on another worker,
  * seeks past the last key its heartbeat recorded and the table ends with every feature exactly once.
  * The workflow runs on a task queue only this test's worker processes poll, so the test decides which
- * worker dies. The GeoPackage is written by ogr2ogr from a generated CSV.
+ * worker dies. The GeoPackage is written by ogr2ogr from a generated CSV, large enough (43 MB) that
+ * several encoder threads share its table, so both the killed load and the resumed one are shared.
  */
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqliteParts } from '../../../activities/publish/load-layer.js';
 import { parsePublishParameters } from '../../../api/publish/publish-parameters.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { featureTableName } from '../../../db/repositories/feature-tables.js';
@@ -60,6 +62,7 @@ describe('a worker killed in the middle of a GeoPackage load', () => {
       ...['-f', 'GPKG', path, csv, '-nln', 'points', '-a_srs', 'EPSG:4326', '-gt', '65536'],
       ...['-oo', 'X_POSSIBLE_NAMES=lon', '-oo', 'Y_POSSIBLE_NAMES=lat', '-oo', 'AUTODETECT_TYPE=YES'],
     ]);
+    expect(sqliteParts(statSync(path).size)).toBeGreaterThan(1);
     const store = createObjectStore({ ...s.minio, endpoint: new URL(s.minio.endpoint), consolePort: 0 });
     const sourceKey = `publish/${jobId}/source`;
     const { createReadStream } = await import('node:fs');

@@ -20,12 +20,17 @@ function answerOf(ask: TileAsk): TileAnswer {
     return { status: 404, error: new GeoError({ code: 404, message: 'Tile not found', details: ['none'] }) };
   }
   const etag = `"t-${ask.level}-${ask.row}-${ask.col}"`;
+  // A stand-in for a service shared otherwise between two requests.
+  const cacheControl = ask.header('referer') === 'private' ? 'private, max-age=0' : 'public, max-age=60';
   if (ask.header('if-none-match') === etag) {
-    return { status: 304, headers: { ETag: etag, 'Cache-Control': 'public, max-age=60' } };
+    return { status: 304, headers: { ETag: etag, 'Cache-Control': cacheControl } };
   }
   // Row 65536 asks for a big tile (64 KiB), for the test of a client that does not read.
   const fill = ask.row === '65536' ? Buffer.alloc(65_536, 1) : BODY;
-  const body = Buffer.concat([fill, Buffer.from(`${ask.level}/${ask.row}/${ask.col}`)]);
+  const key = `${ask.level}/${ask.row}/${ask.col}`;
+  // As the tile memory does, a tile asked again is the same bytes.
+  const body = bodies.get(key) ?? Buffer.concat([fill, Buffer.from(key)]);
+  bodies.set(key, body);
   return {
     status: 200,
     bytes: body,
@@ -33,11 +38,12 @@ function answerOf(ask: TileAsk): TileAnswer {
       'Content-Type': 'image/png',
       'Content-Length': String(body.length),
       ETag: etag,
-      'Cache-Control': 'public, max-age=60',
+      'Cache-Control': cacheControl,
       'X-Content-Type-Options': 'nosniff',
     },
   };
 }
+const bodies = new Map<string, Buffer>();
 
 const soapEnvelope = (body: string) => Buffer.from(`<Envelope>${body}</Envelope>`);
 const soapPost = (level: number, extra = '') => {
@@ -209,6 +215,36 @@ describe('socket front', () => {
     );
     expect(httpAnswered).toEqual(['GET /info', `GET ${tile(1, 0, 1)}`, `GET ${tile(1, 1, 1)}`]);
     expect(viaNode.slice(1).map(withoutDate)).toEqual(front.map(withoutDate));
+  });
+
+  it('writes a remembered head only for the same headers and origin: each answer is the one Node gives', async () => {
+    const { port, httpAnswered } = await start();
+    const asks = [
+      '',
+      '',
+      'Origin: https://maps.example\r\n',
+      'Origin: https://other.example\r\n',
+      'Referer: private\r\n',
+      '',
+      'If-None-Match: "t-1-3-3"\r\n',
+      'If-None-Match: "t-1-3-3"\r\nReferer: private\r\n',
+      'If-None-Match: "t-1-3-3"\r\nOrigin: https://maps.example\r\n',
+    ];
+    const front = splitResponses(await exchange(port, [asks.map((h) => get(tile(1, 3, 3), h)).join('')], 9));
+    expect(httpAnswered).toEqual([]);
+    const viaNode = splitResponses(
+      await exchange(port, [get('/info') + asks.map((h) => get(tile(1, 3, 3), h)).join('')], 10),
+    );
+    expect(httpAnswered.length).toBe(10);
+    expect(front.map(withoutDate)).toEqual(viaNode.slice(1).map(withoutDate));
+    expect(front.map((r) => headerOf(r.headers, 'cache-control'))).toEqual([
+      ...['public, max-age=60', 'public, max-age=60', 'public, max-age=60', 'public, max-age=60'],
+      ...['private, max-age=0', 'public, max-age=60', 'public, max-age=60', 'private, max-age=0'],
+      'public, max-age=60',
+    ]);
+    expect(
+      new Set(front.map((r) => headerOf(r.headers, 'access-control-allow-origin'))).size,
+    ).toBeGreaterThan(1);
   });
 
   it('answers pipelined requests in order, handing the connection to Node at the first it does not answer', async () => {
