@@ -14,13 +14,23 @@ export async function call(
   const url = new URL(`${stack().baseUrl}${path}`);
   const body = new URLSearchParams({ f: 'json', ...params });
   if (method === 'GET') for (const [k, v] of body) url.searchParams.set(k, v);
-  const res = await fetch(url, {
-    method,
-    headers: {
-      ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      ...init.headers,
-    },
-    body: method === 'POST' ? body : undefined,
+  const send = () =>
+    fetch(url, {
+      method,
+      headers: {
+        ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...init.headers,
+      },
+      body: method === 'POST' ? body : undefined,
+    });
+  // A kept-alive connection the server closed as idle just as a request went out on it is reset; a
+  // browser sends such an idempotent GET again on a new connection (RFC 9112 §9.3.1), and so does this
+  // client, once. Under a loaded test run the server's idle timers can fire late, after a request
+  // reached the socket. A POST is never sent twice.
+  const res = await send().catch((e: unknown) => {
+    const code = (e as { cause?: { code?: string } }).cause?.code;
+    if (method === 'GET' && (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')) return send();
+    throw e;
   });
   const text = await res.text();
   let json: Record<string, any> = {};
