@@ -97,12 +97,7 @@ export function createRowEncoder(
     if (geographic && (Math.abs(x) > 180 || Math.abs(y) > 90)) {
       return `Coordinates ${x}, ${y} are outside longitude/latitude ranges.`;
     }
-    const [px, py] = (transformer as NonNullable<typeof transformer>).project(x, y);
-    if (!Number.isFinite(px) || !Number.isFinite(py)) return PROJECTION_FAILED;
-    extent.add(px, py, px, py);
-    w.text(`{"x":${px},"y":${py}}`);
-    w.box(px, py, px, py);
-    return null;
+    return writeProjected(w, extent, x, y);
   }
 
   /**
@@ -111,6 +106,11 @@ export function createRowEncoder(
    */
   function writeGeometryPoint(w: CopyBinaryWriter, extent: Extent, x: number, y: number): string | null {
     if (!Number.isFinite(x) || !Number.isFinite(y)) return 'The feature has an empty geometry.';
+    return writeProjected(w, extent, x, y);
+  }
+
+  /** The point projected, as `{"x":…,"y":…}` and its box. */
+  function writeProjected(w: CopyBinaryWriter, extent: Extent, x: number, y: number): string | null {
     const [px, py] = (transformer as NonNullable<typeof transformer>).project(x, y);
     if (!Number.isFinite(px) || !Number.isFinite(py)) return PROJECTION_FAILED;
     extent.add(px, py, px, py);

@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planLayer } from '../../../activities/publish/layer-plan.js';
+import type { ResumePoint } from '../../../activities/publish/layer-sources.js';
 import { createRowEncoder } from '../../../activities/publish/row-encoder.js';
 import { openSqlite } from '../../../activities/publish/sqlite-catalog.js';
 import {
   SqliteEncoderThread,
   type SqliteThreadBatch,
 } from '../../../activities/publish/sqlite-encoder-thread.js';
-import { sqliteBatches } from '../../../activities/publish/sqlite-source.js';
+import { type BatchShare, sqliteBatches } from '../../../activities/publish/sqlite-source.js';
 import { sqliteSourceTables } from '../../../activities/publish/sqlite-tables.js';
 import type { LayerPlan, PublishRequest } from '../../../db/schema/publish-request.js';
 
@@ -93,16 +94,18 @@ describe('the SQLite encoder thread', () => {
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  const threadOf = (start: ResumePoint, share?: BatchShare) =>
+    new SqliteEncoderThread({
+      path,
+      plan,
+      targetSR,
+      geometrySR: { wkid: 4326 },
+      start,
+      ...(share ? { share } : {}),
+    });
+
   it('gives the same COPY bytes, counts and resume points as encoding on this thread', async () => {
-    const batches = await drain(
-      new SqliteEncoderThread({
-        path,
-        plan,
-        targetSR,
-        geometrySR: { wkid: 4326 },
-        start: { byteOffset: 0, rowNumber: 0 },
-      }),
-    );
+    const batches = await drain(threadOf({ byteOffset: 0, rowNumber: 0 }));
     expect(batches.map((b) => b.rows)).toEqual([20_000, 20_000, 5_000]);
     expect(batches.reduce((n, b) => n + b.loaded, 0)).toBe(ROWS);
     expect(batches.map((b) => ({ loaded: b.loaded, rejected: b.rejected, next: b.next }))).toEqual(
@@ -113,15 +116,7 @@ describe('the SQLite encoder thread', () => {
   }, 120_000);
 
   it('resumes after the key of a batch, with the rows after it only', async () => {
-    const batches = await drain(
-      new SqliteEncoderThread({
-        path,
-        plan,
-        targetSR,
-        geometrySR: { wkid: 4326 },
-        start: expected[0].next as { byteOffset: number; rowNumber: number },
-      }),
-    );
+    const batches = await drain(threadOf(expected[0].next as { byteOffset: number; rowNumber: number }));
     expect(batches.map((b) => b.next)).toEqual([expected[1].next, expected[2].next]);
     const resumed = Buffer.concat(batches.map((b) => Buffer.from(b.data)));
     expect(resumed.equals(Buffer.concat([expected[1].data, expected[2].data]))).toBe(true);
@@ -131,16 +126,7 @@ describe('the SQLite encoder thread', () => {
     for (const parts of [2, 3]) {
       const shares = await Promise.all(
         Array.from({ length: parts }, (_, part) =>
-          drain(
-            new SqliteEncoderThread({
-              path,
-              plan,
-              targetSR,
-              geometrySR: { wkid: 4326 },
-              start: { byteOffset: 0, rowNumber: 0 },
-              share: { part, parts },
-            }),
-          ),
+          drain(threadOf({ byteOffset: 0, rowNumber: 0 }, { part, parts })),
         ),
       );
       // Thread t gives batches t, t + n, …; taken in turn they are the one reader's.
@@ -154,16 +140,7 @@ describe('the SQLite encoder thread', () => {
     // Resumed after the first batch, two threads share the rest: batches 1 and 2 of the one reader.
     const resumed = await Promise.all(
       [0, 1].map((part) =>
-        drain(
-          new SqliteEncoderThread({
-            path,
-            plan,
-            targetSR,
-            geometrySR: { wkid: 4326 },
-            start: expected[0].next as { byteOffset: number; rowNumber: number },
-            share: { part, parts: 2 },
-          }),
-        ),
+        drain(threadOf(expected[0].next as { byteOffset: number; rowNumber: number }, { part, parts: 2 })),
       ),
     );
     expect(resumed.map((s) => s.map((b) => b.next))).toEqual([[expected[1].next], [expected[2].next]]);
@@ -171,13 +148,7 @@ describe('the SQLite encoder thread', () => {
   }, 120_000);
 
   it('closes early without reading on, and reports a missing file as an error', async () => {
-    const early = new SqliteEncoderThread({
-      path,
-      plan,
-      targetSR,
-      geometrySR: { wkid: 4326 },
-      start: { byteOffset: 0, rowNumber: 0 },
-    });
+    const early = threadOf({ byteOffset: 0, rowNumber: 0 });
     expect((await early.next())?.rows).toBe(20_000);
     await early.close();
     await expect(early.next()).rejects.toThrow(/closed/);
