@@ -51,6 +51,15 @@ describe('service jobs in the worker', () => {
     );
   const workflowOf = (operation: ServiceJobOperation, jobId: string) =>
     client.workflow.getHandle(serviceJobWorkflowId(operation, jobId));
+  /**
+   * The workflow's final status. The job row is written by the step, a moment before its workflow closes,
+   * so a job read as done is waited on here until its workflow has closed too.
+   */
+  const closedStatus = async (operation: ServiceJobOperation, jobId: string) => {
+    const handle = workflowOf(operation, jobId);
+    await handle.result().catch(() => undefined);
+    return (await handle.describe()).status.name;
+  };
   const ranStep = async (operation: ServiceJobOperation, jobId: string) =>
     ((await workflowOf(operation, jobId).fetchHistory()).events ?? []).some(
       (e) => e.activityTaskCompletedEventAttributes || e.activityTaskFailedEventAttributes,
@@ -99,7 +108,7 @@ describe('service jobs in the worker', () => {
     expect([job.status, job.updatedFeatureCount]).toEqual(['Completed', 3]);
     expect(await visits()).toEqual([121, 81, 16]);
     const jobId = jobIdOf(res.statusUrl);
-    expect((await workflowOf('calculate', jobId).describe()).status.name).toBe('COMPLETED');
+    expect(await closedStatus('calculate', jobId)).toBe('COMPLETED');
     expect(await ranStep('calculate', jobId)).toBe(true);
     const history = await workflowOf('calculate', jobId).fetchHistory();
     const payload = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
@@ -151,7 +160,7 @@ describe('service jobs in the worker', () => {
     expect(after).toBe(before);
     // The worker ran it and failed it at once: a client's error is not retried.
     const jobId = jobIdOf(res.statusUrl);
-    expect((await workflowOf('calculate', jobId).describe()).status.name).toBe('FAILED');
+    expect(await closedStatus('calculate', jobId)).toBe('FAILED');
     expect(await ranStep('calculate', jobId)).toBe(true);
   });
 
@@ -201,9 +210,7 @@ describe('service jobs in the worker', () => {
       from hosted_layers where service_item_id = ${svc.serviceItemId} and layer_id = 0`;
     expect([row.m, row.d]).toEqual(['11', 'worker-made']);
     expect((await call(svc.layer, { token }, { method: 'GET' })).json.maxRecordCount).toBe(11);
-    expect((await workflowOf('updateDefinition', jobIdOf(res.statusUrl)).describe()).status.name).toBe(
-      'COMPLETED',
-    );
+    expect(await closedStatus('updateDefinition', jobIdOf(res.statusUrl))).toBe('COMPLETED');
   });
 
   it('an async definition change larger than a workflow input may be completes: the work is in the job row', async () => {
@@ -243,7 +250,7 @@ describe('service jobs in the worker', () => {
     const [layer] = await sql`select feature_count::int as c from hosted_layers
       where service_item_id = ${svc.serviceItemId} and layer_id = 0`;
     expect(layer.c).toBe(0);
-    expect((await workflowOf('truncate', jobIdOf(res.statusUrl)).describe()).status.name).toBe('COMPLETED');
+    expect(await closedStatus('truncate', jobIdOf(res.statusUrl))).toBe('COMPLETED');
   });
 });
 
