@@ -13,6 +13,17 @@ import { appDeps, logsDir, openRuntime } from './runtime.js';
 import { runSelfCheck } from './self-check.js';
 import { createWorker, ensureSearchAttributes, installTemporalRuntime } from './temporal.js';
 
+/** Whether the server at `origin` answers MinIO's liveness check, so a port taken by another program is not used as MinIO. */
+async function isMinio(origin: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${origin}/minio/health/live`, { signal: AbortSignal.timeout(5_000) });
+    await res.body?.cancel();
+    return res.ok && (res.headers.get('server') ?? '').toLowerCase().includes('minio');
+  } catch {
+    return false;
+  }
+}
+
 async function main() {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
@@ -24,6 +35,13 @@ async function main() {
   const minioHost = config.minio.endpoint.hostname;
   const minioPort = Number(config.minio.endpoint.port || 80);
   if (config.embeddedServices) {
+    // A program on MinIO's port that is not MinIO is refused before anything is started.
+    const minioRunning = await portOpen(minioHost, minioPort);
+    if (minioRunning && !(await isMinio(config.minio.endpoint.origin))) {
+      throw new Error(
+        `${config.minio.endpoint.host} is taken by a program that is not MinIO; set MINIO_ENDPOINT to a free port or stop that program`,
+      );
+    }
     if (await portOpen(temporalHost, Number(temporalPort))) {
       say(`reusing the Temporal server already listening on ${config.temporal.address}`);
     } else {
@@ -42,7 +60,7 @@ async function main() {
         }),
       );
     }
-    if (await portOpen(minioHost, minioPort)) {
+    if (minioRunning) {
       say(`reusing the MinIO server already listening on ${config.minio.endpoint.host}`);
     } else {
       say(

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -104,5 +105,37 @@ describe('npm start (the embedded launcher)', () => {
     expect(again.id).toBe(portal.id);
     expect((await signIn(port, password!)).token).toBeDefined();
     expect(await stop(second.child)).toBe(0);
+  });
+
+  it('refuses a MinIO port taken by another program, before starting anything, and says so', {
+    timeout: 60_000,
+  }, async () => {
+    const [port, temporalPort, uiPort, minioPort, consolePort] = await Promise.all(
+      Array.from({ length: 5 }, () => freePort()),
+    );
+    const takenDir = mkdtempSync(join(tmpdir(), 'geoportal-launcher-taken-'));
+    const squatter = createServer((_req, res) => res.end('not object storage'));
+    await new Promise<void>((r) => squatter.listen(minioPort, '127.0.0.1', r));
+    try {
+      const failed = await launch({
+        DATA_DIR: takenDir,
+        PORT: String(port),
+        TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+        TEMPORAL_UI_PORT: String(uiPort),
+        MINIO_ENDPOINT: `http://127.0.0.1:${minioPort}`,
+        MINIO_CONSOLE_PORT: String(consolePort),
+        DATABASE_URL: '',
+      }).then(
+        () => '',
+        (e: Error) => e.message,
+      );
+      expect(failed).toContain('launcher exited with 1');
+      expect(failed).toContain(`127.0.0.1:${minioPort} is taken by a program that is not MinIO`);
+      expect(failed).not.toContain('starting the Temporal dev server');
+      expect(await portOpen('127.0.0.1', temporalPort)).toBe(false);
+    } finally {
+      squatter.close();
+      rmSync(takenDir, { recursive: true, force: true });
+    }
   });
 });
