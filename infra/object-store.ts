@@ -56,6 +56,10 @@ export function createObjectStore(config: Config['minio']): ObjectStore {
       }
     },
     async put(key, body, size, contentType = 'application/octet-stream') {
+      if (typeof body === 'object' && !Buffer.isBuffer(body) && size !== undefined && size >= PARTED_FROM) {
+        await putInParts(client, bucket, key, body, size, contentType);
+        return;
+      }
       await client.putObject(bucket, key, body, size, { 'Content-Type': contentType });
     },
     getBuffer: async (key) => toBuffer(await client.getObject(bucket, key)),
@@ -85,6 +89,88 @@ export function createObjectStore(config: Config['minio']): ObjectStore {
     },
     list: (prefix) => listKeys(client, bucket, prefix),
   };
+}
+
+/** A stream of this size or more is stored as a multipart upload whose parts are sent several at once. */
+export const PARTED_FROM = 16 * 1024 * 1024;
+const PART_SIZE = 8 * 1024 * 1024;
+const PARTS_AT_ONCE = 4;
+
+/**
+ * Stores a large stream as a multipart upload of 8 MB parts, up to four in flight. The client's own
+ * putObject sends 64 MB parts one after the other, so reading, signing, sending and the server's writing
+ * never overlap; here they do (about twice as fast on a local MinIO). The object appears whole at the
+ * completing request or not at all: a failed part, a stream error or a stream whose length is not `size`
+ * aborts the upload and leaves no object and no parts behind.
+ */
+async function putInParts(
+  client: Client,
+  bucket: string,
+  key: string,
+  body: Readable,
+  size: number,
+  contentType: string,
+): Promise<void> {
+  const uploadID = await client.initiateNewMultipartUpload(bucket, key, { 'Content-Type': contentType });
+  const etags: { part: number; etag: string }[] = [];
+  const inFlight = new Set<Promise<void>>();
+  let failed: unknown;
+  const send = (partNumber: number, part: Buffer) => {
+    const sent: Promise<void> = client
+      .uploadPart({ bucketName: bucket, objectName: key, uploadID, partNumber, headers: {} }, part)
+      .then((r) => {
+        etags.push({ part: partNumber, etag: r.etag });
+      })
+      .catch((e) => {
+        failed ??= e;
+      })
+      .finally(() => inFlight.delete(sent));
+    inFlight.add(sent);
+  };
+  try {
+    let partNumber = 0;
+    let total = 0;
+    for await (const part of fixedParts(body, PART_SIZE)) {
+      total += part.length;
+      if (total > size) throw new Error(`the stream for ${key} is longer than its stated ${size} bytes`);
+      send(++partNumber, part);
+      while (inFlight.size >= PARTS_AT_ONCE) await Promise.race(inFlight);
+      if (failed) throw failed;
+    }
+    await Promise.all(inFlight);
+    if (failed) throw failed;
+    if (total !== size) {
+      throw new Error(`the stream for ${key} ended at ${total} of its stated ${size} bytes`);
+    }
+    etags.sort((a, b) => a.part - b.part);
+    await client.completeMultipartUpload(bucket, key, uploadID, etags);
+  } catch (e) {
+    body.destroy();
+    await Promise.all(inFlight);
+    await client.abortMultipartUpload(bucket, key, uploadID).catch(() => {});
+    throw e;
+  }
+}
+
+/** The stream's bytes in buffers of exactly `size` bytes, the last one shorter. */
+async function* fixedParts(stream: Readable, size: number): AsyncGenerator<Buffer> {
+  let part = Buffer.allocUnsafe(size);
+  let filled = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer | string>) {
+    let bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    while (bytes.length > 0) {
+      const n = Math.min(bytes.length, size - filled);
+      bytes.copy(part, filled, 0, n);
+      filled += n;
+      bytes = bytes.subarray(n);
+      if (filled === size) {
+        yield part;
+        part = Buffer.allocUnsafe(size);
+        filled = 0;
+      }
+    }
+  }
+  if (filled > 0) yield part.subarray(0, filled);
 }
 
 function isNotFound(e: unknown): boolean {
