@@ -1,6 +1,7 @@
 /** Composes the routers under BASE_PATH; each surface renders errors in its own wire format. */
 import { join } from 'node:path';
-import { Hono } from 'hono';
+import { Readable } from 'node:stream';
+import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { GeoError, isGeoError, toGeoError } from '../lib/errors.js';
 import { createFeatureServiceAdminRouter } from './admin/feature-service-admin.js';
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       token: headerToken((name) => c.req.header(name)),
       address: clientAddress(c),
       spools,
+      body: unreadBody(c),
       signsIn: async (token) =>
         grantedUser(await findTokenGrant(deps.database.db, token, deps.now()), {
           referer: c.req.header('referer'),
@@ -122,4 +124,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
 
   return app;
+}
+
+/** The Node stream the request's body arrives on, when the Node adapter gave one and nothing has read it. */
+function unreadBody(c: Context<AppEnv>): Readable | undefined {
+  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+  if (!(incoming instanceof Readable) || incoming.readableDidRead) return undefined;
+  if ('rawBody' in incoming) return undefined;
+  return incoming;
 }
