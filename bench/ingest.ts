@@ -6,8 +6,9 @@
  *
  *   npx tsx bench/ingest.ts [--rows 1000000] [--format csv|gpkg] [--pg postgres://postgres@127.0.0.1:5432/test]
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, openAsBlob, rmSync, statSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -43,6 +44,21 @@ async function json(url: string, init?: RequestInit): Promise<Record<string, any
   return (await res.json()) as Record<string, any>;
 }
 
+/** A multipart POST sent by curl, a client in its own process as a user's would be. */
+async function curlForm(url: string, fields: Record<string, string>, file: string, filename: string) {
+  const args = ['-sS', '--fail-with-body', '-H', 'Expect:'];
+  for (const [k, v] of Object.entries(fields)) args.push('--form-string', `${k}=${v}`);
+  args.push('-F', `file=@${file};filename=${filename}`, url);
+  const child = spawn('curl', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  const [code] = (await once(child, 'close')) as [number];
+  if (code !== 0) throw new Error(`curl exited with ${code}: ${out}`);
+  return JSON.parse(out) as Record<string, any>;
+}
+
 async function signIn(stack: BenchStack): Promise<string> {
   const body = new URLSearchParams({ f: 'json', ...stack.admin, client: 'requestip', expiration: '600' });
   return (await json(`${stack.baseUrl}/sharing/rest/generateToken`, { method: 'POST', body })).token;
@@ -55,30 +71,22 @@ async function publish(stack: BenchStack, token: string, file: string, name: str
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 50);
   const started = performance.now();
-  const form = new FormData();
-  form.set('f', 'json');
-  form.set('token', token);
-  form.set('filetype', gpkg ? 'geoPackage' : 'csv');
-  form.set(
-    'publishParameters',
-    JSON.stringify(
-      gpkg
-        ? { name, layerInfo: { capabilities: 'Query' } }
-        : {
-            name,
-            locationType: 'coordinates',
-            latitudeFieldName: 'lat',
-            longitudeFieldName: 'lon',
-            layerInfo: { capabilities: 'Query' },
-          },
-    ),
-  );
-  form.set('file', await openAsBlob(file), `${name}.${gpkg ? 'gpkg' : 'csv'}`);
   const owner = stack.admin.username;
-  const res = await json(`${stack.baseUrl}/sharing/rest/content/users/${owner}/publish`, {
-    method: 'POST',
-    body: form,
-  });
+  const params = gpkg
+    ? { name, layerInfo: { capabilities: 'Query' } }
+    : {
+        name,
+        locationType: 'coordinates',
+        latitudeFieldName: 'lat',
+        longitudeFieldName: 'lon',
+        layerInfo: { capabilities: 'Query' },
+      };
+  const res = await curlForm(`${stack.baseUrl}/sharing/rest/content/users/${owner}/publish`, {
+    f: 'json',
+    token,
+    filetype: gpkg ? 'geoPackage' : 'csv',
+    publishParameters: JSON.stringify(params),
+  }, file, `${name}.${gpkg ? 'gpkg' : 'csv'}`);
   const service = res.services?.[0];
   if (!service) throw new Error(`publish failed: ${JSON.stringify(res)}`);
   console.log(`  ${name}: publish answered after ${((performance.now() - started) / 1000).toFixed(2)} s`);
