@@ -81,12 +81,17 @@ async function publish(stack: BenchStack, token: string, file: string, name: str
         longitudeFieldName: 'lon',
         layerInfo: { capabilities: 'Query' },
       };
-  const res = await curlForm(`${stack.baseUrl}/sharing/rest/content/users/${owner}/publish`, {
-    f: 'json',
-    token,
-    filetype: gpkg ? 'geoPackage' : 'csv',
-    publishParameters: JSON.stringify(params),
-  }, file, `${name}.${gpkg ? 'gpkg' : 'csv'}`);
+  const res = await curlForm(
+    `${stack.baseUrl}/sharing/rest/content/users/${owner}/publish`,
+    {
+      f: 'json',
+      token,
+      filetype: gpkg ? 'geoPackage' : 'csv',
+      publishParameters: JSON.stringify(params),
+    },
+    file,
+    `${name}.${gpkg ? 'gpkg' : 'csv'}`,
+  );
   const service = res.services?.[0];
   if (!service) throw new Error(`publish failed: ${JSON.stringify(res)}`);
   console.log(`  ${name}: publish answered after ${((performance.now() - started) / 1000).toFixed(2)} s`);
