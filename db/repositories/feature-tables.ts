@@ -154,10 +154,9 @@ export async function copyRows(
 }
 
 /**
- * Indexes built once after the load, one after the other: cheaper than maintaining them row by
- * row (measured: a 1,000,000-point COPY into a table that already has them takes about half as long
- * again as the COPY and both builds afterwards), and no slower than two builds at once on two
- * cores. Safe to repeat.
+ * Indexes built once after the load: cheaper than maintaining them row by row (measured: a
+ * 1,000,000-point COPY into a table that already has them takes about half as long again as the
+ * COPY and both builds afterwards). Safe to repeat.
  *
  * The spatial index: for point layers a GiST index on the point (`bbox[0]`, the box being the point
  * itself), which PostgreSQL builds by sorting (2.7 s for a million points here, against 5.2 s for
@@ -169,16 +168,23 @@ export async function indexFeatureTable(
   table: string,
   geometryType: string | null = null,
 ): Promise<void> {
-  await exec(
-    db,
-    `create unique index if not exists ${checked(`${table}_oid`)} on ${checked(table)} ("objectid")`,
-  );
-  await exec(
-    db,
-    geometryType === 'esriGeometryPoint'
-      ? `create index if not exists ${checked(`${table}_pt`)} on ${checked(table)} using gist (("bbox"[0]))`
-      : `create index if not exists ${checked(`${table}_bbox`)} on ${checked(table)} using spgist ("bbox")`,
-  );
+  // The two are built at once: on a pool each takes its own connection and PostgreSQL process, so the
+  // object-id index is built while the spatial one sorts (a 1,000,000-point table: 3.5-3.9 s against
+  // 4.1-4.5 s in turn). On one connection (PGlite, a transaction) they run in turn. Both are waited
+  // for before a failure is thrown, so no build is left running behind a retry.
+  const built = await Promise.allSettled([
+    exec(
+      db,
+      `create unique index if not exists ${checked(`${table}_oid`)} on ${checked(table)} ("objectid")`,
+    ),
+    exec(
+      db,
+      geometryType === 'esriGeometryPoint'
+        ? `create index if not exists ${checked(`${table}_pt`)} on ${checked(table)} using gist (("bbox"[0]))`
+        : `create index if not exists ${checked(`${table}_bbox`)} on ${checked(table)} using spgist ("bbox")`,
+    ),
+  ]);
+  for (const b of built) if (b.status === 'rejected') throw b.reason;
   await exec(db, `analyze ${checked(table)}`);
 }
 
