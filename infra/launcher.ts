@@ -38,9 +38,9 @@ async function main() {
     // A program on MinIO's port that is not MinIO is refused before anything is started.
     const minioRunning = await portOpen(minioHost, minioPort);
     if (minioRunning && !(await isMinio(config.minio.endpoint.origin))) {
-      throw new Error(
-        `${config.minio.endpoint.host} is taken by a program that is not MinIO; set MINIO_ENDPOINT to a free port or stop that program`,
-      );
+      throw new ConfigError([
+        `MINIO_ENDPOINT: ${config.minio.endpoint.host} is taken by a program that is not MinIO; set MINIO_ENDPOINT to a free port or stop that program`,
+      ]);
     }
     if (await portOpen(temporalHost, Number(temporalPort))) {
       say(`reusing the Temporal server already listening on ${config.temporal.address}`);
