@@ -59,23 +59,28 @@ async function signIn(port: number, password: string): Promise<Record<string, an
   return (await res.json()) as Record<string, any>;
 }
 
+/** Free ports for the API, Temporal, its UI, MinIO and its console, and the launcher's settings for them. */
+async function launchPorts() {
+  const [port, temporalPort, uiPort, minioPort, consolePort] = await Promise.all(
+    Array.from({ length: 5 }, () => freePort()),
+  );
+  const env = {
+    PORT: String(port),
+    TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+    TEMPORAL_UI_PORT: String(uiPort),
+    MINIO_ENDPOINT: `http://127.0.0.1:${minioPort}`,
+    MINIO_CONSOLE_PORT: String(consolePort),
+    DATABASE_URL: '',
+  };
+  return { env, port, temporalPort, uiPort, minioPort };
+}
+
 describe('npm start (the embedded launcher)', () => {
   it('brings up Temporal with its UI, MinIO, PGlite, the API and a worker; stops cleanly; keeps data', {
     timeout: 400_000,
   }, async () => {
-    const [port, temporalPort, uiPort, minioPort, consolePort] = await Promise.all(
-      Array.from({ length: 5 }, () => freePort()),
-    );
-    const env = {
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
-      TEMPORAL_UI_PORT: String(uiPort),
-      MINIO_ENDPOINT: `http://127.0.0.1:${minioPort}`,
-      MINIO_CONSOLE_PORT: String(consolePort),
-      DATABASE_URL: '',
-      PORTAL_ADMIN_PASSWORD: '',
-    };
+    const { env: ports, port, temporalPort, uiPort, minioPort } = await launchPorts();
+    const env = { ...ports, DATA_DIR: dataDir, PORTAL_ADMIN_PASSWORD: '' };
     const first = await launch(env);
     expect(first.banner).toContain('self-check passed');
     expect(first.banner).toContain(`Temporal UI      http://127.0.0.1:${uiPort}`);
@@ -110,22 +115,12 @@ describe('npm start (the embedded launcher)', () => {
   it('refuses a MinIO port taken by another program, before starting anything, and says so', {
     timeout: 60_000,
   }, async () => {
-    const [port, temporalPort, uiPort, minioPort, consolePort] = await Promise.all(
-      Array.from({ length: 5 }, () => freePort()),
-    );
+    const { env, temporalPort, minioPort } = await launchPorts();
     const takenDir = mkdtempSync(join(tmpdir(), 'geoportal-launcher-taken-'));
     const squatter = createServer((_req, res) => res.end('not object storage'));
     await new Promise<void>((r) => squatter.listen(minioPort, '127.0.0.1', r));
     try {
-      const failed = await launch({
-        DATA_DIR: takenDir,
-        PORT: String(port),
-        TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
-        TEMPORAL_UI_PORT: String(uiPort),
-        MINIO_ENDPOINT: `http://127.0.0.1:${minioPort}`,
-        MINIO_CONSOLE_PORT: String(consolePort),
-        DATABASE_URL: '',
-      }).then(
+      const failed = await launch({ ...env, DATA_DIR: takenDir }).then(
         () => '',
         (e: Error) => e.message,
       );
