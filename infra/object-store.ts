@@ -130,7 +130,9 @@ async function putInParts(
   try {
     let partNumber = 0;
     let total = 0;
-    for await (const part of fixedParts(body, PART_SIZE)) {
+    // S3 allows 10,000 parts: past 80 GB the parts grow so that the object still fits.
+    const partSize = Math.max(PART_SIZE, Math.ceil(size / 10_000));
+    for await (const part of fixedParts(body, partSize)) {
       total += part.length;
       if (total > size) throw new Error(`the stream for ${key} is longer than its stated ${size} bytes`);
       send(++partNumber, part);
