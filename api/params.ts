@@ -56,7 +56,8 @@ export interface RequestAccess {
   /**
    * The request's body as the Node stream it arrives on, when the server has one (the Node adapter's
    * IncomingMessage). Read directly, a body's bytes are not copied into and out of a web stream on the
-   * way (a 100 MB upload spent a third of its time there); without it `request.body` is read.
+   * way (that copy was 13% of an 83 MB upload's CPU samples, with more garbage to collect); without it
+   * `request.body` is read.
    */
   body?: Readable;
 }
@@ -137,12 +138,12 @@ export async function parseParams(
   return { params: makeParams(fields, files), cleanup };
 }
 
-/** A urlencoded body; past the anonymous budget, a token among the fields read so far may raise it. */
 /** The request's body as a Node stream: the one it arrives on when given, else its web stream adapted. */
 function bodyOf(request: Request, access: RequestAccess): Readable {
   return access.body ?? Readable.fromWeb(request.body as unknown as WebReadableStream<Uint8Array>);
 }
 
+/** A urlencoded body; past the anonymous budget, a token among the fields read so far may raise it. */
 async function readText(body: AsyncIterable<Uint8Array>, budget: BodyBudget): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;

@@ -130,7 +130,7 @@ async function putInParts(
   try {
     let partNumber = 0;
     let total = 0;
-    // S3 allows 10,000 parts: past 80 GB the parts grow so that the object still fits.
+    // S3 allows 10,000 parts: past 10,000 × 8 MB the parts grow so that the object still fits.
     const partSize = Math.max(PART_SIZE, Math.ceil(size / 10_000));
     for await (const part of fixedParts(body, partSize)) {
       total += part.length;
