@@ -4,7 +4,6 @@
  * sees `Database`.
  */
 import { mkdirSync } from 'node:fs';
-import { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { PGlite, type Transaction as PgliteTransaction } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
@@ -14,6 +13,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { postgresClient } from './postgres-client.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -35,6 +35,12 @@ export interface DatabaseHandle {
   transaction<T>(body: (tx: DatabaseHandle) => Promise<T>): Promise<T>;
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * How another thread opens a connection of its own to the same PostgreSQL database, with the same
+   * session settings. PGlite lives in this thread, and a transaction's handle is its one connection:
+   * neither has this.
+   */
+  reopen?: DatabaseOptions;
 }
 
 export interface DatabaseOptions {
@@ -58,22 +64,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 }
 
 function openPostgres(url: string, poolSize: number, statementTimeoutMs?: number): DatabaseHandle {
-  const client = postgres(url, {
-    max: poolSize,
-    onnotice: () => {},
-    ...({ socket: noDelaySockets() } as object),
-    // Sent as startup parameters, so every connection of the pool has them from its first statement.
-    // The connection check ends a statement (an index build, a COPY) whose process was killed within
-    // seconds, instead of letting it run on and hold its locks against the retry.
-    // extra_float_digits 1 (PostgreSQL's own default) makes every double come back as the shortest text
-    // that reads as the same double, whatever a database or role sets: points read from their box must
-    // be the doubles their shapes hold.
-    connection: {
-      client_connection_check_interval: 2000,
-      extra_float_digits: 1,
-      ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
-    },
-  });
+  const client = postgresClient(url, poolSize, statementTimeoutMs);
   const db = drizzlePostgres(preparing(client), { schema }) as unknown as Database;
   const rows = async <T>(query: SQL) => (await db.execute(query)) as unknown as T[];
   return {
@@ -95,25 +86,7 @@ function openPostgres(url: string, poolSize: number, statementTimeoutMs?: number
       }
     },
     close: () => client.end({ timeout: 5 }),
-  };
-}
-
-/**
- * postgres.js's sockets, connected as it would connect them but with Nagle's algorithm off (as
- * node-postgres has them). A COPY writes its data and then CopyDone separately; with Nagle on, the
- * second small write waits for the server's delayed ACK of the first, 40 ms on Linux: most of the
- * load of a small publish. postgres.js writes its startup message once the socket is connected.
- */
-function noDelaySockets() {
-  let next = 0;
-  return (options: { host: string[]; port: number[]; path?: string | false }) => {
-    const socket = new Socket();
-    socket.setNoDelay(true);
-    if (options.path) return socket.connect(options.path);
-    const i = next++ % options.host.length;
-    // postgres.js reads these back for TLS (the server name it verifies), as on its own sockets.
-    Object.assign(socket, { host: options.host[i], port: options.port[i] });
-    return socket.connect(options.port[i] ?? 5432, options.host[i]);
+    reopen: { databaseUrl: url, poolSize: 1, ...(statementTimeoutMs ? { statementTimeoutMs } : {}) },
   };
 }
 

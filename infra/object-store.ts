@@ -16,6 +16,11 @@ export interface ObjectStore {
   getStream(key: string): Promise<Readable>;
   /** The object's bytes from `offset` to its end, as a stream. */
   getStreamFrom(key: string, offset: number): Promise<Readable>;
+  /**
+   * A URL that reads the object without this client (an S3 presigned GET, valid for an hour; it honours
+   * a Range header): for a thread that streams an object itself, so its bytes never pass this thread.
+   */
+  readUrl(key: string): Promise<string>;
   /** A server-side copy of `fromKey` to `toKey` (the bytes do not pass through this process). */
   copy(fromKey: string, toKey: string): Promise<void>;
   getRange(key: string, offset: number, length: number): Promise<Buffer>;
@@ -65,6 +70,7 @@ export function createObjectStore(config: Config['minio']): ObjectStore {
     getBuffer: async (key) => toBuffer(await client.getObject(bucket, key)),
     getStream: (key) => client.getObject(bucket, key),
     getStreamFrom: (key, offset) => client.getPartialObject(bucket, key, offset),
+    readUrl: (key) => client.presignedGetObject(bucket, key, 60 * 60),
     async copy(fromKey, toKey) {
       await client.copyObject(bucket, toKey, `/${bucket}/${fromKey}`);
     },

@@ -7,6 +7,9 @@
  */
 
 const SIGNATURE = [0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00];
+/** The bytes before the first row (signature, flags, header extension length) and after the last. */
+export const COPY_HEADER_BYTES = SIGNATURE.length + 8;
+export const COPY_TRAILER_BYTES = 2;
 /** 2000-01-01T00:00:00Z, PostgreSQL's timestamp epoch, in Unix milliseconds. */
 const PG_EPOCH_MS = 946_684_800_000;
 const TWO_32 = 2 ** 32;
@@ -141,6 +144,34 @@ export class CopyBinaryWriter {
     this.pos = p;
   }
 
+  /**
+   * The text `{"x":<x>,"y":<y>}` with the numbers as JavaScript writes them (what `text` of the same
+   * template gives), without building the template's string.
+   */
+  pointJson(x: number, y: number): void {
+    const xs = String(x);
+    const ys = String(y);
+    const n = 11 + xs.length + ys.length;
+    this.ensure(4 + n);
+    this.view.setInt32(this.pos, n);
+    const buf = this.buf;
+    let p = this.pos + 4;
+    buf[p++] = 0x7b; // {
+    buf[p++] = 0x22; // "
+    buf[p++] = 0x78; // x
+    buf[p++] = 0x22;
+    buf[p++] = 0x3a; // :
+    for (let i = 0; i < xs.length; i++) buf[p++] = xs.charCodeAt(i);
+    buf[p++] = 0x2c; // ,
+    buf[p++] = 0x22;
+    buf[p++] = 0x79; // y
+    buf[p++] = 0x22;
+    buf[p++] = 0x3a;
+    for (let i = 0; i < ys.length; i++) buf[p++] = ys.charCodeAt(i);
+    buf[p++] = 0x7d; // }
+    this.pos = p;
+  }
+
   /** Bytes known to be ASCII (so UTF-8 as they are), copied from `src[start, end)`. */
   ascii(src: Uint8Array, start: number, end: number): void {
     const n = end - start;
@@ -156,7 +187,12 @@ export class CopyBinaryWriter {
     this.pos = p;
   }
 
-  /** The rows so far and the trailer; the writer is spent afterwards. */
+  /** Empties the writer for another COPY (the header stays), keeping its buffer. */
+  restart(): void {
+    this.pos = COPY_HEADER_BYTES;
+  }
+
+  /** The rows so far and the trailer, a view of the writer's buffer: valid until it is written again. */
   finish(): Uint8Array {
     this.ensure(2);
     this.view.setInt16(this.pos, -1);

@@ -6,8 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { LayerPlan } from '../../db/schema/publish-request.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
-import { type CsvDialect, parseRecords } from './csv-source.js';
-import { createRowEncoder } from './row-encoder.js';
+import { createCsvBatchEncoder } from './csv-batch-encoder.js';
 
 export interface EncoderThreadInit {
   plan: LayerPlan;
@@ -17,27 +16,14 @@ export interface EncoderThreadInit {
 }
 
 const init = workerData as EncoderThreadInit;
-const dialect = (init.plan.source as { dialect: CsvDialect }).dialect;
-const encoder = createRowEncoder(init.plan, init.targetSR, init.geometrySR);
+const encodeBatch = createCsvBatchEncoder(init.plan, init.targetSR, init.geometrySR);
 let rowNumber = init.firstRowNumber;
 const port = parentPort;
 if (!port) throw new Error('csv-encoder-work runs in a worker thread.');
 
-const qualifier = dialect.qualifier.length === 1 ? dialect.qualifier.charCodeAt(0) : -1;
-
-/** Batches without a qualifier (most of a machine-written file) are encoded from their bytes. */
-function encodeBatch(bytes: Uint8Array) {
-  if (qualifier >= 0 && qualifier < 0x80 && !bytes.includes(qualifier)) {
-    const batch = encoder.encodeDelimited(bytes, dialect, rowNumber);
-    return { ...batch, rows: batch.records };
-  }
-  const rows = parseRecords(bytes, dialect);
-  return { ...encoder.encode(rows, rowNumber), rows: rows.length };
-}
-
 port.on('message', (bytes: Uint8Array) => {
   try {
-    const { data, loaded, rejected, rows } = encodeBatch(bytes);
+    const { data, loaded, rejected, rows } = encodeBatch(bytes, rowNumber);
     rowNumber += rows;
     port.postMessage({ ok: true, rows, data, loaded, rejected }, [data.buffer as ArrayBuffer]);
   } catch (e) {

@@ -51,43 +51,78 @@ const LF = 10;
 /** Tracks quoting across chunks so a line feed inside a qualified field is not taken as a record end. */
 export class RecordSplitter {
   private quoted = false;
-  private pending: Uint8Array = new Uint8Array(0);
+  /** The bytes after the last record end, as the chunks they came in (views, not copies). */
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
   constructor(private readonly qualifier: number) {}
 
   /** Appends bytes; returns the complete records seen so far (possibly empty). */
   push(chunk: Uint8Array): Uint8Array {
-    const buf = this.pending.length === 0 ? chunk : concat(this.pending, chunk);
+    const parts = this.pushParts(chunk);
+    return parts.length === 1 ? parts[0] : concat(parts);
+  }
+
+  /**
+   * As `push`, but the complete records come as the pieces they arrived in (the held-back bytes, then
+   * the new chunk up to its last record end), so the caller copies them once, where it gathers them.
+   */
+  pushParts(chunk: Uint8Array): Uint8Array[] {
     const q = this.qualifier;
-    let quoted = this.quoted;
     let boundary = -1;
-    for (let i = this.pending.length; i < buf.length; i++) {
-      const b = buf[i];
-      if (b === q) quoted = !quoted;
-      else if (b === LF && !quoted) boundary = i;
+    if (!this.quoted && chunk.indexOf(q) < 0) {
+      // No qualifier in the chunk (most of a machine-written file): every line feed ends a record.
+      boundary = chunk.lastIndexOf(LF);
+    } else {
+      let quoted = this.quoted;
+      for (let i = 0; i < chunk.length; i++) {
+        const b = chunk[i];
+        if (b === q) quoted = !quoted;
+        else if (b === LF && !quoted) boundary = i;
+      }
+      this.quoted = quoted;
     }
-    this.quoted = quoted;
-    const cut = boundary + 1;
-    this.pending = buf.subarray(cut);
-    if (this.pending.length > MAX_RECORD_BYTES) {
+    if (boundary < 0) {
+      this.hold(chunk);
+      return [];
+    }
+    const complete = this.pending;
+    complete.push(chunk.subarray(0, boundary + 1));
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.hold(chunk.subarray(boundary + 1));
+    return complete;
+  }
+
+  private hold(bytes: Uint8Array) {
+    if (bytes.length === 0) return;
+    this.pending.push(bytes);
+    this.pendingBytes += bytes.length;
+    if (this.pendingBytes > MAX_RECORD_BYTES) {
       throw badRequest('Unable to read the file.', [
         'A record is longer than 64 MB: the qualifier may be unbalanced or the file has no line breaks.',
       ]);
     }
-    return buf.subarray(0, cut);
   }
 
   /** The last record when the file does not end with a line break. */
   rest(): Uint8Array {
-    const r = this.pending;
-    this.pending = new Uint8Array(0);
+    const r = concat(this.pending);
+    this.pending = [];
+    this.pendingBytes = 0;
     return r;
   }
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  let size = 0;
+  for (const p of parts) size += p.length;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }
 
@@ -158,7 +193,7 @@ export function sampleFromBytes(
   const splitter = new RecordSplitter(dialect.qualifier.charCodeAt(0));
   const body = bytes.subarray(bom);
   let complete = splitter.push(body);
-  if (whole) complete = concat(complete, splitter.rest());
+  if (whole) complete = concat([complete, splitter.rest()]);
   const headerEnd = firstRecordEnd(body, dialect.qualifier.charCodeAt(0));
   const records = parseRecords(complete, dialect);
   const headers = records.shift() ?? [];
@@ -192,7 +227,17 @@ export async function* csvByteBatches(
   byteOffset: number,
   batchBytes = 2 * 1024 * 1024,
 ): AsyncGenerator<CsvByteBatch> {
-  const stream = await store.getStreamFrom(key, byteOffset);
+  const stream = (await store.getStreamFrom(key, byteOffset)) as AsyncIterable<Uint8Array>;
+  yield* csvByteBatchesOf(stream, dialect, byteOffset, batchBytes);
+}
+
+/** Raw batches of a stream of the file's bytes that starts at `byteOffset`. */
+export async function* csvByteBatchesOf(
+  stream: AsyncIterable<Uint8Array>,
+  dialect: CsvDialect,
+  byteOffset: number,
+  batchBytes = 2 * 1024 * 1024,
+): AsyncGenerator<CsvByteBatch> {
   const splitter = new RecordSplitter(dialect.qualifier.charCodeAt(0));
   let chunks: Uint8Array[] = [];
   let size = 0;
@@ -201,11 +246,10 @@ export async function* csvByteBatches(
     offset += bytes.length;
     return { bytes, nextByteOffset: offset };
   };
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    const complete = splitter.push(chunk);
-    if (complete.length > 0) {
-      chunks.push(complete);
-      size += complete.length;
+  for await (const chunk of stream) {
+    for (const part of splitter.pushParts(chunk)) {
+      chunks.push(part);
+      size += part.length;
     }
     if (size >= batchBytes) {
       yield flush(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
@@ -236,4 +280,43 @@ export async function* csvBatches(
     };
     rowNumber += rows.length;
   }
+}
+
+/**
+ * The load thread encodes a batch in slices of about this many bytes with a turn of the event loop
+ * between them: the COPY in flight is written to the socket, and the next batch read, only in those
+ * turns.
+ */
+const SLICE_BYTES = 256 * 1024;
+
+/**
+ * Where the slices of a batch of whole records end: at the first record boundary (a line feed outside
+ * the qualifier) at least SLICE_BYTES after the previous end, and at the batch's end.
+ */
+export function* sliceEnds(
+  bytes: Uint8Array,
+  qualifier: number,
+  sliceBytes = SLICE_BYTES,
+): Generator<number> {
+  const n = bytes.length;
+  let at = 0;
+  if (!bytes.includes(qualifier)) {
+    while (n - at > sliceBytes) {
+      const lf = bytes.indexOf(LF, at + sliceBytes - 1);
+      if (lf < 0) break;
+      at = lf + 1;
+      yield at;
+    }
+  } else {
+    let quoted = false;
+    for (let i = 0; i < n; i++) {
+      const b = bytes[i];
+      if (b === qualifier) quoted = !quoted;
+      else if (b === LF && !quoted && i + 1 - at >= sliceBytes && i + 1 < n) {
+        at = i + 1;
+        yield at;
+      }
+    }
+  }
+  if (at < n) yield n;
 }

@@ -6,6 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Context } from '@temporalio/activity';
+import type { DatabaseHandle, DatabaseOptions } from '../../db/client.js';
 import {
   copyColumns,
   copyRows,
@@ -22,6 +23,7 @@ import type { CellValue } from '../../lib/ingest/index.js';
 import { recordProgress } from '../heartbeat.js';
 import { lookupOf, lookupRows } from './boundary-lookup-rows.js';
 import { CsvEncoderThread, type ThreadBatch } from './csv-encoder-thread.js';
+import { CsvLoadThread } from './csv-load-thread.js';
 import { type CsvDialect, csvByteBatches } from './csv-source.js';
 import { type GeocodeCounts, geocodeRows } from './geocoder.js';
 import { layerBatches, type ResumePoint } from './layer-sources.js';
@@ -81,16 +83,9 @@ export async function loadLayer(
   }
   const columns = copyColumns(plan.fields.map((f) => ({ name: f.name, column: f.column, type: f.type })));
   let lastReport = 0;
-  // One COPY in flight while the next batch is prepared: PostgreSQL and the encoder use a core each.
-  // A batch's progress is heartbeated only once its COPY has committed.
-  let inFlight: Promise<unknown> | null = null;
-  let afterInFlight: LoadProgress = progress;
-  const settle = async () => {
-    if (!inFlight) return;
-    const failure = await inFlight;
-    inFlight = null;
-    if (failure) throw failure;
-    recordProgress(afterInFlight);
+  /** Heartbeats a committed resume point; the job's counts at most once a second. */
+  const report = async (committed: LoadProgress) => {
+    recordProgress(committed);
     const now = deps.now();
     // In a transaction (a small publish on PostgreSQL) no one could see the counts before the end.
     if (!database.inTransaction && now - lastReport >= PROGRESS_EVERY_MS) {
@@ -100,13 +95,51 @@ export async function loadLayer(
         jobId,
         {
           layerId: plan.id,
-          rowsRead: afterInFlight.rowNumber,
-          rowsLoaded: afterInFlight.rowsLoaded,
-          rowsRejected: afterInFlight.rowsRejected,
+          rowsRead: committed.rowNumber,
+          rowsLoaded: committed.rowsLoaded,
+          rowsRejected: committed.rowsRejected,
         },
         now,
       );
     }
+  };
+  const loadThread = loadsOnThread(plan, request, database)
+    ? new CsvLoadThread({
+        plan,
+        targetSR: request.targetSR,
+        geometrySR: plan.sourceSR,
+        start: { byteOffset: progress.byteOffset, rowNumber: progress.rowNumber },
+        source: { url: await deps.store.readUrl(request.sourceKey), size: request.sourceSize },
+        database: database.reopen as DatabaseOptions & { databaseUrl: string },
+        table: plan.tableName,
+        columns,
+        fence,
+        batchBytes: THREAD_LOAD_BATCH_BYTES,
+      })
+    : null;
+  if (loadThread) {
+    try {
+      for await (const batch of loadThread.committed()) {
+        if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
+        if (persistErrors) await insertErrorRecords(database.db, jobId, batch.rejected);
+        progress = advanced(progress, batch);
+        await report(progress);
+      }
+    } finally {
+      await loadThread.close();
+    }
+    return loadResult(progress);
+  }
+  // One COPY in flight while the next batch is prepared: PostgreSQL and the encoder use a core each.
+  // A batch's progress is heartbeated only once its COPY has committed.
+  let inFlight: Promise<unknown> | null = null;
+  let afterInFlight: LoadProgress = progress;
+  const settle = async () => {
+    if (!inFlight) return;
+    const failure = await inFlight;
+    inFlight = null;
+    if (failure) throw failure;
+    await report(afterInFlight);
   };
   const batches = encodesOnThread(plan, request)
     ? threadBatches(deps.store, request, plan, progress)
@@ -117,21 +150,7 @@ export async function loadLayer(
     if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
     await settle();
     const { loaded, rejected, tied } = batch;
-    const reasons =
-      progress.reasons.length < 5
-        ? [
-            ...progress.reasons,
-            ...rejected.slice(0, 5 - progress.reasons.length).map((r) => `Row ${r.rowNumber}: ${r.reason}`),
-          ]
-        : progress.reasons;
-    const geocoded = batch.geocoded ?? progress.geocoded;
-    progress = {
-      ...batch.next,
-      rowsLoaded: progress.rowsLoaded + loaded,
-      rowsRejected: progress.rowsRejected + rejected.length,
-      reasons,
-      ...(geocoded ? { geocoded } : {}),
-    };
+    progress = advanced(progress, batch);
     afterInFlight = progress;
     // The failure is caught at once (and rethrown by settle) so it is never an unhandled rejection.
     inFlight = (async () => {
@@ -144,14 +163,39 @@ export async function loadLayer(
     );
   }
   await settle();
+  return loadResult(progress);
+}
+
+/** The progress after a batch: its counts added, the first five reasons kept. */
+function advanced(
+  progress: LoadProgress,
+  batch: Pick<PreparedBatch, 'loaded' | 'rejected' | 'next' | 'geocoded'>,
+): LoadProgress {
+  const { loaded, rejected } = batch;
+  const reasons =
+    progress.reasons.length < 5
+      ? [
+          ...progress.reasons,
+          ...rejected.slice(0, 5 - progress.reasons.length).map((r) => `Row ${r.rowNumber}: ${r.reason}`),
+        ]
+      : progress.reasons;
+  const geocoded = batch.geocoded ?? progress.geocoded;
   return {
-    rowsRead: progress.rowNumber,
-    rowsLoaded: progress.rowsLoaded,
-    rowsRejected: progress.rowsRejected,
-    reasons: progress.reasons,
-    ...(progress.geocoded ? { geocoded: progress.geocoded } : {}),
+    ...batch.next,
+    rowsLoaded: progress.rowsLoaded + loaded,
+    rowsRejected: progress.rowsRejected + rejected.length,
+    reasons,
+    ...(geocoded ? { geocoded } : {}),
   };
 }
+
+const loadResult = (progress: LoadProgress): LoadResult => ({
+  rowsRead: progress.rowNumber,
+  rowsLoaded: progress.rowsLoaded,
+  rowsRejected: progress.rowsRejected,
+  reasons: progress.reasons,
+  ...(progress.geocoded ? { geocoded: progress.geocoded } : {}),
+});
 
 /** A batch ready for COPY, with the resume point after it. */
 interface PreparedBatch {
@@ -176,6 +220,16 @@ const encodesOnThread = (plan: LayerPlan, request: PublishRequest) =>
   plan.source.kind === 'csv' &&
   (plan.location.type === 'coordinates' || plan.location.type === 'none') &&
   request.sourceSize >= THREAD_MIN_BYTES;
+
+/**
+ * On PostgreSQL (outside a transaction) the encoder thread loads the file itself, on its own
+ * connection: the file's bytes and their COPY data never pass the activity's thread.
+ */
+const loadsOnThread = (plan: LayerPlan, request: PublishRequest, database: DatabaseHandle) =>
+  encodesOnThread(plan, request) && database.reopen !== undefined && !database.inTransaction;
+
+/** Bytes of whole records in each batch of a thread's load: one transaction and one heartbeat each. */
+const THREAD_LOAD_BATCH_BYTES = 4 * 1024 * 1024;
 
 /** GeoPackage and SQLite tables without geocoding or lookups are read and encoded on their own thread. */
 const decodesSqliteOnThread = (plan: LayerPlan, request: PublishRequest) =>

@@ -40,6 +40,7 @@ export interface RowEncoder {
     rows: readonly CellValue[][],
     firstRowNumber: number,
     geometries?: readonly (EsriGeometry | Reject | null)[],
+    into?: CopyBinaryWriter,
   ): EncodedBatch;
   /**
    * Whole records of delimited text (no partial line), read exactly as `parseRecords` reads them
@@ -50,8 +51,12 @@ export interface RowEncoder {
     bytes: Uint8Array,
     dialect: CsvDialect,
     firstRowNumber: number,
+    into?: CopyBinaryWriter,
   ): EncodedBatch & { records: number };
 }
+
+/** With `into`, rows are appended to that writer, which the caller finishes, and `data` is empty. */
+const APPENDED = new Uint8Array(0);
 
 /** The running extent of a batch. */
 class Extent {
@@ -114,7 +119,7 @@ export function createRowEncoder(
     const [px, py] = (transformer as NonNullable<typeof transformer>).project(x, y);
     if (!Number.isFinite(px) || !Number.isFinite(py)) return PROJECTION_FAILED;
     extent.add(px, py, px, py);
-    w.text(`{"x":${px},"y":${py}}`);
+    w.pointJson(px, py);
     w.box(px, py, px, py);
     return null;
   }
@@ -177,8 +182,8 @@ export function createRowEncoder(
   }
 
   return {
-    encode(rows, firstRowNumber, geometries) {
-      const w = new CopyBinaryWriter(rows.length * 160 + 64);
+    encode(rows, firstRowNumber, geometries, into) {
+      const w = into ?? new CopyBinaryWriter(rows.length * 160 + 64);
       const extent = new Extent();
       const rejected: ErrorRecord[] = [];
       let loaded = 0;
@@ -188,14 +193,14 @@ export function createRowEncoder(
         if (reason === null) loaded++;
         else rejectRow(rejected, plan.id, objectId, rows[i], reason);
       }
-      return { data: w.finish(), loaded, rejected, bounds: extent.bounds(loaded) };
+      return { data: into ? APPENDED : w.finish(), loaded, rejected, bounds: extent.bounds(loaded) };
     },
 
-    encodeDelimited(bytes, dialect, firstRowNumber) {
+    encodeDelimited(bytes, dialect, firstRowNumber, into) {
       if (location.type !== 'coordinates' && location.type !== 'none') {
         throw new Error('encodeDelimited reads x/y locations only.');
       }
-      const w = new CopyBinaryWriter(bytes.length * 2 + 64);
+      const w = into ?? new CopyBinaryWriter(bytes.length * 3 + 64);
       const extent = new Extent();
       const rejected: ErrorRecord[] = [];
       const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
@@ -257,7 +262,8 @@ export function createRowEncoder(
         if (reason === null) loaded++;
         else rejectRow(rejected, plan.id, objectId, asciiRow(buf, bounds, fields), reason);
       }
-      return { data: w.finish(), loaded, rejected, bounds: extent.bounds(loaded), records };
+      const data = into ? APPENDED : w.finish();
+      return { data, loaded, rejected, bounds: extent.bounds(loaded), records };
     },
   };
 

@@ -27,6 +27,7 @@ export function readingSourceOnce(store: ObjectStore, sourceKey: string): Object
       key === sourceKey
         ? Readable.from([await from(offset)], { objectMode: false })
         : store.getStreamFrom(key, offset),
+    readUrl: (key) => store.readUrl(key),
     copy: (fromKey, toKey) => store.copy(fromKey, toKey),
     getRange: async (key, offset, length) =>
       key === sourceKey ? (await from(offset)).subarray(0, length) : store.getRange(key, offset, length),

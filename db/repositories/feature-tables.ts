@@ -4,8 +4,6 @@
  * reference) and `bbox` (a core PostgreSQL box, so PGlite serves it too). Identifiers are built from
  * checked ids only; values travel as COPY text or bound parameters, never spliced into statements.
  */
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type postgres from 'postgres';
@@ -13,13 +11,9 @@ import { internalError } from '../../lib/errors.js';
 import type { Bounds } from '../../lib/geometry/types.js';
 import { type EsriFieldType, FIELD_STORAGE } from '../../lib/query/field-types.js';
 import type { DatabaseHandle } from '../client.js';
-import {
-  assertCurrentAttempt,
-  CURRENT_ATTEMPT_SQL,
-  checkAttempt,
-  fenceParams,
-  type LoadFence,
-} from './load-attempts.js';
+import { checkedIdentifier as checked, copyOnPostgres } from './feature-copy.js';
+import { assertCurrentAttempt } from './load-attempts.js';
+import { CURRENT_ATTEMPT_SQL, checkAttempt, fenceParams, type LoadFence } from './load-fence.js';
 
 export interface FeatureColumn {
   /** Esri field name. */
@@ -30,7 +24,6 @@ export interface FeatureColumn {
 }
 
 const ITEM_ID = /^[A-Za-z0-9]{32}$/;
-const SAFE_IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export function featureTableName(serviceItemId: string, layerId: number): string {
   if (!ITEM_ID.test(serviceItemId) || !Number.isInteger(layerId) || layerId < 0 || layerId > 999) {
@@ -41,12 +34,6 @@ export function featureTableName(serviceItemId: string, layerId: number): string
 
 /** The physical column of the n-th attribute field. */
 export const attributeColumn = (n: number): string => `a_${n}`;
-
-function checked(identifier: string): string {
-  if (!SAFE_IDENTIFIER.test(identifier))
-    throw internalError('Unable to complete operation.', ['Invalid identifier.']);
-  return `"${identifier}"`;
-}
 
 const exec = (db: DatabaseHandle, text: string) => db.rows(sql.raw(text));
 
@@ -121,20 +108,7 @@ export async function copyRows(
   const columns = columnNames.map(checked).join(', ');
   const format = binary ? ' with (format binary)' : '';
   if (db.kind === 'postgres') {
-    const client = db.driver as postgres.Sql;
-    const copy = async (tx: postgres.Sql | postgres.TransactionSql) => {
-      const writable = await tx.unsafe(`copy ${checked(table)} (${columns}) from stdin${format}`).writable();
-      await pipeline(Readable.from([binary ? data : Buffer.from(data, 'utf8')]), writable);
-    };
-    if (!fence) return copy(client);
-    // In the caller's transaction the batch commits (or not) with everything else it does.
-    const fenced = async (tx: postgres.Sql | postgres.TransactionSql) => {
-      checkAttempt(fence, await tx.unsafe(CURRENT_ATTEMPT_SQL, fenceParams(fence)));
-      await copy(tx);
-    };
-    if (db.inTransaction) return fenced(client);
-    await client.begin(fenced);
-    return;
+    return copyOnPostgres(db.driver as postgres.Sql, db.inTransaction, table, columnNames, data, fence);
   }
   // PGlite has no COPY FROM STDIN stream; it reads COPY input from a Blob at /dev/blob.
   const client = db.driver as PGlite | Transaction;

@@ -8,23 +8,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../client.js';
-
-/** The attempt a load runs as; a batch commits only while it is the current one. */
-export interface LoadFence {
-  jobId: string;
-  layerId: number;
-  attempt: number;
-}
-
-/** A load attempt found a newer one running: it stops without writing. */
-export class StaleLoadAttemptError extends Error {
-  constructor(fence: LoadFence, current: number | undefined) {
-    super(
-      `Load attempt ${fence.attempt} of job ${fence.jobId} layer ${fence.layerId} was superseded by attempt ${current ?? 'none'}; it stops without writing.`,
-    );
-    this.name = 'StaleLoadAttemptError';
-  }
-}
+import { checkAttempt, type LoadFence } from './load-fence.js';
 
 /** Starts an attempt: the next number for the job's layer, which makes any earlier attempt stale. */
 export async function beginLoadAttempt(
@@ -37,18 +21,6 @@ export async function beginLoadAttempt(
     on conflict (job_id, layer_id) do update set attempt = publish_load_attempts.attempt + 1
     returning attempt`);
   return { jobId, layerId, attempt: Number(rows[0]?.attempt) };
-}
-
-/** Run first in a batch's transaction, with `$1` the job id and `$2` the layer id. */
-export const CURRENT_ATTEMPT_SQL =
-  'select attempt from publish_load_attempts where job_id = $1 and layer_id = $2 for update';
-
-export const fenceParams = (fence: LoadFence): [string, number] => [fence.jobId, fence.layerId];
-
-/** Throws unless the rows of CURRENT_ATTEMPT_SQL name the fence's attempt. */
-export function checkAttempt(fence: LoadFence, rows: readonly { attempt: unknown }[]): void {
-  const current = rows[0] === undefined ? undefined : Number(rows[0].attempt);
-  if (current !== fence.attempt) throw new StaleLoadAttemptError(fence, current);
 }
 
 /** The check on its own, for a batch that writes no feature rows. */

@@ -17,7 +17,7 @@ import type { LoadResult } from '../../../activities/publish/load-layer.js';
 import { createPublishActivities } from '../../../activities/publish/publish-activities.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { featureTableName } from '../../../db/repositories/feature-tables.js';
-import { StaleLoadAttemptError } from '../../../db/repositories/load-attempts.js';
+import { StaleLoadAttemptError } from '../../../db/repositories/load-fence.js';
 import { createObjectStore } from '../../../infra/object-store.js';
 import { createOutboundFetch } from '../../../infra/outbound-fetch.js';
 import { stack } from '../support/portal-client.js';

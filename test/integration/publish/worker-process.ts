@@ -64,7 +64,7 @@ export async function insertCsvPublishJob(
   const checked = parsePublishParameters({
     fileType: 'csv',
     parameters: {
-      name: `killed_${serviceItemId.slice(0, 8)}`,
+      name: `killed_${serviceItemId}`,
       locationType: 'coordinates',
       layerInfo: { capabilities: 'Query' },
     },

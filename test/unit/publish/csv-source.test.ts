@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRecords, RecordSplitter, sampleFromBytes } from '../../../activities/publish/csv-source.js';
+import {
+  parseRecords,
+  RecordSplitter,
+  sampleFromBytes,
+  sliceEnds,
+} from '../../../activities/publish/csv-source.js';
 
 const fixture = (name: string) =>
   readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'publish', name));
@@ -19,6 +24,91 @@ describe('RecordSplitter', () => {
       ['next', 'row', 'x'],
     ]);
     expect(new TextDecoder().decode(splitter.rest())).toBe('partial');
+  });
+});
+
+/** Record ends (one past each line feed outside the qualifier) found by a plain scan of the whole text. */
+function recordEnds(data: Uint8Array): number[] {
+  const ends: number[] = [];
+  let quoted = false;
+  data.forEach((b, i) => {
+    if (b === 34) quoted = !quoted;
+    else if (b === 10 && !quoted) ends.push(i + 1);
+  });
+  return ends;
+}
+
+/** A deterministic file of records, some quoted with commas, quotes and line breaks inside. */
+function records(count: number, seed: number, withQuotes: boolean): Uint8Array {
+  let x = seed;
+  const next = () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x;
+  };
+  let text = '';
+  for (let i = 0; i < count; i++) {
+    const r = next() % 10;
+    const name = withQuotes && r < 3 ? `"a ""q"", b\nline ${next() % 1000}"` : `name ${next() % 100000}`;
+    text += `${i},${name},${'x'.repeat(next() % 40)}\n`;
+    if (r === 9) text += '\n';
+  }
+  return new TextEncoder().encode(text);
+}
+
+describe('RecordSplitter.pushParts', () => {
+  it('ends records where a plain scan of the whole text does, whatever the chunks', () => {
+    for (const withQuotes of [false, true]) {
+      const data = records(2000, withQuotes ? 7 : 11, withQuotes);
+      const ends = recordEnds(data);
+      for (const chunk of [1, 7, 64, 1000, 4096, data.length]) {
+        const splitter = new RecordSplitter(34);
+        const out: Uint8Array[] = [];
+        const wrong: number[] = [];
+        let delivered = 0;
+        let e = 0;
+        for (let at = 0; at < data.length; at += chunk) {
+          for (const p of splitter.pushParts(data.subarray(at, at + chunk))) {
+            out.push(p);
+            delivered += p.length;
+          }
+          // Everything up to the last record end in what was pushed, and no more.
+          const seen = Math.min(at + chunk, data.length);
+          while (e < ends.length && ends[e] <= seen) e++;
+          if (delivered !== (e > 0 ? ends[e - 1] : 0)) wrong.push(at);
+        }
+        out.push(splitter.rest());
+        expect(wrong).toEqual([]);
+        expect(Buffer.concat(out).equals(data)).toBe(true);
+      }
+    }
+  });
+});
+
+describe('sliceEnds', () => {
+  it('cuts a batch at the first record end at least a slice after the last cut, and at its end', () => {
+    for (const withQuotes of [false, true]) {
+      const data = records(3000, withQuotes ? 3 : 5, withQuotes);
+      const ends = recordEnds(data);
+      for (const sliceBytes of [1, 100, 4096, data.length, data.length * 2]) {
+        const cuts = [...sliceEnds(data, 34, sliceBytes)];
+        const expected: number[] = [];
+        let at = 0;
+        for (const e of ends) {
+          if (e - at >= sliceBytes && e < data.length) {
+            expected.push(e);
+            at = e;
+          }
+        }
+        expected.push(data.length);
+        expect(cuts).toEqual(expected);
+      }
+    }
+  });
+
+  it('ends the last slice at the end of a batch whose last record has no line break', () => {
+    const data = new TextEncoder().encode('a,1\nb,2\nc,3');
+    expect([...sliceEnds(data, 34, 2)]).toEqual([4, 8, 11]);
+    expect([...sliceEnds(new Uint8Array(0), 34, 2)]).toEqual([]);
   });
 });
 

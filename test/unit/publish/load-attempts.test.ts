@@ -11,7 +11,8 @@ import {
   featureTableName,
 } from '../../../db/repositories/feature-tables.js';
 import { insertJob } from '../../../db/repositories/jobs.js';
-import { beginLoadAttempt, StaleLoadAttemptError } from '../../../db/repositories/load-attempts.js';
+import { beginLoadAttempt } from '../../../db/repositories/load-attempts.js';
+import { StaleLoadAttemptError } from '../../../db/repositories/load-fence.js';
 import type { JobRequest } from '../../../db/schema/publish-request.js';
 
 // Embedded PGlite, where the retry of a load runs in the same thread as the attempt it replaces.

@@ -1,0 +1,97 @@
+/**
+ * A delimited file's whole load on a thread of its own (csv-load-work.ts): the thread reads the file
+ * from MinIO, encodes it and copies it into PostgreSQL on its own connection, and reports each
+ * committed batch here, where the activity heartbeats it and records its rejected rows. Used on
+ * PostgreSQL outside a transaction; PGlite lives in the activity's thread, which copies there.
+ */
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import type { ErrorRecord } from '../../db/repositories/jobs.js';
+import { StaleLoadAttemptError } from '../../db/repositories/load-fence.js';
+import { type ErrorBody, GeoError, internalError } from '../../lib/errors.js';
+import type { CsvLoadInit } from './csv-load-work.js';
+
+/** A batch the thread has committed, with the resume point after it. */
+export interface CommittedCsvBatch {
+  /** Records read (blank lines are not records). */
+  rows: number;
+  loaded: number;
+  rejected: ErrorRecord[];
+  next: { byteOffset: number; rowNumber: number };
+}
+
+export type CsvLoadMessage =
+  | ({ type: 'batch' } & CommittedCsvBatch)
+  | { type: 'done' }
+  | { type: 'failed'; message: string; error?: ErrorBody; stale?: { current: number | undefined } };
+
+/** How long a finished thread may take to close its connection and exit before it is ended. */
+const CLOSE_WAIT_MS = 5000;
+
+const workerUrl = new URL('./csv-load-worker.mjs', import.meta.url);
+
+export class CsvLoadThread {
+  private readonly worker: Worker;
+  private readonly messages: CsvLoadMessage[] = [];
+  private wake: (() => void) | null = null;
+  private finished = false;
+  private exited = false;
+
+  constructor(private readonly init: CsvLoadInit) {
+    this.worker = new Worker(workerUrl, {
+      workerData: init,
+      // The entry registers the TypeScript loader itself; inherited loader flags are not needed.
+      execArgv: [],
+      resourceLimits: { maxYoungGenerationSizeMb: 96, maxOldGenerationSizeMb: 512 },
+    });
+    this.worker.on('message', (m: CsvLoadMessage) => this.push(m));
+    this.worker.on('error', (e) => this.push({ type: 'failed', message: e.message }));
+    this.worker.on('exit', (code) => {
+      this.exited = true;
+      this.push({ type: 'failed', message: `The CSV load thread stopped (exit code ${code}).` });
+    });
+  }
+
+  private push(m: CsvLoadMessage) {
+    this.messages.push(m);
+    this.wake?.();
+    this.wake = null;
+  }
+
+  /** The committed batches in file order; throws what the load failed with. */
+  async *committed(): AsyncGenerator<CommittedCsvBatch> {
+    for (;;) {
+      const m = this.messages.shift();
+      if (!m) {
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+        });
+        continue;
+      }
+      if (m.type === 'batch') {
+        const { type: _, ...batch } = m;
+        yield batch;
+        continue;
+      }
+      this.finished = true;
+      if (m.type === 'done') return;
+      if (m.stale) throw new StaleLoadAttemptError(this.init.fence, m.stale.current);
+      if (m.error) throw new GeoError(m.error);
+      throw internalError('Unable to complete operation.', [`Loading the file failed: ${m.message}`]);
+    }
+  }
+
+  /** Lets a finished thread close its connection and exit; ends one still loading at once. */
+  async close(): Promise<void> {
+    if (this.exited) return;
+    if (!this.finished) {
+      await this.worker.terminate();
+      return;
+    }
+    const exited = once(this.worker, 'exit');
+    this.worker.postMessage('close');
+    const timer = setTimeout(() => void this.worker.terminate(), CLOSE_WAIT_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * Runs in the CSV load thread (csv-load-thread.ts): the whole load of a delimited file into
+ * PostgreSQL, off the activity's thread. It streams the file from MinIO from the resume point, cuts it
+ * into batches on record boundaries, encodes each to binary COPY data and copies it on a connection of
+ * its own, one transaction per batch behind the load attempt's fence, with one COPY in flight while the
+ * next batch is encoded. After each commit it tells the activity's thread the batch's counts, rejected
+ * rows and resume point. The bytes never reach the activity's thread, whose large heap (the Temporal
+ * worker, the API) was marked in full for every 64 MB of buffers that passed through it.
+ */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { DatabaseOptions } from '../../db/client.js';
+import { postgresClient } from '../../db/postgres-client.js';
+import { copyOnPostgres } from '../../db/repositories/feature-copy.js';
+import { type LoadFence, StaleLoadAttemptError } from '../../db/repositories/load-fence.js';
+import type { LayerPlan } from '../../db/schema/publish-request.js';
+import { isGeoError } from '../../lib/errors.js';
+import type { SpatialReference } from '../../lib/geometry/types.js';
+import { CopyBinaryWriter } from './copy-binary.js';
+import { createCsvBatchEncoder } from './csv-batch-encoder.js';
+import type { CsvLoadMessage } from './csv-load-thread.js';
+import { type CsvDialect, csvByteBatchesOf, sliceEnds } from './csv-source.js';
+
+export interface CsvLoadInit {
+  plan: LayerPlan;
+  targetSR: SpatialReference;
+  geometrySR: SpatialReference;
+  start: { byteOffset: number; rowNumber: number };
+  /** A URL that reads the source object (ObjectStore.readUrl), and the object's size. */
+  source: { url: string; size: number };
+  database: DatabaseOptions & { databaseUrl: string };
+  table: string;
+  columns: string[];
+  fence: LoadFence;
+  /** Bytes of whole records per batch (one transaction each). */
+  batchBytes: number;
+}
+
+const init = workerData as CsvLoadInit;
+const port = parentPort;
+if (!port) throw new Error('csv-load-work runs in a worker thread.');
+const dialect = (init.plan.source as { dialect: CsvDialect }).dialect;
+const encodeBatch = createCsvBatchEncoder(init.plan, init.targetSR, init.geometrySR);
+const qualifier = dialect.qualifier.charCodeAt(0);
+
+/** The source from the resume point on (nothing when the previous attempt read it all). */
+async function* sourceBytes(): AsyncGenerator<Uint8Array> {
+  if (init.start.byteOffset >= init.source.size) return;
+  const response = await fetch(init.source.url, { headers: { range: `bytes=${init.start.byteOffset}-` } });
+  if (response.status !== 206 || !response.body) {
+    await response.body?.cancel();
+    throw new Error(`Reading the source file from the object store failed: HTTP ${response.status}.`);
+  }
+  yield* response.body as unknown as AsyncIterable<Uint8Array>;
+}
+
+async function load(): Promise<void> {
+  const { databaseUrl, statementTimeoutMs } = init.database;
+  const client = postgresClient(databaseUrl, 1, statementTimeoutMs);
+  // Two writers in turn: one holds the batch being copied, the other the batch being encoded.
+  const writers = [0, 1].map(() => new CopyBinaryWriter(init.batchBytes * 3));
+  const batches = csvByteBatchesOf(sourceBytes(), dialect, init.start.byteOffset, init.batchBytes);
+  try {
+    let rowNumber = init.start.rowNumber;
+    let inFlight: Promise<void> | null = null;
+    let next = batches.next();
+    for (let k = 0; ; k++) {
+      const read = await next;
+      if (read.done) break;
+      const raw = read.value;
+      // The next batch is read while this one is encoded.
+      next = batches.next();
+      next.catch(() => {});
+      const w = writers[k % 2];
+      w.restart();
+      let rows = 0;
+      let loaded = 0;
+      const rejected: Extract<CsvLoadMessage, { type: 'batch' }>['rejected'] = [];
+      let from = 0;
+      for (const end of sliceEnds(raw.bytes, qualifier)) {
+        const e = encodeBatch(raw.bytes.subarray(from, end), rowNumber + rows, w);
+        from = end;
+        rows += e.rows;
+        loaded += e.loaded;
+        for (const r of e.rejected) rejected.push(r);
+        await nextTurn();
+      }
+      rowNumber += rows;
+      if (inFlight) await inFlight;
+      const committed: CsvLoadMessage = {
+        type: 'batch',
+        rows,
+        loaded,
+        rejected,
+        next: { byteOffset: raw.nextByteOffset, rowNumber },
+      };
+      // Every batch passes the fence, even one whose rows were all rejected.
+      const data = loaded > 0 ? w.finish() : '';
+      inFlight = copyOnPostgres(client, false, init.table, init.columns, data, init.fence).then(() =>
+        port?.postMessage(committed),
+      );
+      // Awaited before the next COPY or at the end; a failure meanwhile must not go unhandled.
+      inFlight.catch(() => {});
+    }
+    if (inFlight) await inFlight;
+  } finally {
+    // A read still waiting (after a failed COPY) ends with the thread.
+    await client.end({ timeout: 5 });
+  }
+}
+
+try {
+  await load();
+  port.postMessage({ type: 'done' } satisfies CsvLoadMessage);
+} catch (e) {
+  port.postMessage({
+    type: 'failed',
+    message: e instanceof Error ? e.message : String(e),
+    ...(isGeoError(e) ? { error: e.toBody() } : {}),
+    ...(e instanceof StaleLoadAttemptError ? { stale: { current: e.current } } : {}),
+  } satisfies CsvLoadMessage);
+}
+// The TypeScript loader's channel would keep the thread alive: the thread ends when it is told to,
+// after the activity's thread has read the last message.
+port.once('message', () => process.exit(0));
