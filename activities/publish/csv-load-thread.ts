@@ -7,9 +7,8 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
-import { StaleLoadAttemptError } from '../../db/repositories/load-fence.js';
-import { type ErrorBody, GeoError, internalError } from '../../lib/errors.js';
 import type { CsvLoadInit } from './csv-load-work.js';
+import { failureError, type ThreadFailure } from './thread-copy.js';
 
 /** A batch the thread has committed, with the resume point after it. */
 export interface CommittedCsvBatch {
@@ -23,7 +22,7 @@ export interface CommittedCsvBatch {
 export type CsvLoadMessage =
   | ({ type: 'batch' } & CommittedCsvBatch)
   | { type: 'done' }
-  | { type: 'failed'; message: string; error?: ErrorBody; stale?: { current: number | undefined } };
+  | ({ type: 'failed' } & ThreadFailure);
 
 /** How long a finished thread may take to close its connection and exit before it is ended. */
 const CLOSE_WAIT_MS = 5000;
@@ -75,9 +74,7 @@ export class CsvLoadThread {
       }
       this.finished = true;
       if (m.type === 'done') return;
-      if (m.stale) throw new StaleLoadAttemptError(this.init.fence, m.stale.current);
-      if (m.error) throw new GeoError(m.error);
-      throw internalError('Unable to complete operation.', [`Loading the file failed: ${m.message}`]);
+      throw failureError(m, this.init.fence, 'Loading the file');
     }
   }
 

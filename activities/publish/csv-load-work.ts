@@ -9,29 +9,21 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { DatabaseOptions } from '../../db/client.js';
-import { postgresClient } from '../../db/postgres-client.js';
-import { copyOnPostgres } from '../../db/repositories/feature-copy.js';
-import { type LoadFence, StaleLoadAttemptError } from '../../db/repositories/load-fence.js';
 import type { LayerPlan } from '../../db/schema/publish-request.js';
-import { isGeoError } from '../../lib/errors.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
 import { CopyBinaryWriter } from './copy-binary.js';
 import { createCsvBatchEncoder } from './csv-batch-encoder.js';
 import type { CsvLoadMessage } from './csv-load-thread.js';
 import { type CsvDialect, csvByteBatchesOf, sliceEnds } from './csv-source.js';
+import { type ThreadCopy, threadCopier, threadFailure } from './thread-copy.js';
 
-export interface CsvLoadInit {
+export interface CsvLoadInit extends ThreadCopy {
   plan: LayerPlan;
   targetSR: SpatialReference;
   geometrySR: SpatialReference;
   start: { byteOffset: number; rowNumber: number };
   /** A URL that reads the source object (ObjectStore.readUrl), and the object's size. */
   source: { url: string; size: number };
-  database: DatabaseOptions & { databaseUrl: string };
-  table: string;
-  columns: string[];
-  fence: LoadFence;
   /** Bytes of whole records per batch (one transaction each). */
   batchBytes: number;
 }
@@ -55,8 +47,7 @@ async function* sourceBytes(): AsyncGenerator<Uint8Array> {
 }
 
 async function load(): Promise<void> {
-  const { databaseUrl, statementTimeoutMs } = init.database;
-  const client = postgresClient(databaseUrl, 1, statementTimeoutMs);
+  const copier = threadCopier(init);
   // Two writers in turn: one holds the batch being copied, the other the batch being encoded.
   const writers = [0, 1].map(() => new CopyBinaryWriter(init.batchBytes * 3));
   const batches = csvByteBatchesOf(sourceBytes(), dialect, init.start.byteOffset, init.batchBytes);
@@ -96,16 +87,14 @@ async function load(): Promise<void> {
       };
       // Every batch passes the fence, even one whose rows were all rejected.
       const data = loaded > 0 ? w.finish() : '';
-      inFlight = copyOnPostgres(client, false, init.table, init.columns, data, init.fence).then(() =>
-        port?.postMessage(committed),
-      );
+      inFlight = copier.copy(data).then(() => port?.postMessage(committed));
       // Awaited before the next COPY or at the end; a failure meanwhile must not go unhandled.
       inFlight.catch(() => {});
     }
     if (inFlight) await inFlight;
   } finally {
     // A read still waiting (after a failed COPY) ends with the thread.
-    await client.end({ timeout: 5 });
+    await copier.close();
   }
 }
 
@@ -113,12 +102,7 @@ try {
   await load();
   port.postMessage({ type: 'done' } satisfies CsvLoadMessage);
 } catch (e) {
-  port.postMessage({
-    type: 'failed',
-    message: e instanceof Error ? e.message : String(e),
-    ...(isGeoError(e) ? { error: e.toBody() } : {}),
-    ...(e instanceof StaleLoadAttemptError ? { stale: { current: e.current } } : {}),
-  } satisfies CsvLoadMessage);
+  port.postMessage({ type: 'failed', ...threadFailure(e) } satisfies CsvLoadMessage);
 }
 // The TypeScript loader's channel would keep the thread alive: the thread ends when it is told to,
 // after the activity's thread has read the last message.

@@ -6,7 +6,6 @@
  */
 import { availableParallelism } from 'node:os';
 import { Context } from '@temporalio/activity';
-import type { DatabaseHandle, DatabaseOptions } from '../../db/client.js';
 import {
   copyColumns,
   copyRows,
@@ -24,6 +23,7 @@ import { recordProgress } from '../heartbeat.js';
 import { lookupOf, lookupRows } from './boundary-lookup-rows.js';
 import { CsvEncoderThread, type ThreadBatch } from './csv-encoder-thread.js';
 import { CsvLoadThread } from './csv-load-thread.js';
+
 import { type CsvDialect, csvByteBatches } from './csv-source.js';
 import { type GeocodeCounts, geocodeRows } from './geocoder.js';
 import { layerBatches, type ResumePoint } from './layer-sources.js';
@@ -32,6 +32,7 @@ import { createRemoteGeocoder, remoteGeocodeService } from './remote-geocoder.js
 import { createRowEncoder } from './row-encoder.js';
 import { SqliteEncoderThread } from './sqlite-encoder-thread.js';
 import { keepSpooled, takeSpooled } from './sqlite-spool.js';
+import type { ThreadCopy } from './thread-copy.js';
 
 export interface LoadProgress extends ResumePoint {
   rowsLoaded: number;
@@ -103,33 +104,11 @@ export async function loadLayer(
       );
     }
   };
-  const loadThread = loadsOnThread(plan, request, database)
-    ? new CsvLoadThread({
-        plan,
-        targetSR: request.targetSR,
-        geometrySR: plan.sourceSR,
-        start: { byteOffset: progress.byteOffset, rowNumber: progress.rowNumber },
-        source: { url: await deps.store.readUrl(request.sourceKey), size: request.sourceSize },
-        database: database.reopen as DatabaseOptions & { databaseUrl: string },
-        table: plan.tableName,
-        columns,
-        fence,
-        batchBytes: THREAD_LOAD_BATCH_BYTES,
-      })
-    : null;
-  if (loadThread) {
-    try {
-      for await (const batch of loadThread.committed()) {
-        if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
-        if (persistErrors) await insertErrorRecords(database.db, jobId, batch.rejected);
-        progress = advanced(progress, batch);
-        await report(progress);
-      }
-    } finally {
-      await loadThread.close();
-    }
-    return loadResult(progress);
-  }
+  // On PostgreSQL the threads copy the batches themselves, on connections of their own.
+  const copy: ThreadCopy | undefined =
+    database.reopen && !database.inTransaction
+      ? { database: database.reopen as ThreadCopy['database'], table: plan.tableName, columns, fence }
+      : undefined;
   // One COPY in flight while the next batch is prepared: PostgreSQL and the encoder use a core each.
   // A batch's progress is heartbeated only once its COPY has committed.
   let inFlight: Promise<unknown> | null = null;
@@ -142,9 +121,11 @@ export async function loadLayer(
     await report(afterInFlight);
   };
   const batches = encodesOnThread(plan, request)
-    ? threadBatches(deps.store, request, plan, progress)
+    ? copy
+      ? csvThreadLoad(deps.store, request, plan, progress, copy)
+      : threadBatches(deps.store, request, plan, progress)
     : decodesSqliteOnThread(plan, request)
-      ? sqliteThreadBatches(deps.store, request, plan, progress, keepSourceCopy)
+      ? sqliteThreadBatches(deps.store, request, plan, progress, keepSourceCopy, copy)
       : inProcessBatches(deps, request, plan, progress);
   for await (const batch of batches) {
     if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
@@ -152,6 +133,12 @@ export async function loadLayer(
     const { loaded, rejected, tied } = batch;
     progress = advanced(progress, batch);
     afterInFlight = progress;
+    if (batch.committed) {
+      // A thread copied it on its own connection: only its rejected rows and its progress are left.
+      if (persistErrors) await insertErrorRecords(database.db, jobId, [...rejected, ...tied]);
+      await report(progress);
+      continue;
+    }
     // The failure is caught at once (and rethrown by settle) so it is never an unhandled rejection.
     inFlight = (async () => {
       // Every batch passes the fence, even one whose rows were all rejected.
@@ -200,6 +187,8 @@ const loadResult = (progress: LoadProgress): LoadResult => ({
 /** A batch ready for COPY, with the resume point after it. */
 interface PreparedBatch {
   data: Uint8Array;
+  /** Copied and committed already (by a thread on its own connection); `data` is empty. */
+  committed?: boolean;
   loaded: number;
   rejected: ErrorRecord[];
   /** Rows published but also kept for review (tied geocodes). */
@@ -221,15 +210,47 @@ const encodesOnThread = (plan: LayerPlan, request: PublishRequest) =>
   (plan.location.type === 'coordinates' || plan.location.type === 'none') &&
   request.sourceSize >= THREAD_MIN_BYTES;
 
-/**
- * On PostgreSQL (outside a transaction) the encoder thread loads the file itself, on its own
- * connection: the file's bytes and their COPY data never pass the activity's thread.
- */
-const loadsOnThread = (plan: LayerPlan, request: PublishRequest, database: DatabaseHandle) =>
-  encodesOnThread(plan, request) && database.reopen !== undefined && !database.inTransaction;
-
 /** Bytes of whole records in each batch of a thread's load: one transaction and one heartbeat each. */
 const THREAD_LOAD_BATCH_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A CSV load on PostgreSQL (outside a transaction): the load thread reads the file and copies it on
+ * its own connection, so the file's bytes and their COPY data never pass the activity's thread; the
+ * batches come here committed.
+ */
+async function* csvThreadLoad(
+  store: PublishDeps['store'],
+  request: PublishRequest,
+  plan: LayerPlan,
+  start: ResumePoint,
+  copy: ThreadCopy,
+): AsyncGenerator<PreparedBatch> {
+  const thread = new CsvLoadThread({
+    plan,
+    targetSR: request.targetSR,
+    geometrySR: plan.sourceSR,
+    start: { byteOffset: start.byteOffset, rowNumber: start.rowNumber },
+    source: { url: await store.readUrl(request.sourceKey), size: request.sourceSize },
+    ...copy,
+    batchBytes: THREAD_LOAD_BATCH_BYTES,
+  });
+  try {
+    for await (const b of thread.committed()) {
+      yield {
+        data: NO_DATA,
+        committed: true,
+        loaded: b.loaded,
+        rejected: b.rejected,
+        tied: [],
+        next: b.next,
+      };
+    }
+  } finally {
+    await thread.close();
+  }
+}
+
+const NO_DATA = new Uint8Array(0);
 
 /** GeoPackage and SQLite tables without geocoding or lookups are read and encoded on their own thread. */
 const decodesSqliteOnThread = (plan: LayerPlan, request: PublishRequest) =>
@@ -261,6 +282,8 @@ async function* sqliteThreadBatches(
   plan: LayerPlan,
   start: ResumePoint,
   keepCopy: boolean,
+  /** The threads copy their batches themselves (each on its own connection); they come committed. */
+  copy?: ThreadCopy,
 ): AsyncGenerator<PreparedBatch> {
   const source = plan.source as Extract<LayerPlan['source'], { kind: 'sqlite' }>;
   // The copy planning kept in this process (or the previous layer's load), else a new one.
@@ -277,6 +300,7 @@ async function* sqliteThreadBatches(
         geometrySR: plan.sourceSR,
         start,
         ...(parts > 1 ? { share: { part, parts } } : {}),
+        ...(copy ? { copy } : {}),
       }),
   );
   let asked = 0;
@@ -293,7 +317,14 @@ async function* sqliteThreadBatches(
       // The first batch that is not there ends the table: no later batch is either.
       if (!b) break;
       waiting.push(ask());
-      yield { data: b.data, loaded: b.loaded, rejected: b.rejected, tied: [], next: b.next };
+      yield {
+        data: b.data,
+        ...(copy ? { committed: true } : {}),
+        loaded: b.loaded,
+        rejected: b.rejected,
+        tied: [],
+        next: b.next,
+      };
     }
   } finally {
     await Promise.all(threads.map((t) => t.close()));

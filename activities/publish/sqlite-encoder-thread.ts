@@ -7,9 +7,9 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
-import { type ErrorBody, GeoError, internalError } from '../../lib/errors.js';
 import type { ResumePoint } from './layer-sources.js';
 import type { SqliteThreadInit } from './sqlite-encoder-work.js';
+import { failureError, type ThreadFailure } from './thread-copy.js';
 
 export interface SqliteThreadBatch {
   rows: number;
@@ -23,7 +23,7 @@ export interface SqliteThreadBatch {
 type Reply =
   | ({ ok: true; done: false } & SqliteThreadBatch)
   | { ok: true; done: true }
-  | { ok: false; message: string; error?: ErrorBody };
+  | ({ ok: false } & ThreadFailure);
 
 /** How long a closing thread may take to finish its batch and close the file before it is ended. */
 const CLOSE_WAIT_MS = 5000;
@@ -45,12 +45,7 @@ export class SqliteEncoderThread {
     this.worker.on('message', (reply: Reply) => {
       const next = this.waiting.shift();
       if (!next) return;
-      if (!reply.ok)
-        next.reject(
-          reply.error
-            ? new GeoError(reply.error)
-            : internalError('Unable to complete operation.', [`Reading the file failed: ${reply.message}`]),
-        );
+      if (!reply.ok) next.reject(failureError(reply, init.copy?.fence, 'Reading the file'));
       else if (reply.done) next.resolve(null);
       else next.resolve(reply);
     });

@@ -124,7 +124,13 @@ export function* sqliteBatches(
   start: ResumePoint,
   size = SQLITE_BATCH_ROWS,
   share: BatchShare = { part: 0, parts: 1 },
-): Generator<SourceBatch> {
+  /**
+   * Batches come in pieces of at most this many rows (`partial` on all but a batch's last): a reader
+   * that encodes each piece as it comes holds fewer rows' objects at a time, so fewer outlive a young
+   * collection. Resume points are only those of whole batches.
+   */
+  pieceRows = size,
+): Generator<SourceBatch & { partial?: boolean }> {
   const layout = tableLayout(db, layer.table);
   const positionOf = (column: string) => {
     const at = layout.position.get(column);
@@ -155,6 +161,8 @@ export function* sqliteBatches(
   const next = () => reading(() => rowsAfter.next());
   let rowNumber = start.rowNumber;
   let batch: SourceBatch | null = null;
+  /** The last piece given, while its batch has not ended. */
+  let piece: SourceBatch | null = null;
   for (let r = next(); !r.done; r = next()) {
     if (typeof r.value === 'number') {
       // Another part's rows.
@@ -179,9 +187,18 @@ export function* sqliteBatches(
     if ((rowNumber - start.rowNumber) % size === 0) {
       yield batch;
       batch = null;
+      piece = null;
+    } else if (batch.rows.length === pieceRows) {
+      piece = batch;
+      yield { ...batch, partial: true };
+      batch = null;
     }
   }
   if (batch) yield batch;
+  // The table ended with a piece: its batch ends, with no more rows, where that piece did.
+  else if (piece) {
+    yield { ...empty(rowNumber, spatial), next: piece.next };
+  }
 }
 
 const empty = (rowNumber: number, spatial: boolean): SourceBatch => ({

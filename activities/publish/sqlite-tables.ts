@@ -102,11 +102,13 @@ export async function* sqliteLayerBatches(
   plan: LayerPlan,
   start: { byteOffset: number; rowNumber: number },
   share?: BatchShare,
-): AsyncGenerator<SourceBatch> {
+  /** Batches in pieces of this many rows (sqliteBatches). */
+  pieceRows?: number,
+): AsyncGenerator<SourceBatch & { partial?: boolean }> {
   if (plan.source.kind !== 'sqlite') return;
   const db = await openSqlite(open);
   try {
-    yield* sqliteBatches(db, plan.source, plan.geometryType, start, undefined, share);
+    yield* sqliteBatches(db, plan.source, plan.geometryType, start, undefined, share, pieceRows);
   } finally {
     db.close();
   }

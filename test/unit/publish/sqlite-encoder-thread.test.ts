@@ -147,6 +147,50 @@ describe('the SQLite encoder thread', () => {
     expect(Buffer.from(resumed[1][0].data).equals(expected[2].data)).toBe(true);
   }, 120_000);
 
+  it('gives a batch in pieces that join up to it, also when the table ends on a piece', async () => {
+    const db = await openSqlite(readFileSync(path));
+    try {
+      if (plan.source.kind !== 'sqlite') throw new Error('not a sqlite source');
+      const source = plan.source;
+      const read = (share?: BatchShare, pieceRows?: number) =>
+        sqliteBatches(
+          db,
+          source,
+          plan.geometryType,
+          { byteOffset: 0, rowNumber: 0 },
+          20_000,
+          share,
+          pieceRows,
+        );
+      // 45,000 rows: batches of 20,000, 20,000 and 5,000; pieces of 2,500 end the last batch on a piece.
+      for (const pieceRows of [2000, 2500, 7000]) {
+        for (const share of [undefined, { part: 1, parts: 2 }]) {
+          const whole = [...read(share)];
+          const joined: { rows: unknown[]; firstRowNumber: number; next: unknown; pieces: number }[] = [];
+          let open: (typeof joined)[number] | null = null;
+          for (const p of read(share, pieceRows)) {
+            expect(p.rows.length).toBeLessThanOrEqual(pieceRows);
+            open ??= { rows: [], firstRowNumber: p.firstRowNumber, next: null, pieces: 0 };
+            open.rows.push(...p.rows);
+            open.pieces++;
+            if (!p.partial) {
+              open.next = p.next;
+              joined.push(open);
+              open = null;
+            }
+          }
+          expect(open).toBeNull();
+          expect(joined.map((b) => [b.firstRowNumber, b.rows, b.next])).toEqual(
+            whole.map((b) => [b.firstRowNumber, b.rows, b.next]),
+          );
+          expect(joined.some((b) => b.pieces > 1)).toBe(true);
+        }
+      }
+    } finally {
+      db.close();
+    }
+  });
+
   it('closes early without reading on, and reports a missing file as an error', async () => {
     const early = threadOf({ byteOffset: 0, rowNumber: 0 });
     expect((await early.next())?.rows).toBe(20_000);
