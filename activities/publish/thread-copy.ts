@@ -23,7 +23,7 @@ export function threadCopier(copy: ThreadCopy) {
   const client = postgresClient(databaseUrl, 1, statementTimeoutMs);
   return {
     copy: (data: Uint8Array | '') =>
-      copyOnPostgres(client, false, copy.table, copy.columns, data, copy.fence),
+      copyOnPostgres(client, false, { table: copy.table, columns: copy.columns, data, fence: copy.fence }),
     close: () => client.end({ timeout: 5 }),
   };
 }

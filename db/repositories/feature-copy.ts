@@ -18,29 +18,41 @@ export function checkedIdentifier(identifier: string): string {
   return `"${identifier}"`;
 }
 
+/** A batch of COPY data for a table: text (tab-separated) or binary (header and trailer included). */
+export interface CopyBatch {
+  table: string;
+  columns: readonly string[];
+  data: string | Uint8Array;
+  /** The load attempt the batch belongs to: it commits only while that attempt is the current one. */
+  fence?: LoadFence;
+}
+
+/** A batch without rows: no text, or a binary batch that is only its 19-byte header and 2-byte trailer. */
+export const isEmptyCopy = (data: string | Uint8Array): boolean =>
+  typeof data === 'string' ? data === '' : data.length <= 21;
+
+/** The COPY statement of a batch, from `source` (`stdin`, or PGlite's `'/dev/blob'`). */
+export function copyStatement(batch: CopyBatch, source: string): string {
+  const columns = batch.columns.map(checkedIdentifier).join(', ');
+  const format = typeof batch.data === 'string' ? '' : ' with (format binary)';
+  return `copy ${checkedIdentifier(batch.table)} (${columns}) from ${source}${format}`;
+}
+
 /**
- * copyRows on a postgres.js client of one's own (a load thread's connection). A batch without rows
- * still passes the fence. `inTransaction`: the client is a transaction's, and the batch commits (or
- * not) with everything else it does.
+ * copyRows on a postgres.js client (the pool's, or a load thread's own connection). A batch without
+ * rows still passes the fence. `inTransaction`: the client is a transaction's, and the batch commits
+ * (or not) with everything else it does.
  */
 export async function copyOnPostgres(
   client: postgres.Sql,
   inTransaction: boolean,
-  table: string,
-  columnNames: readonly string[],
-  data: string | Uint8Array,
-  fence?: LoadFence,
+  batch: CopyBatch,
 ): Promise<void> {
-  const binary = typeof data !== 'string';
-  const empty = binary ? data.length <= 21 : data === '';
-  const columns = columnNames.map(checkedIdentifier).join(', ');
-  const format = binary ? ' with (format binary)' : '';
+  const { data, fence } = batch;
   const copy = async (tx: postgres.Sql | postgres.TransactionSql) => {
-    if (empty) return;
-    const writable = await tx
-      .unsafe(`copy ${checkedIdentifier(table)} (${columns}) from stdin${format}`)
-      .writable();
-    await pipeline(Readable.from([binary ? data : Buffer.from(data, 'utf8')]), writable);
+    if (isEmptyCopy(data)) return;
+    const writable = await tx.unsafe(copyStatement(batch, 'stdin')).writable();
+    await pipeline(Readable.from([typeof data === 'string' ? Buffer.from(data, 'utf8') : data]), writable);
   };
   if (!fence) return copy(client);
   const fenced = async (tx: postgres.Sql | postgres.TransactionSql) => {

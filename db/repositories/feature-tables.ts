@@ -11,7 +11,7 @@ import { internalError } from '../../lib/errors.js';
 import type { Bounds } from '../../lib/geometry/types.js';
 import { type EsriFieldType, FIELD_STORAGE } from '../../lib/query/field-types.js';
 import type { DatabaseHandle } from '../client.js';
-import { checkedIdentifier as checked, copyOnPostgres } from './feature-copy.js';
+import { checkedIdentifier as checked, copyOnPostgres, copyStatement, isEmptyCopy } from './feature-copy.js';
 import { assertCurrentAttempt } from './load-attempts.js';
 import { CURRENT_ATTEMPT_SQL, checkAttempt, fenceParams, type LoadFence } from './load-fence.js';
 
@@ -99,20 +99,15 @@ export async function copyRows(
   data: string | Uint8Array,
   fence?: LoadFence,
 ): Promise<void> {
-  const binary = typeof data !== 'string';
-  // A binary batch without rows is its 19-byte header and 2-byte trailer.
-  if (binary ? data.length <= 21 : data === '') {
+  if (isEmptyCopy(data)) {
     if (fence) await assertCurrentAttempt(db, fence);
     return;
   }
-  const columns = columnNames.map(checked).join(', ');
-  const format = binary ? ' with (format binary)' : '';
-  if (db.kind === 'postgres') {
-    return copyOnPostgres(db.driver as postgres.Sql, db.inTransaction, table, columnNames, data, fence);
-  }
+  const batch = { table, columns: columnNames, data, fence };
+  if (db.kind === 'postgres') return copyOnPostgres(db.driver as postgres.Sql, db.inTransaction, batch);
   // PGlite has no COPY FROM STDIN stream; it reads COPY input from a Blob at /dev/blob.
   const client = db.driver as PGlite | Transaction;
-  const statement = `copy ${checked(table)} (${columns}) from '/dev/blob'${format}`;
+  const statement = copyStatement(batch, "'/dev/blob'");
   const blob = new Blob([data]);
   if (!fence) {
     await client.query(statement, [], { blob });

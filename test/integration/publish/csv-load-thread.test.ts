@@ -13,15 +13,11 @@ import { join } from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGazetteerGeocoder } from '../../../activities/publish/gazetteer-geocoder.js';
 import type { LoadResult } from '../../../activities/publish/load-layer.js';
-import { createPublishActivities } from '../../../activities/publish/publish-activities.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { featureTableName } from '../../../db/repositories/feature-tables.js';
-import { createObjectStore } from '../../../infra/object-store.js';
-import { createOutboundFetch } from '../../../infra/outbound-fetch.js';
 import { stack } from '../support/portal-client.js';
-import { insertCsvPublishJob } from './worker-process.js';
+import { insertCsvPublishJob, stackPublishActivities } from './worker-process.js';
 
 const ROWS = 120_000;
 
@@ -53,7 +49,7 @@ describe('a CSV loaded by the load thread on PostgreSQL', () => {
   const jobId = `thread-${serviceItemId}`;
   const table = featureTableName(serviceItemId, 0);
   let database: DatabaseHandle;
-  let activities: ReturnType<typeof createPublishActivities>;
+  let activities: ReturnType<typeof stackPublishActivities>;
 
   beforeAll(async () => {
     const s = stack();
@@ -61,18 +57,7 @@ describe('a CSV loaded by the load thread on PostgreSQL', () => {
     const path = join(dir, 'places.csv');
     await writeCsv(path);
     await insertCsvPublishJob(database, path, jobId, serviceItemId);
-    activities = createPublishActivities({
-      database,
-      store: createObjectStore({ ...s.minio, endpoint: new URL(s.minio.endpoint), consolePort: 0 }),
-      now: Date.now,
-      geocoder: createGazetteerGeocoder(),
-      outbound: createOutboundFetch({
-        allowedHosts: [],
-        connectTimeoutMs: 1,
-        readTimeoutMs: 1,
-        maxResponseBytes: 0,
-      }),
-    });
+    activities = stackPublishActivities(database);
     await new MockActivityEnvironment().run(() => activities.planPublish(jobId));
   }, 120_000);
 

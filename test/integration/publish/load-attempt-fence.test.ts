@@ -12,16 +12,12 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGazetteerGeocoder } from '../../../activities/publish/gazetteer-geocoder.js';
 import type { LoadResult } from '../../../activities/publish/load-layer.js';
-import { createPublishActivities } from '../../../activities/publish/publish-activities.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { featureTableName } from '../../../db/repositories/feature-tables.js';
 import { StaleLoadAttemptError } from '../../../db/repositories/load-fence.js';
-import { createObjectStore } from '../../../infra/object-store.js';
-import { createOutboundFetch } from '../../../infra/outbound-fetch.js';
 import { stack } from '../support/portal-client.js';
-import { insertCsvPublishJob, writePointsCsv } from './worker-process.js';
+import { insertCsvPublishJob, stackPublishActivities, writePointsCsv } from './worker-process.js';
 
 const ROWS = 300_000;
 /** Every 1000th row has an unusable latitude. */
@@ -52,19 +48,7 @@ describe('two attempts of one load running at once', () => {
   });
 
   it('let the newer attempt win and the older stop without writing, every row once', async () => {
-    const s = stack();
-    const activities = createPublishActivities({
-      database,
-      store: createObjectStore({ ...s.minio, endpoint: new URL(s.minio.endpoint), consolePort: 0 }),
-      now: Date.now,
-      geocoder: createGazetteerGeocoder(),
-      outbound: createOutboundFetch({
-        allowedHosts: [],
-        connectTimeoutMs: 1,
-        readTimeoutMs: 1,
-        maxResponseBytes: 0,
-      }),
-    });
+    const activities = stackPublishActivities(database);
     await new MockActivityEnvironment().run(() => activities.planPublish(jobId));
 
     // The first attempt; once it has committed a batch the test takes the table, so a later batch of

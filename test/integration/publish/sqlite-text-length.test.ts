@@ -14,17 +14,15 @@ import { join } from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeSqlite } from '../../../activities/publish/analyze-tables.js';
-import { createGazetteerGeocoder } from '../../../activities/publish/gazetteer-geocoder.js';
 import type { LoadProgress, LoadResult } from '../../../activities/publish/load-layer.js';
-import { createPublishActivities } from '../../../activities/publish/publish-activities.js';
 import { parsePublishParameters } from '../../../api/publish/publish-parameters.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { insertJob } from '../../../db/repositories/jobs.js';
 import { insertService, listLayers } from '../../../db/repositories/services.js';
-import { createObjectStore, type ObjectStore } from '../../../infra/object-store.js';
-import { createOutboundFetch } from '../../../infra/outbound-fetch.js';
+import type { ObjectStore } from '../../../infra/object-store.js';
 import { publishWorkflowId } from '../../../workflows/messages.js';
 import { stack } from '../support/portal-client.js';
+import { stackPublishActivities, stackStore } from './worker-process.js';
 
 const ROWS = 60_000;
 /** In the first of three 20,000-row batches: read by the first attempt only. */
@@ -69,7 +67,7 @@ describe('text widths a GeoPackage leaves undeclared, measured on the loaded row
   const stamp = Date.now().toString(16);
   let database: DatabaseHandle;
   let store: ObjectStore;
-  let activities: ReturnType<typeof createPublishActivities>;
+  let activities: ReturnType<typeof stackPublishActivities>;
 
   async function insertSqliteJob(
     jobId: string,
@@ -126,19 +124,8 @@ describe('text widths a GeoPackage leaves undeclared, measured on the loaded row
   beforeAll(async () => {
     const s = stack();
     database = await openDatabase({ databaseUrl: s.databaseUrl, poolSize: 4 });
-    store = createObjectStore({ ...s.minio, endpoint: new URL(s.minio.endpoint), consolePort: 0 });
-    activities = createPublishActivities({
-      database,
-      store,
-      now: Date.now,
-      geocoder: createGazetteerGeocoder(),
-      outbound: createOutboundFetch({
-        allowedHosts: [],
-        connectTimeoutMs: 1,
-        readTimeoutMs: 1,
-        maxResponseBytes: 0,
-      }),
-    });
+    store = stackStore();
+    activities = stackPublishActivities(database, store);
     const csv = join(dir, 'points.csv');
     await writeCsv(csv);
     writeGeoPackage(csv, path);

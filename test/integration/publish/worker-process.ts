@@ -6,11 +6,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { createGazetteerGeocoder } from '../../../activities/publish/gazetteer-geocoder.js';
+import { createPublishActivities } from '../../../activities/publish/publish-activities.js';
 import { parsePublishParameters } from '../../../api/publish/publish-parameters.js';
 import type { DatabaseHandle } from '../../../db/client.js';
 import { insertJob } from '../../../db/repositories/jobs.js';
 import { insertService } from '../../../db/repositories/services.js';
 import { createObjectStore } from '../../../infra/object-store.js';
+import { createOutboundFetch } from '../../../infra/outbound-fetch.js';
 import { publishWorkflowId } from '../../../workflows/messages.js';
 import { stack } from '../support/portal-client.js';
 
@@ -57,7 +60,7 @@ export async function insertCsvPublishJob(
   serviceItemId: string,
 ): Promise<void> {
   const s = stack();
-  const store = createObjectStore({ ...s.minio, endpoint: new URL(s.minio.endpoint), consolePort: 0 });
+  const store = stackStore();
   const sourceKey = `publish/${jobId}/source`;
   const size = statSync(csvPath).size;
   await store.put(sourceKey, createReadStream(csvPath), size);
@@ -91,5 +94,27 @@ export async function insertCsvPublishJob(
     request: { ...checked, sourceKey, sourceSize: size },
     created: now,
     modified: now,
+  });
+}
+
+/** The test stack's MinIO, as the worker's object store. */
+export const stackStore = () => {
+  const s = stack();
+  return createObjectStore({ ...s.minio, endpoint: new URL(s.minio.endpoint), consolePort: 0 });
+};
+
+/** The publish activities a worker runs, over `database` and the test stack's MinIO, with no outbound fetches. */
+export function stackPublishActivities(database: DatabaseHandle, store = stackStore()) {
+  return createPublishActivities({
+    database,
+    store,
+    now: Date.now,
+    geocoder: createGazetteerGeocoder(),
+    outbound: createOutboundFetch({
+      allowedHosts: [],
+      connectTimeoutMs: 1,
+      readTimeoutMs: 1,
+      maxResponseBytes: 0,
+    }),
   });
 }
