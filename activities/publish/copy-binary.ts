@@ -7,9 +7,8 @@
  */
 
 const SIGNATURE = [0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00];
-/** The bytes before the first row (signature, flags, header extension length) and after the last. */
+/** The bytes before the first row: signature, flags, header extension length. */
 export const COPY_HEADER_BYTES = SIGNATURE.length + 8;
-export const COPY_TRAILER_BYTES = 2;
 /** 2000-01-01T00:00:00Z, PostgreSQL's timestamp epoch, in Unix milliseconds. */
 const PG_EPOCH_MS = 946_684_800_000;
 const TWO_32 = 2 ** 32;
