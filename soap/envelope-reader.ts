@@ -1,12 +1,12 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { parseXmlTree, XmlReadError } from '../lib/xml/parse.js';
+import { attribute, childElements, childNames, type XmlNode } from '../lib/xml/tree.js';
 import { clientFault, SOAP_ENVELOPE_NS, SoapFault } from './fault.js';
-import { attribute, childElements, childNames, type XmlNode } from './xml-tree.js';
 
 /**
  * Reads a SOAP 1.1 envelope defensively: DTDs and entity declarations are refused before any
  * parsing (SOAP forbids them and they are the XXE / entity-expansion vector), size and nesting are
- * capped, then the document is validated and parsed, and the single operation element of the
- * Body is returned.
+ * capped, then the document is parsed (strictly, xml-parse.ts), and the single operation element of
+ * the Body is returned.
  */
 export interface EnvelopeLimits {
   /** Largest request body accepted, in bytes. */
@@ -34,62 +34,20 @@ function envelopeNamespace(raw: string): string | undefined {
   return new RegExp(`\\s${escaped}\\s*=\\s*(["'])(.*?)\\1`).exec(match[0])?.[2];
 }
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-  processEntities: true,
-  htmlEntities: false,
-  isArray: (_name, _path, _isLeaf, isAttribute) => !isAttribute,
-  // Our own scan enforces the nesting limit; the parser's cap only has to stay out of its way.
-  maxNestedTags: 10_000,
-  jPath: false,
-});
-
-function parse(raw: string): Record<string, XmlNode[] | undefined> {
+function parse(raw: string, limits: EnvelopeLimits): Record<string, XmlNode[] | undefined> {
   try {
-    return parser.parse(raw);
+    return parseXmlTree(raw, limits.maxDepth);
   } catch (error) {
-    // The parser refuses what the validator lets through, such as reserved names like __proto__.
-    throw clientFault('The request could not be parsed.', [
-      error instanceof Error ? error.message : String(error),
+    if (!(error instanceof XmlReadError)) throw error;
+    if (error.reason === 'depth') {
+      throw clientFault(`The request nests elements deeper than ${limits.maxDepth} levels.`);
+    }
+    if (!error.position) throw clientFault('The request could not be parsed.', [error.message]);
+    const { line, column } = error.position;
+    throw clientFault('The request is not well-formed XML.', [
+      `${error.message} (line ${line}, column ${column})`,
     ]);
   }
-}
-
-/** Nesting depth of the raw document, skipping comments, CDATA, processing instructions and quoted values. */
-export function maxNesting(xml: string, limit: number): number {
-  let depth = 0;
-  let deepest = 0;
-  let i = xml.indexOf('<');
-  while (i !== -1 && i < xml.length) {
-    const next = xml[i + 1];
-    if (xml.startsWith('<!--', i)) i = xml.indexOf('-->', i + 4);
-    else if (xml.startsWith('<![CDATA[', i)) i = xml.indexOf(']]>', i + 9);
-    else if (next === '?' || next === '!') i = xml.indexOf('>', i);
-    else if (next === '/') {
-      depth--;
-      i = xml.indexOf('>', i);
-    } else {
-      let j = i + 1;
-      let quote: string | undefined;
-      for (; j < xml.length; j++) {
-        const c = xml[j];
-        if (quote) quote = c === quote ? undefined : quote;
-        else if (c === '"' || c === "'") quote = c;
-        else if (c === '>') break;
-      }
-      if (xml[j - 1] !== '/') deepest = Math.max(deepest, ++depth);
-      if (deepest > limit) return deepest;
-      i = j;
-    }
-    if (i === -1) break;
-    i = xml.indexOf('<', i + 1);
-  }
-  return deepest;
 }
 
 export function readEnvelope(raw: string, limits: EnvelopeLimits = DEFAULT_LIMITS): BodyElement {
@@ -99,16 +57,8 @@ export function readEnvelope(raw: string, limits: EnvelopeLimits = DEFAULT_LIMIT
   if (/<!DOCTYPE/i.test(raw) || /<!ENTITY/i.test(raw)) {
     throw clientFault('Document type and entity declarations are not allowed in SOAP messages.');
   }
-  if (maxNesting(raw, limits.maxDepth) > limits.maxDepth) {
-    throw clientFault(`The request nests elements deeper than ${limits.maxDepth} levels.`);
-  }
-  const validation = XMLValidator.validate(raw);
-  if (validation !== true) {
-    const { msg, line, col } = validation.err;
-    throw clientFault('The request is not well-formed XML.', [`${msg} (line ${line}, column ${col})`]);
-  }
-  const document = parse(raw);
-  const roots = Object.keys(document).filter((key) => !key.startsWith('?'));
+  const document = parse(raw, limits);
+  const roots = Object.keys(document);
   const [envelope] = document.Envelope ?? [];
   if (roots.length !== 1 || envelope === undefined) throw clientFault('The request is not a SOAP envelope.');
   if (envelopeNamespace(raw) !== SOAP_ENVELOPE_NS) {

@@ -1,3 +1,12 @@
+import {
+  attribute,
+  childElements,
+  childNames,
+  isNil,
+  localName,
+  textOf,
+  type XmlNode,
+} from '../lib/xml/tree.js';
 import { type EnvelopeLimits, readEnvelope } from './envelope-reader.js';
 import { clientFault } from './fault.js';
 import type { SoapOperationName } from './operation-names.js';
@@ -5,7 +14,6 @@ import { decodePrimitive, xsdPrimitive } from './primitive-codec.js';
 import type { ElementDef } from './schema/model.js';
 import { isPrimitive } from './schema/model.js';
 import { SCHEMA, type SchemaRegistry } from './schema/registry.js';
-import { attribute, childElements, childNames, isNil, localName, textOf, type XmlNode } from './xml-tree.js';
 
 /**
  * Decodes a request envelope into the typed request object of its operation, driven by the schema

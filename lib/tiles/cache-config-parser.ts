@@ -1,20 +1,42 @@
-import { XMLParser } from 'fast-xml-parser';
 import { badRequest } from '../errors.js';
 import type { Bounds } from '../geometry/types.js';
+import { parseXmlTree, XmlReadError } from '../xml/parse.js';
+import { childElements, textOf, type XmlNode } from '../xml/tree.js';
 import { type CacheDefinition, type CacheTileFormat, parseStorageFormat } from './cache-definition.js';
 
-/** Reads conf.xml, conf.cdi and tile-package root.json back into a CacheDefinition. */
-const parser = new XMLParser({
-  ignoreAttributes: true,
-  removeNSPrefix: true,
-  parseTagValue: false,
-  trimValues: true,
-  isArray: (name) => name === 'LODInfo',
-});
+/**
+ * Reads conf.xml, conf.cdi and tile-package root.json back into a CacheDefinition. The XML files come
+ * from uploaded packages: they are read by the strict tree reader (linear in their size, entities
+ * refused) under a size cap far above any real one.
+ */
+export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
-type XmlNode = Record<string, unknown>;
+function readXml(text: string, file: string): Record<string, XmlNode[]> {
+  if (text.length > MAX_CONFIG_BYTES) {
+    throw badRequest(`${file} is larger than ${MAX_CONFIG_BYTES} bytes.`);
+  }
+  try {
+    return parseXmlTree(text);
+  } catch (e) {
+    if (!(e instanceof XmlReadError)) throw e;
+    const where = e.position ? ` (line ${e.position.line}, column ${e.position.column})` : '';
+    throw badRequest(`${file} is not well-formed XML: ${e.message}${where}`);
+  }
+}
 
-const node = (v: unknown): XmlNode => (v && typeof v === 'object' ? (v as XmlNode) : {});
+/** The first child element called `name`, if any. */
+const child = (node: XmlNode | undefined, name: string): XmlNode | undefined =>
+  node === undefined ? undefined : childElements(node, name)[0];
+
+/** The trimmed text of the first child called `name`; undefined when there is none. */
+const value = (node: XmlNode | undefined, name: string): string | undefined => {
+  const c = child(node, name);
+  return c === undefined ? undefined : textOf(c).trim();
+};
+
+type JsonObject = Record<string, unknown>;
+
+const node = (v: unknown): JsonObject => (v && typeof v === 'object' ? (v as JsonObject) : {});
 
 function num(v: unknown, what: string): number {
   const n = Number(v);
@@ -27,46 +49,50 @@ const optNum = (v: unknown): number | undefined =>
   v === undefined || v === '' || !Number.isFinite(Number(v)) ? undefined : Number(v);
 
 export function parseConfXml(text: string): CacheDefinition {
-  const root = node(parser.parse(text).CacheInfo);
-  const tci = node(root.TileCacheInfo);
-  if (!root.TileCacheInfo) throw badRequest('conf.xml has no CacheInfo/TileCacheInfo.');
-  const sr = node(tci.SpatialReference);
-  const origin = node(tci.TileOrigin);
-  const tii = node(root.TileImageInfo);
-  const csi = node(root.CacheStorageInfo);
-  const lodNodes = (node(tci.LODInfos).LODInfo as unknown[] | undefined) ?? [];
-  const wkid = optNum(sr.WKID) ?? 0;
+  const root = readXml(text, 'conf.xml').CacheInfo?.[0];
+  const tci = child(root, 'TileCacheInfo');
+  if (!tci) throw badRequest('conf.xml has no CacheInfo/TileCacheInfo.');
+  const sr = child(tci, 'SpatialReference');
+  const origin = child(tci, 'TileOrigin');
+  const tii = child(root, 'TileImageInfo');
+  const csi = child(root, 'CacheStorageInfo');
+  const lodNodes = childElements(child(tci, 'LODInfos') ?? '', 'LODInfo');
+  const wkid = optNum(value(sr, 'WKID')) ?? 0;
+  const storageFormat = value(csi, 'StorageFormat');
   const def: CacheDefinition = {
     wkid,
-    originX: num(origin.X, 'TileOrigin/X'),
-    originY: num(origin.Y, 'TileOrigin/Y'),
-    tileRows: num(tci.TileRows, 'TileRows'),
-    tileCols: num(tci.TileCols, 'TileCols'),
-    dpi: optNum(tci.PreciseDPI) ?? num(tci.DPI, 'DPI'),
-    lods: lodNodes.map((n) => {
-      const l = node(n);
-      return {
-        level: num(l.LevelID, 'LevelID'),
-        scale: num(l.Scale, 'Scale'),
-        resolution: num(l.Resolution, 'Resolution'),
-      };
-    }),
-    format: (String(tii.CacheTileFormat ?? 'PNG') || 'PNG') as CacheTileFormat,
-    compressionQuality: optNum(tii.CompressionQuality) ?? 0,
-    antialiasing: String(tii.Antialiasing ?? 'false').toLowerCase() === 'true',
-    storage: csi.StorageFormat ? parseStorageFormat(String(csi.StorageFormat)) : 'exploded',
-    packetSize: optNum(csi.PacketSize) ?? 128,
+    originX: num(value(origin, 'X'), 'TileOrigin/X'),
+    originY: num(value(origin, 'Y'), 'TileOrigin/Y'),
+    tileRows: num(value(tci, 'TileRows'), 'TileRows'),
+    tileCols: num(value(tci, 'TileCols'), 'TileCols'),
+    dpi: optNum(value(tci, 'PreciseDPI')) ?? num(value(tci, 'DPI'), 'DPI'),
+    lods: lodNodes.map((l) => ({
+      level: num(value(l, 'LevelID'), 'LevelID'),
+      scale: num(value(l, 'Scale'), 'Scale'),
+      resolution: num(value(l, 'Resolution'), 'Resolution'),
+    })),
+    format: (value(tii, 'CacheTileFormat') || 'PNG') as CacheTileFormat,
+    compressionQuality: optNum(value(tii, 'CompressionQuality')) ?? 0,
+    antialiasing: (value(tii, 'Antialiasing') ?? 'false').toLowerCase() === 'true',
+    storage: storageFormat ? parseStorageFormat(storageFormat) : 'exploded',
+    packetSize: optNum(value(csi, 'PacketSize')) ?? 128,
   };
-  const latest = optNum(sr.LatestWKID);
+  const latest = optNum(value(sr, 'LatestWKID'));
   if (latest) def.latestWkid = latest;
-  if (typeof sr.WKT === 'string' && sr.WKT && !wkid) def.wkt = sr.WKT;
+  const wkt = value(sr, 'WKT');
+  if (wkt && !wkid) def.wkt = wkt;
   return def;
 }
 
 /** The envelope of a conf.cdi file. */
 export function parseConfCdi(text: string): Bounds {
-  const env = node(parser.parse(text).EnvelopeN);
-  return [num(env.XMin, 'XMin'), num(env.YMin, 'YMin'), num(env.XMax, 'XMax'), num(env.YMax, 'YMax')];
+  const env = readXml(text, 'conf.cdi').EnvelopeN?.[0];
+  return [
+    num(value(env, 'XMin'), 'XMin'),
+    num(value(env, 'YMin'), 'YMin'),
+    num(value(env, 'XMax'), 'XMax'),
+    num(value(env, 'YMax'), 'YMax'),
+  ];
 }
 
 interface RootJsonTileInfo {

@@ -1,5 +1,5 @@
 import { badRequest } from '../errors.js';
-import { parseConfCdi, parseConfXml, parseTilePackageRoot } from './cache-config-parser.js';
+import { MAX_CONFIG_BYTES, parseConfCdi, parseConfXml, parseTilePackageRoot } from './cache-config-parser.js';
 import type { CacheDefinition } from './cache-definition.js';
 import { BUNDLE_DIM, decodeBundle, parseBundlePath } from './compact-bundle.js';
 import { parseBundlx, v1BundleTiles } from './compact-bundle-v1.js';
@@ -110,16 +110,33 @@ export function describeTilePackage(entryNames: readonly string[]): TilePackageL
   return layout;
 }
 
+/** A metadata file of the package as text, refused past MAX_CONFIG_BYTES (real ones are kilobytes). */
+async function readConfigFile(reader: PackageReader, path: string): Promise<string> {
+  const bytes = await reader.read(path);
+  if (bytes.length > MAX_CONFIG_BYTES) {
+    throw badRequest(`${path.slice(path.lastIndexOf('/') + 1)} is larger than ${MAX_CONFIG_BYTES} bytes.`);
+  }
+  return new TextDecoder().decode(bytes);
+}
+
 /** The package's cache definition from conf.xml (+ conf.cdi) or root.json. */
 export async function readPackageDefinition(
   layout: TilePackageLayout,
   reader: PackageReader,
 ): Promise<CacheDefinition> {
-  const text = new TextDecoder().decode(await reader.read(layout.metadataPath));
-  if (layout.kind !== 'tpk') return parseTilePackageRoot(JSON.parse(text));
+  const text = await readConfigFile(reader, layout.metadataPath);
+  if (layout.kind !== 'tpk') {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      throw badRequest(`root.json is not valid JSON: ${(e as Error).message}`);
+    }
+    return parseTilePackageRoot(json);
+  }
   const def = parseConfXml(text);
   if (layout.confCdiPath) {
-    def.extent = parseConfCdi(new TextDecoder().decode(await reader.read(layout.confCdiPath)));
+    def.extent = parseConfCdi(await readConfigFile(reader, layout.confCdiPath));
   }
   return def;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maxNesting, readEnvelope } from '../../../soap/envelope-reader.js';
+import { readEnvelope } from '../../../soap/envelope-reader.js';
 import { SoapFault } from '../../../soap/fault.js';
 import { readFixture } from './fixtures.js';
 
@@ -72,7 +72,12 @@ describe('reading hostile or broken envelopes', () => {
   });
 
   it('counts nesting without being fooled by comments, CDATA, quotes or self-closing tags', () => {
-    expect(maxNesting('<a><!-- <b><c> --><![CDATA[<d><e>]]><f x="<g>"/><h></h></a>', 99)).toBe(2);
+    // Envelope, Body, GetMapCount and a are 4 levels; f and h are the fifth.
+    const raw = `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><GetMapCount><a><!-- <b><c> --><![CDATA[<d><e>]]><f x="&lt;g>"/><h></h></a></GetMapCount></soap:Body></soap:Envelope>`;
+    expect(readEnvelope(raw, { maxBytes: 1024, maxDepth: 5 }).name).toBe('GetMapCount');
+    expect(faultOf(raw, { maxBytes: 1024, maxDepth: 4 }).message).toBe(
+      'The request nests elements deeper than 4 levels.',
+    );
   });
 
   it('refuses element names the parser reserves (prototype pollution) as a client error', () => {

@@ -132,6 +132,43 @@ describe('tile package reading', () => {
     expect(def.extent).toEqual([1, 2, 3, 4]);
   });
 
+  it('refuses metadata files past 4 MB, malformed conf.xml, entities and bad JSON with 400s', async () => {
+    const refusal = async (names: string[], files: Record<string, Uint8Array>) => {
+      try {
+        await readPackageDefinition(describeTilePackage(names), memoryReader(files));
+      } catch (e) {
+        return e as { code: number; message: string };
+      }
+      throw new Error('expected a refusal');
+    };
+    const conf = confXml(webMercatorCache({ minLevel: 0, maxLevel: 2 }));
+    // A real conf.xml padded with a comment to one byte past 4 MiB.
+    const padded = conf.replace(
+      '<CacheInfo',
+      `<!--${'x'.repeat(4 * 1024 * 1024 + 1 - conf.length - 7)}--><CacheInfo`,
+    );
+    expect(text(padded).length).toBe(4 * 1024 * 1024 + 1);
+    const big = await refusal(['v101/L/conf.xml'], { 'v101/L/conf.xml': text(padded) });
+    expect([big.code, big.message]).toEqual([400, 'conf.xml is larger than 4194304 bytes.']);
+    const bigJson = await refusal(['root.json'], {
+      'root.json': text(`{"x":"${'y'.repeat(4 * 1024 * 1024)}"}`),
+    });
+    expect([bigJson.code, bigJson.message]).toEqual([400, 'root.json is larger than 4194304 bytes.']);
+    const cut = await refusal(['v101/L/conf.xml'], {
+      'v101/L/conf.xml': text(conf.slice(0, conf.length / 2)),
+    });
+    expect(cut.code).toBe(400);
+    expect(cut.message).toMatch(/^conf\.xml is not well-formed XML: .+ \(line \d+, column \d+\)$/);
+    const entity = conf
+      .replace('<CacheInfo', '<!DOCTYPE CacheInfo [<!ENTITY e SYSTEM "file:///etc/passwd">]><CacheInfo')
+      .replace('<TileRows>', '<TileRows>&e;');
+    const refused = await refusal(['v101/L/conf.xml'], { 'v101/L/conf.xml': text(entity) });
+    expect(refused.message).toMatch(/^conf\.xml is not well-formed XML: undefined entity/);
+    const json = await refusal(['root.json'], { 'root.json': text('{"tileInfo":') });
+    expect(json.code).toBe(400);
+    expect(json.message).toMatch(/^root\.json is not valid JSON/);
+  });
+
   it('yields V2 tiles with absolute rows and columns', async () => {
     const bundle = encodeBundle(new Map([[tileIndexInBundle(3, 4), Uint8Array.from([1, 2])]]));
     const layout = describeTilePackage(['root.json', 'tile/L09/R0080C0100.bundle']);

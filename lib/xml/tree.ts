@@ -1,5 +1,5 @@
 /**
- * The element tree fast-xml-parser gives us with our options: namespace prefixes removed, every
+ * The element tree of an XML document as parse.ts reads it: namespace prefixes removed, every
  * child element in an array, attributes under `@_<local name>`, text under `#text` (or the node is
  * the bare string when an element has neither attributes nor children).
  */
