@@ -2,6 +2,10 @@
  * Where tile caches live in the object store, and a reader that serves tiles out of them: a compact
  * bundle's 128 KiB index is fetched once by range request and kept in an LRU, then each tile is one
  * more range request (and kept in a byte-bounded LRU of its own, since map clients ask again and again).
+ * The index's request reads ahead: it asks for the bundle's first `readAheadBytes` (4 MiB), and every
+ * tile record that range holds goes into the tile LRU at once. A small bundle (most of a cache's
+ * bundles) is then one request in all, and a map view's first tiles do not each wait for a request of
+ * their own.
  * Absent tiles are remembered too: empty areas are most of a map and must not cost a read each time.
  * That request includes the tile's 4-byte size prefix: a bundle rewritten after its index was read (an
  * edit refresh compacting it, a rebuild) shows as a prefix that does not match, and the index is read
@@ -9,9 +13,13 @@
  */
 import type { CacheStorage } from '../lib/tiles/cache-definition.js';
 import {
+  BUNDLE_DIM,
+  BUNDLE_FIXED_SIZE,
+  BUNDLE_HEADER_SIZE,
   BUNDLE_INDEX_RANGE,
   BUNDLE_INDEX_SIZE,
   type BundleIndex,
+  bundleOrigin,
   bundlePath,
   parseBundleIndex,
   tileEntry,
@@ -118,7 +126,20 @@ export interface TileCacheReaderOptions {
    * soon (ms). A tile absent from a bundle's index is remembered as long as its generation lives.
    */
   missingTtlMs?: number;
+  /**
+   * Bytes read from a bundle's start with its index, whose tiles are kept at once; default 4 MiB.
+   * 0 reads the index alone.
+   */
+  readAheadBytes?: number;
   now?: () => number;
+}
+
+/** A bundle read for the first time, for the tile keys of the tiles read ahead with its index. */
+interface BundleAt {
+  at: TileLocation;
+  level: number;
+  row0: number;
+  col0: number;
 }
 
 /** A tile's record read through an index its bundle no longer has. */
@@ -138,6 +159,7 @@ export function createTileCacheReader(
   const indexes = new LruMap<BundleIndex | { missingUntil: number }>(options.maxIndexes ?? 128);
   const tiles = new LruMap<Uint8Array | Absent>(options.maxTileBytes ?? 64 * 1024 ** 2);
   const missingTtl = options.missingTtlMs ?? 5_000;
+  const readAhead = Math.max(options.readAheadBytes ?? 4 * 1024 ** 2, BUNDLE_FIXED_SIZE);
   const now = options.now ?? Date.now;
   let indexFetches = 0;
 
@@ -146,29 +168,57 @@ export function createTileCacheReader(
   const pendingTiles = new Map<string, Promise<Uint8Array | undefined>>();
 
   /** The index, or the time until which the bundle is known to be missing. */
-  function bundleIndex(cacheKey: string, key: string): BundleIndex | number | Promise<BundleIndex | number> {
+  function bundleIndex(
+    cacheKey: string,
+    key: string,
+    bundle: BundleAt,
+  ): BundleIndex | number | Promise<BundleIndex | number> {
     const cached = indexes.get(cacheKey);
     if (cached && 'sizes' in cached) return cached;
     if (cached && cached.missingUntil > now()) return cached.missingUntil;
     let pending = pendingIndexes.get(cacheKey);
     if (!pending) {
-      pending = fetchIndex(cacheKey, key).finally(() => pendingIndexes.delete(cacheKey));
+      pending = fetchIndex(cacheKey, key, bundle).finally(() => pendingIndexes.delete(cacheKey));
       pendingIndexes.set(cacheKey, pending);
     }
     return pending;
   }
 
-  async function fetchIndex(cacheKey: string, key: string): Promise<BundleIndex | number> {
+  async function fetchIndex(cacheKey: string, key: string, bundle: BundleAt): Promise<BundleIndex | number> {
     indexFetches++;
-    const bytes = await rangeOrMissing(store, key, BUNDLE_INDEX_RANGE.start, BUNDLE_INDEX_SIZE);
+    const ahead = readAhead > BUNDLE_FIXED_SIZE;
+    const bytes = ahead
+      ? await rangeOrMissing(store, key, 0, readAhead)
+      : await rangeOrMissing(store, key, BUNDLE_INDEX_RANGE.start, BUNDLE_INDEX_SIZE);
     if (!bytes) {
       const missingUntil = now() + missingTtl;
       indexes.set(cacheKey, { missingUntil });
       return missingUntil;
     }
-    const index = parseBundleIndex(bytes);
+    const index = parseBundleIndex(ahead ? bytes.subarray(BUNDLE_HEADER_SIZE) : bytes);
     indexes.set(cacheKey, index);
+    if (ahead) keepTilesRead(index, bytes, bundle);
     return index;
+  }
+
+  /** Keeps every tile whose whole record (size prefix and bytes) lies in the bundle's first `bytes`. */
+  function keepTilesRead(index: BundleIndex, bytes: Uint8Array, { at, level, row0, col0 }: BundleAt): void {
+    const { offsets, sizes } = index;
+    for (let slot = 0; slot < sizes.length; slot++) {
+      const size = sizes[slot];
+      const range = size > 0 ? tileRecordRange({ offset: offsets[slot], size }) : undefined;
+      if (!range || range.offset + range.length > bytes.length) continue;
+      const record = bytes.subarray(range.offset, range.offset + range.length);
+      const tile = tileOfRecord(record, size);
+      if (!tile) continue;
+      const tileKey = keyOf(at, {
+        level,
+        row: row0 + Math.floor(slot / BUNDLE_DIM),
+        col: col0 + (slot % BUNDLE_DIM),
+      });
+      // A copy of its own, so the bound counts what is held and the read's buffer can go.
+      if (tiles.get(tileKey) === undefined) tiles.set(tileKey, new Uint8Array(tile), size + ABSENT_WEIGHT);
+    }
   }
 
   const keyOf = (at: TileLocation, tile: TileAddress) =>
@@ -190,12 +240,16 @@ export function createTileCacheReader(
     } else {
       const key = bundleKey(at.serviceItemId, tile.level, tile.row, tile.col);
       const indexKey = `${at.serviceItemId}/${at.generation ?? 0}/${key}`;
-      let index = await bundleIndex(indexKey, key);
+      const bundle = { at, level: tile.level, ...bundleOrigin(tile.row, tile.col) };
+      let index = await bundleIndex(indexKey, key, bundle);
+      // Read ahead with the index, or by a read of the same bundle's index just before.
+      const kept = tiles.get(tileCacheKey);
+      if (kept instanceof Uint8Array) return kept;
       let read = typeof index === 'number' ? undefined : await readRecord(key, index, tile);
       if (read === MOVED) {
         // Drop the index only if no other read has replaced it already, then read it once more.
         if (indexes.get(indexKey) === index) indexes.delete(indexKey);
-        index = await bundleIndex(indexKey, key);
+        index = await bundleIndex(indexKey, key, bundle);
         read = typeof index === 'number' ? undefined : await readRecord(key, index, tile);
         if (read === MOVED)
           throw new Error(`Tile ${tile.row}/${tile.col} does not match the index of ${key}.`);
@@ -242,7 +296,8 @@ export function createTileCacheReader(
     },
     async bundleSizes(at, level, row0, col0) {
       const key = bundleKey(at.serviceItemId, level, row0, col0);
-      const index = await bundleIndex(`${at.serviceItemId}/${at.generation ?? 0}/${key}`, key);
+      const bundle = { at, level, ...bundleOrigin(row0, col0) };
+      const index = await bundleIndex(`${at.serviceItemId}/${at.generation ?? 0}/${key}`, key, bundle);
       return typeof index === 'number' ? undefined : index.sizes;
     },
     forget(serviceItemId) {

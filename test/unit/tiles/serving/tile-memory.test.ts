@@ -148,12 +148,59 @@ describe('tile reader memory', () => {
       [0, 0, tileOf(1, 100)],
       [0, 1, tileOf(2, 100)],
     ]);
-    const reader = createTileCacheReader(store);
+    const reader = createTileCacheReader(store, { readAheadBytes: 0 });
     const asks = [0, 1, 0, 1, 0, 1, 2].map((col) => reader.readTile(compact(1), { level: 3, row: 0, col }));
     const got = await Promise.all(asks);
     expect(got.map((b) => b?.[0])).toEqual([1, 2, 1, 2, 1, 2, undefined]);
     expect(reader.indexFetches).toBe(1);
     // One index read and one read per present tile.
+    expect(reads).toHaveLength(3);
+  });
+
+  it('reads a small bundle whole with its index: every tile is then in memory, read once', async () => {
+    const { store, objects, reads } = memoryStore();
+    // Rows and columns beyond the first bundle's origin: bundle (256, 128) of level 9.
+    const tiles: [number, number, Uint8Array][] = [
+      [256, 128, tileOf(1, 5000)],
+      [300, 200, tileOf(2, 7000)],
+      [383, 255, tileOf(3, 1)],
+    ];
+    const byIndex = new Map(tiles.map(([row, col, bytes]) => [tileIndexInBundle(row, col), bytes]));
+    objects.set(bundleKey('svc', 9, 256, 128), Buffer.from(encodeBundle(byIndex)));
+    const reader = createTileCacheReader(store);
+    const asks = [
+      [300, 200],
+      [256, 128],
+      [383, 255],
+      [257, 128],
+    ].map(([row, col]) => reader.readTile(compact(1), { level: 9, row, col }));
+    expect(await Promise.all(asks)).toEqual([tileOf(2, 7000), tileOf(1, 5000), tileOf(3, 1), undefined]);
+    expect(reads).toHaveLength(1);
+    for (const [row, col, bytes] of tiles) {
+      const kept = reader.peekTile(compact(1), { level: 9, row, col });
+      expect(kept).toEqual(bytes);
+      // A copy of its own, not a view into the read.
+      expect(kept?.buffer.byteLength).toBe(bytes.length);
+    }
+    // Another generation of the same service is another cache.
+    expect(reader.peekTile(compact(2), { level: 9, row: 300, col: 200 })).toBeUndefined();
+  });
+
+  it('keeps the tiles a read-ahead holds whole and reads the rest one by one', async () => {
+    const { store, objects, reads } = memoryStore();
+    // encodeBundle writes records in slot order after the 64 + 131,072 fixed bytes.
+    putBundle(objects, 3, [
+      [0, 0, tileOf(1, 1000)],
+      [0, 1, tileOf(2, 1000)],
+      [0, 2, tileOf(3, 1000)],
+    ]);
+    // Room for the first record (4 + 1,000 bytes) and half of the second.
+    const reader = createTileCacheReader(store, { readAheadBytes: 131_136 + 1004 + 500 });
+    expect(await reader.readTile(compact(1), { level: 3, row: 0, col: 2 })).toEqual(tileOf(3, 1000));
+    expect(reads).toHaveLength(2);
+    expect(reader.peekTile(compact(1), { level: 3, row: 0, col: 0 })).toEqual(tileOf(1, 1000));
+    expect(reader.peekTile(compact(1), { level: 3, row: 0, col: 1 })).toBeUndefined();
+    expect(await reader.readTile(compact(1), { level: 3, row: 0, col: 1 })).toEqual(tileOf(2, 1000));
     expect(reads).toHaveLength(3);
   });
 

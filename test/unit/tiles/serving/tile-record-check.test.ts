@@ -50,7 +50,7 @@ describe('reading tiles of a bundle rewritten under a held index', () => {
   it('reads a tile with its size prefix in a single range request', async () => {
     const { store, objects, ranges } = memoryStore();
     objects.set(key, original);
-    const reader = createTileCacheReader(store);
+    const reader = createTileCacheReader(store, { readAheadBytes: 0 });
     expect(await reader.readTile(at, b)).toEqual(tileOf(2, 2000));
     expect(ranges).toHaveLength(2);
     expect(ranges[1].length).toBe(4 + 2000);
