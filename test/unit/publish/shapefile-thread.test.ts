@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARSE_LIMITS, parseShapefileZip } from '../../../activities/publish/parse-thread.js';
+import { checkDbfHeader } from '../../../activities/publish/shapefile-zip.js';
+import { DEFAULT_ARCHIVE_BUDGET, unzipWithBudget } from '../../../lib/ingest/archive-budget.js';
 import { writeZip, zipBomb } from '../../fixtures/ingest/zip-writer.js';
 
 const wards = readFileSync(
@@ -66,5 +68,77 @@ describe('parseShapefileZip (in a parse thread)', () => {
         writeZip([{ name: 'bad.shp', data: Buffer.from('not a shapefile at all'), method: 0 }]),
       ),
     ).rejects.toThrow(expect.objectContaining({ code: 400, message: 'Unable to read the file.' }));
+  });
+
+  it('refuses at once a .dbf whose header counts more records than the file holds', async () => {
+    // Found by the abuse fuzz test: one byte of the wards .dbf's record count (byte 7, the count's
+    // high byte) set to 72 made shpjs build 1.2 billion rows until the heap ran out.
+    const parts = await unzipWithBudget(wards, DEFAULT_ARCHIVE_BUDGET);
+    const dbf = Buffer.from(parts.get('wards.dbf') as Uint8Array);
+    const records = dbf.readUInt32LE(4);
+    const headerLength = dbf.readUInt16LE(8);
+    const recordLength = dbf.readUInt16LE(10);
+    expect(headerLength + records * recordLength).toBeLessThanOrEqual(dbf.length);
+    dbf[7] = 72;
+    const damaged = writeZip(
+      [...parts].map(([name, data]) => ({
+        name,
+        data: name === 'wards.dbf' ? dbf : Buffer.from(data),
+        method: 0,
+      })),
+    );
+    const room = Math.floor((dbf.length - headerLength) / recordLength);
+    await expect(parseShapefileZip(damaged)).rejects.toThrow(
+      expect.objectContaining({
+        code: 400,
+        details: [
+          `The shapefile wards cannot be read: its .dbf file header counts ${72 * 2 ** 24 + records} records of ${recordLength} bytes, but the file holds ${room}.`,
+        ],
+      }),
+    );
+  });
+
+  it('bounds a .dbf by its size: fields must fit their record and have a length', () => {
+    // A header of 32 bytes, two 32-byte field descriptors, the 0x0D terminator, then the records.
+    const dbf = (records: number, recordLength: number, fieldLengths: [number, number], size: number) => {
+      const bytes = Buffer.alloc(size);
+      bytes[0] = 3;
+      bytes.writeUInt32LE(records, 4);
+      bytes.writeUInt16LE(97, 8);
+      bytes.writeUInt16LE(recordLength, 10);
+      bytes.write('A', 32);
+      bytes.write('B', 64);
+      bytes[32 + 11] = 'C'.charCodeAt(0);
+      bytes[64 + 11] = 'C'.charCodeAt(0);
+      bytes[32 + 16] = fieldLengths[0];
+      bytes[64 + 16] = fieldLengths[1];
+      bytes[96] = 0x0d;
+      return bytes;
+    };
+    const reason = (bytes: Buffer) => {
+      try {
+        checkDbfHeader(bytes, 't');
+      } catch (e) {
+        return (e as { details: string[] }).details[0];
+      }
+      return 'read';
+    };
+    expect(reason(dbf(10, 6, [2, 3], 97 + 60))).toBe('read');
+    expect(reason(dbf(10, 6, [2, 3], 97 + 59))).toBe(
+      'The shapefile t cannot be read: its .dbf file header counts 10 records of 6 bytes, but the file holds 9.',
+    );
+    expect(reason(dbf(10, 6, [2, 5], 97 + 60))).toBe(
+      'The shapefile t cannot be read: its .dbf file has fields of 7 bytes in records of 6.',
+    );
+    expect(reason(dbf(10, 6, [2, 0], 97 + 60))).toBe(
+      'The shapefile t cannot be read: its .dbf file has a field of length 0 at byte 64.',
+    );
+    expect(reason(dbf(0, 0, [2, 3], 97))).toBe('read');
+    expect(reason(dbf(1, 0, [2, 3], 97 + 60))).toBe(
+      'The shapefile t cannot be read: its .dbf file has fields of 5 bytes in records of 0.',
+    );
+    expect(reason(Buffer.alloc(20))).toBe(
+      'The shapefile t cannot be read: its .dbf file is shorter than a dBase header.',
+    );
   });
 });
