@@ -16,9 +16,10 @@ export function fuzzRuns(small: number): number {
 /**
  * The seed of every property: FUZZ_SEED when set; a fixed one in the test command (the same inputs on
  * every run, so a passing commit passes again); drawn anew under `npm run fuzz` (FUZZ_RUNS set), which
- * is where new inputs are looked for. A test worker running input-fuzz.test.ts with drawn inputs has
- * run out of its 4 GB heap (once in the test command, and in about one run in four at FUZZ_RUNS=1500,
- * the previous main too); the input that does it is not found yet.
+ * is where new inputs are looked for. Drawn inputs found a .dbf whose record count ran shpjs out of
+ * memory (a test worker's 4 GB heap, once in the test command); that is refused now
+ * (shapefile-zip.ts checkDbfHeader). To hunt by seed: FUZZ_RUNS=1500 FUZZ_SEED=<n> with `--reporter
+ * verbose`, which names the last property that finished before a hang.
  */
 export function fuzzSeed(): number | undefined {
   const s = Number(process.env.FUZZ_SEED);
