@@ -71,6 +71,18 @@ export interface SchemaEntry {
   sql: string | null;
 }
 
+/** Page numbers seen: a bit per page when the header tells the count (pages are checked against it), else a Set. */
+function pageSet(pageCount: number): { has(n: number): boolean; add(n: number): void } {
+  if (pageCount <= 0) return new Set<number>();
+  const bits = new Uint8Array((pageCount >>> 3) + 1);
+  return {
+    has: (n) => n <= pageCount && (bits[n >>> 3] & (1 << (n & 7))) !== 0,
+    add: (n) => {
+      if (n <= pageCount) bits[n >>> 3] |= 1 << (n & 7);
+    },
+  };
+}
+
 const LEAF_TABLE = 0x0d;
 const INTERIOR_TABLE = 0x05;
 const MAX_DEPTH = 64;
@@ -234,9 +246,17 @@ export class SqliteFile {
     after: number,
   ): Generator<{ bytes: Uint8Array; number: number; headerOffset: number }> {
     const stack: { bytes: Uint8Array; headerOffset: number; next: number; cells: number }[] = [];
+    // A B-tree reaches each of its pages once. A damaged one whose children point at a page twice would
+    // repeat its rows, and children pointing twice at a subtree at each level would double the pages
+    // visited per level (2^64 under MAX_DEPTH): any page reached again refuses the table.
+    const visited = pageSet(this.header.pageCount);
     let current = root;
     for (;;) {
       if (stack.length > MAX_DEPTH) throw new SqliteFormatError('The database B-tree is too deep (a loop?).');
+      if (visited.has(current)) {
+        throw new SqliteFormatError(`The table's B-tree reaches page ${current} twice (a damaged tree).`);
+      }
+      visited.add(current);
       const bytes = this.page(current);
       const headerOffset = current === 1 ? 100 : 0;
       const type = bytes[headerOffset];
@@ -314,6 +334,9 @@ export class SqliteFile {
     // SQLite's own limit on a value is 1e9 bytes (SQLITE_MAX_LENGTH); a larger size is a damaged cell.
     if (total > MAX_PAYLOAD)
       throw new SqliteFormatError(`A record claims ${total} bytes, more than SQLite allows.`);
+    // Nor more than the pages of the file could hold: checked before the record's buffer is made.
+    if (this.header.pageCount > 0 && total > this.header.pageCount * usable)
+      throw new SqliteFormatError(`A record claims ${total} bytes, more than the file holds.`);
     const k = this.minLocal + ((total - this.minLocal) % (usable - 4));
     const local = k <= this.maxLocal ? k : this.minLocal;
     if (at + local + 4 > usable) throw new SqliteFormatError('A record runs past its page end.');

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeSqlite, openSqlite } from '../../../activities/publish/sqlite-catalog.js';
 import { sqliteBatches } from '../../../activities/publish/sqlite-source.js';
 import { openSqlitePath, sqliteFromBytes } from '../../../infra/readers/sqlite-pages.js';
-import { SqliteFormatError, type SqliteValue } from '../../../lib/ingest/sqlite-file.js';
+import { SqliteFile, SqliteFormatError, type SqliteValue } from '../../../lib/ingest/sqlite-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sqlite-file-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -256,6 +256,49 @@ describe('damaged SQLite files', () => {
     }
     expect(outcomes.read + outcomes.refused).toBe(300);
     expect(outcomes.refused).toBeGreaterThan(0);
+  });
+});
+
+describe('damaged B-trees', () => {
+  /** The database with every child pointer of table t's root page set to the root's first child. */
+  function rootChildrenAllFirst(): { bytes: Buffer; root: number } {
+    const bytes = Buffer.from(readFileSync(sqlite3('shared-subtree.db', MIXED)));
+    const pageSize = bytes.readUInt16BE(16);
+    const opened = sqliteFromBytes(bytes);
+    const root = opened.file.schema().find((e) => e.name === 't')?.rootPage ?? 0;
+    const at = (root - 1) * pageSize;
+    // An interior table page (0x05): cell count at +3, right-most pointer at +8, cell pointers from +12,
+    // each cell starting with its left child's page number.
+    expect(bytes[at]).toBe(0x05);
+    const cells = bytes.readUInt16BE(at + 3);
+    expect(cells).toBeGreaterThan(1);
+    const first = bytes.readUInt32BE(at + bytes.readUInt16BE(at + 12));
+    for (let c = 0; c < cells; c++) bytes.writeUInt32BE(first, at + bytes.readUInt16BE(at + 12 + c * 2));
+    bytes.writeUInt32BE(first, at + 8);
+    return { bytes, root };
+  }
+
+  it('refuses a tree whose children reach one page twice, instead of repeating its rows', () => {
+    const { bytes, root } = rootChildrenAllFirst();
+    const opened = sqliteFromBytes(bytes);
+    const reached = /The table's B-tree reaches page \d+ twice/;
+    expect(() => [...opened.file.rows(root)]).toThrow(reached);
+    expect(() => opened.file.count(root)).toThrow(reached);
+    expect(() => opened.file.longestValues(root, [1])).toThrow(reached);
+  });
+
+  it('refuses a record that claims more bytes than the file holds before making its buffer', () => {
+    // A two-page database of 512-byte pages: page 2 a table leaf with one cell whose payload size
+    // varint says 1,000,000 bytes (0xBD 0x84 0x40), rowid 1. Two pages hold at most 1,024 bytes.
+    const leaf = new Uint8Array(512);
+    leaf[0] = 0x0d;
+    leaf[4] = 1;
+    leaf[8] = 0;
+    leaf[9] = 100;
+    leaf.set([0xbd, 0x84, 0x40, 0x01], 100);
+    const header = { pageSize: 512, usable: 512, pageCount: 2, encoding: 'utf-8' as const };
+    const file = new SqliteFile(header, (n) => (n === 2 ? leaf : new Uint8Array(512)));
+    expect(() => [...file.rows(2)]).toThrow('A record claims 1000000 bytes, more than the file holds.');
   });
 });
 
