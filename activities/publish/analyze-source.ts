@@ -119,7 +119,7 @@ export async function analyzeObject(
   if (['sqlite', 'featureCollection', 'fileGeodatabase', 'serviceDefinition'].includes(fileType)) {
     const geodatabase =
       fileType === 'fileGeodatabase'
-        ? await convertFileGeodatabase(await readObjectBytes(store, source))
+        ? await convertFileGeodatabase(await readObjectBytes(store, source), parseLimits.archive)
         : fileType === 'serviceDefinition'
           ? await serviceDefinitionGeodatabase(await readObjectBytes(store, source))
           : undefined;

@@ -12,9 +12,13 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
-import { unzipSync } from 'fflate';
 import initGdalJs, { type Gdal } from 'gdal3.js/node.js';
-import { badRequest } from '../../lib/errors.js';
+import { badRequest, isGeoError } from '../../lib/errors.js';
+import {
+  type ArchiveBudget,
+  DEFAULT_ARCHIVE_BUDGET,
+  unzipWithBudget,
+} from '../../lib/ingest/archive-budget.js';
 import type { GdalRelationship } from '../../lib/service/geodatabase-relationships.js';
 
 const unreadable = (detail: string) => badRequest('Unable to read the file.', [detail]);
@@ -46,13 +50,18 @@ let queue: Promise<unknown> = Promise.resolve();
 let converted = 0;
 
 /**
- * The zip's entries. One function, so that reading archives can be bounded in one place (the zip is
- * already bounded by SQLITE_MAX_BYTES, and so is what GDAL is given).
+ * The zip's entries, read under the archive budget: the bytes actually inflated are counted as they
+ * come (never the sizes the headers declare), so a small zip cannot fill the worker's memory. The zip
+ * itself is bounded by SQLITE_MAX_BYTES, and so is what GDAL is given.
  */
-export function zipEntries(bytes: Uint8Array): Record<string, Uint8Array> {
+export async function zipEntries(
+  bytes: Uint8Array,
+  budget: ArchiveBudget = DEFAULT_ARCHIVE_BUDGET,
+): Promise<Record<string, Uint8Array>> {
   try {
-    return unzipSync(bytes);
+    return Object.fromEntries(await unzipWithBudget(bytes, budget));
   } catch (e) {
+    if (isGeoError(e)) throw unreadable(e.details.join(' ') || e.message);
     throw unreadable(`The file is not a readable zip: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
@@ -81,12 +90,16 @@ export interface ConvertedGeodatabase {
 }
 
 /** The zipped file geodatabase as GeoPackage bytes. */
-export const fileGeodatabaseToGeoPackage = async (zip: Uint8Array): Promise<Uint8Array> =>
-  (await convertGeodatabase(zipEntries(zip))).gpkg;
+export const fileGeodatabaseToGeoPackage = async (
+  zip: Uint8Array,
+  budget?: ArchiveBudget,
+): Promise<Uint8Array> => (await convertGeodatabase(await zipEntries(zip, budget))).gpkg;
 
 /** The zipped file geodatabase converted, with its relationship classes. */
-export const convertFileGeodatabase = (zip: Uint8Array): Promise<ConvertedGeodatabase> =>
-  convertGeodatabase(zipEntries(zip));
+export const convertFileGeodatabase = async (
+  zip: Uint8Array,
+  budget?: ArchiveBudget,
+): Promise<ConvertedGeodatabase> => convertGeodatabase(await zipEntries(zip, budget));
 
 /** The file geodatabase among an archive's entries (a zip's, a service definition's) as GeoPackage bytes. */
 export async function geodatabaseToGeoPackage(entries: Record<string, Uint8Array>): Promise<Uint8Array> {

@@ -147,7 +147,7 @@ export async function sourceTables(
       const whole = await readWhole(store, request);
       const { gpkg, relationships } =
         request.fileType === 'fileGeodatabase'
-          ? await convertFileGeodatabase(whole)
+          ? await convertFileGeodatabase(whole, limits.archive)
           : await serviceDefinitionGeodatabase(whole);
       const objectKey = `${request.sourceKey}.gpkg`;
       await store.put(objectKey, Buffer.from(gpkg), gpkg.length);

@@ -10,6 +10,8 @@ import {
   geodatabaseFiles,
 } from '../../../activities/publish/file-geodatabase.js';
 import { describeSqlite, openSqlite } from '../../../activities/publish/sqlite-catalog.js';
+import { DEFAULT_ARCHIVE_BUDGET } from '../../../lib/ingest/archive-budget.js';
+import { zipBomb } from '../../fixtures/ingest/zip-writer.js';
 
 // towns.gdb.zip: made by make-fixture.sh beside it (GDAL 3.6's OpenFileGDB writer).
 const zip = readFileSync('test/fixtures/publish/file-geodatabase/towns.gdb.zip');
@@ -102,4 +104,25 @@ describe('file geodatabases read through GDAL in WebAssembly', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('refuses a zip bomb dressed as a geodatabase by the archive budget, before GDAL sees it', async () => {
+    // 4 GiB of zeros deflated into about 4 MiB: past 100 times the archive's size long before its end.
+    const bomb = zipBomb('bomb.gdb/a00000001.gdbtable', 4096);
+    const before = process.memoryUsage().arrayBuffers;
+    await expect(convertFileGeodatabase(bomb)).rejects.toThrow(
+      expect.objectContaining({
+        code: 400,
+        message: 'Unable to read the file.',
+        details: ['The archive inflates to more than 100 times its compressed size (ARCHIVE_MAX_RATIO).'],
+      }),
+    );
+    // What was inflated before the refusal: at most the budget (100 times about 4 MiB), not 4 GiB.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(512 * 1024 ** 2);
+    const budget = { ...DEFAULT_ARCHIVE_BUDGET, maxBytes: 1024 ** 2 };
+    await expect(convertFileGeodatabase(bomb, budget)).rejects.toThrow(
+      expect.objectContaining({
+        details: ['The archive inflates to more than 1048576 bytes (ARCHIVE_MAX_INFLATED_BYTES).'],
+      }),
+    );
+  });
 });
