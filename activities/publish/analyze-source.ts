@@ -121,7 +121,7 @@ export async function analyzeObject(
       fileType === 'fileGeodatabase'
         ? await convertFileGeodatabase(await readObjectBytes(store, source), parseLimits.archive)
         : fileType === 'serviceDefinition'
-          ? await serviceDefinitionGeodatabase(await readObjectBytes(store, source))
+          ? await serviceDefinitionGeodatabase(await readObjectBytes(store, source), parseLimits.archive)
           : undefined;
     const analyzed: AnalyzedTable[] =
       fileType === 'sqlite'

@@ -11,6 +11,7 @@ import { openSqlitePath, sqliteFromBytes } from '../../infra/readers/sqlite-page
 import { serviceDefinitionKind, sevenZipEntries } from '../../infra/service-definition.js';
 import { badRequest } from '../../lib/errors.js';
 import type { EsriGeometry, EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
+import { type ArchiveBudget, DEFAULT_ARCHIVE_BUDGET } from '../../lib/ingest/archive-budget.js';
 import type { CellValue } from '../../lib/ingest/index.js';
 import { geodatabaseRelationships } from '../../lib/service/geodatabase-relationships.js';
 import { type CsvDialect, csvBatches, readCsvSample } from './csv-source.js';
@@ -148,7 +149,7 @@ export async function sourceTables(
       const { gpkg, relationships } =
         request.fileType === 'fileGeodatabase'
           ? await convertFileGeodatabase(whole, limits.archive)
-          : await serviceDefinitionGeodatabase(whole);
+          : await serviceDefinitionGeodatabase(whole, limits.archive);
       const objectKey = `${request.sourceKey}.gpkg`;
       await store.put(objectKey, Buffer.from(gpkg), gpkg.length);
       const db = await openSqlite(() => sqliteFromBytes(gpkg));
@@ -181,14 +182,20 @@ export async function sourceTables(
 }
 
 /** The file geodatabase a service definition carries, as a GeoPackage. */
-export async function serviceDefinitionGeoPackage(bytes: Uint8Array): Promise<Uint8Array> {
-  return (await serviceDefinitionGeodatabase(bytes)).gpkg;
+export async function serviceDefinitionGeoPackage(
+  bytes: Uint8Array,
+  budget?: ArchiveBudget,
+): Promise<Uint8Array> {
+  return (await serviceDefinitionGeodatabase(bytes, budget)).gpkg;
 }
 
 /** The file geodatabase a service definition carries, converted, with its relationship classes. */
-export async function serviceDefinitionGeodatabase(bytes: Uint8Array): Promise<ConvertedGeodatabase> {
-  const entries = await sevenZipEntries(bytes);
-  if (serviceDefinitionKind(entries) === 'tiles')
+export async function serviceDefinitionGeodatabase(
+  bytes: Uint8Array,
+  budget: ArchiveBudget = DEFAULT_ARCHIVE_BUDGET,
+): Promise<ConvertedGeodatabase> {
+  const entries = await sevenZipEntries(bytes, budget);
+  if (serviceDefinitionKind(Object.keys(entries)) === 'tiles')
     throw badRequest('Unable to publish the file.', [
       'The service definition carries a tile cache: it publishes as a tiled Map Service, not a feature service.',
     ]);

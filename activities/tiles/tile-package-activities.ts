@@ -42,12 +42,12 @@ export function createTilePackageActivities(deps: TileDeps) {
       const id = cache.serviceItemId;
       let entries: Map<string, Uint8Array>;
       const packaged = await store.getBuffer(publishSourceKey(jobId));
+      const budget = deps.parseLimits?.archive ?? DEFAULT_ARCHIVE_BUDGET;
       if (isSevenZip(packaged)) {
         // A service definition carrying a tile cache.
-        entries = new Map(Object.entries(await sevenZipEntries(packaged)));
+        entries = new Map(Object.entries(await sevenZipEntries(packaged, budget)));
       } else {
         try {
-          const budget = deps.parseLimits?.archive ?? DEFAULT_ARCHIVE_BUDGET;
           entries = await unzipWithBudget(packaged, budget);
         } catch (e) {
           throw badRequest('Unable to publish.', [

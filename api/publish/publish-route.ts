@@ -11,7 +11,7 @@ import { deleteService, findServiceByName, insertService } from '../../db/reposi
 import { deleteTileCache, findTileCacheByName } from '../../db/repositories/tile-caches.js';
 import type { PublishRequest } from '../../db/schema/publish-request.js';
 import { publishSourceKey } from '../../infra/object-keys.js';
-import { serviceDefinitionKind, sevenZipEntries } from '../../infra/service-definition.js';
+import { serviceDefinitionKind, sevenZipNames } from '../../infra/service-definition.js';
 import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest, forbidden, GeoError, internalError } from '../../lib/errors.js';
 import { publishWorkflowId } from '../../workflows/messages.js';
@@ -80,8 +80,8 @@ async function isTiledServiceDefinition(c: Context<AppEnv>): Promise<boolean> {
   if (params.get('overwrite')?.toLowerCase() === 'true') return false;
   const source = await resolveSource(deps.database.db, params, requireUser(c), 'serviceDefinition');
   checkSourceSize('serviceDefinition', source, deps.config.sqliteMaxBytes);
-  const entries = await sevenZipEntries(await readSourceBytes(deps.store, source));
-  return serviceDefinitionKind(entries) === 'tiles';
+  // The kind is told by the file names in the archive's header: nothing is unpacked here, in the API.
+  return serviceDefinitionKind(await sevenZipNames(await readSourceBytes(deps.store, source))) === 'tiles';
 }
 
 export async function publish(c: Context<AppEnv>) {

@@ -36,6 +36,14 @@ const refused = (detail: string): GeoError => badRequest('Unable to read the arc
 export const inflatedLimit = (compressedSize: number, budget: ArchiveBudget): number =>
   Math.min(budget.maxBytes, Math.max(compressedSize * budget.maxRatio, MIN_RATIO_ALLOWANCE));
 
+/** The refusal of an archive that inflates past `limit` (inflatedLimit), naming the setting it passed. */
+export const overInflatedBudget = (limit: number, budget: ArchiveBudget): GeoError =>
+  limit === budget.maxBytes
+    ? refused(`The archive inflates to more than ${budget.maxBytes} bytes (ARCHIVE_MAX_INFLATED_BYTES).`)
+    : refused(
+        `The archive inflates to more than ${budget.maxRatio} times its compressed size (ARCHIVE_MAX_RATIO).`,
+      );
+
 /** Why an entry name is refused, or null when it stays inside the archive's folder. */
 export function unsafeEntryName(name: string): string | null {
   if (name.includes('\0')) return 'contains a NUL character';
@@ -104,12 +112,7 @@ async function readArchive(
     throw refused(`The archive has more than ${budget.maxEntries} entries (ARCHIVE_MAX_ENTRIES).`);
   }
   const limit = inflatedLimit(bytes.length, budget);
-  const overBudget = () =>
-    limit === budget.maxBytes
-      ? refused(`The archive inflates to more than ${budget.maxBytes} bytes (ARCHIVE_MAX_INFLATED_BYTES).`)
-      : refused(
-          `The archive inflates to more than ${budget.maxRatio} times its compressed size (ARCHIVE_MAX_RATIO).`,
-        );
+  const overBudget = () => overInflatedBudget(limit, budget);
   const out = new Map<string, Uint8Array>();
   let inflated = 0;
 
