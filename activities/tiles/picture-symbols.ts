@@ -1,5 +1,15 @@
-/** Decodes the images of picture symbols (imageData, base64) so the renderer can draw them. */
+/**
+ * Decodes the images of picture symbols (imageData, base64) so the renderer can draw them. A symbol
+ * is drawn a few dozen pixels wide, but its picture comes from whoever wrote the renderer: pictures
+ * over MAX_PICTURE_PIXELS are not decoded (libvips refuses them before allocating; they draw nothing,
+ * as an unreadable picture does), and the rest are kept at most MAX_PICTURE_SIDE pixels on a side.
+ * Decoded at full size, one 16,384-pixel-square PNG of a few kilobytes held 1 GiB.
+ */
 import sharp from 'sharp';
+
+export const MAX_PICTURE_PIXELS = 4096 * 4096;
+export const MAX_PICTURE_SIDE = 512;
+
 import { pictureKey } from '../../lib/render/draw-context.js';
 import { legendClasses } from '../../lib/render/renderer-symbols.js';
 import type {
@@ -22,7 +32,10 @@ export async function decodePictures(
       const key = pictureKey(symbol);
       if (out.has(key)) continue;
       try {
-        const { data, info: meta } = await sharp(Buffer.from(symbol.imageData ?? '', 'base64'))
+        const { data, info: meta } = await sharp(Buffer.from(symbol.imageData ?? '', 'base64'), {
+          limitInputPixels: MAX_PICTURE_PIXELS,
+        })
+          .resize(MAX_PICTURE_SIDE, MAX_PICTURE_SIDE, { fit: 'inside', withoutEnlargement: true })
           .ensureAlpha()
           .raw()
           .toBuffer({ resolveWithObject: true });

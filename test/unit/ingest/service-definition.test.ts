@@ -15,11 +15,13 @@ const SevenZip = createRequire(import.meta.url)('7z-wasm') as SevenZipModuleFact
 async function sevenZip(files: Record<string, Uint8Array | string>): Promise<Uint8Array> {
   const sz = await SevenZip({ print: () => {}, printErr: () => {} });
   sz.FS.mkdir('/src');
+  const made = new Set<string>();
   for (const [path, data] of Object.entries(files)) {
     const parts = path.split('/');
     for (let i = 1; i < parts.length; i++) {
       const dir = `/src/${parts.slice(0, i).join('/')}`;
-      if (!sz.FS.analyzePath(dir).exists) sz.FS.mkdir(dir);
+      if (!made.has(dir)) sz.FS.mkdir(dir);
+      made.add(dir);
     }
     sz.FS.writeFile(`/src/${path}`, data);
   }
