@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { SevenZipModuleFactory } from '7z-wasm';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_ARCHIVE_BUDGET, unzipWithBudget } from '../../../lib/ingest/archive-budget.js';
 import { writeZip, zipBomb } from '../../fixtures/ingest/zip-writer.js';
 import { adminToken, stack } from '../support/portal-client.js';
 
@@ -64,5 +68,52 @@ describe('analyze of hostile archives', () => {
       code: 400,
       details: [`The entry name "../escape.shp" has a '..' segment.`],
     });
+  });
+
+  it('refuses a file geodatabase zip that is a zip bomb by the archive budget', async () => {
+    const token = await adminToken();
+    const bomb = zipBomb('bomb.gdb/a00000001.gdbtable', 4096);
+    const res = await analyzeWhileTiming(token, bomb, 'bomb.gdb.zip', 'fileGeodatabase');
+    expect(res.json.error).toMatchObject({
+      code: 400,
+      details: ['The archive inflates to more than 100 times its compressed size (ARCHIVE_MAX_RATIO).'],
+    });
+  });
+
+  it('refuses a service definition whose files add up past the archive budget, before unpacking', async () => {
+    const token = await adminToken();
+    const SevenZip = createRequire(import.meta.url)('7z-wasm') as SevenZipModuleFactory;
+    const sz = await SevenZip({ print: () => {}, printErr: () => {} });
+    sz.FS.mkdir('/src');
+    sz.FS.mkdir('/src/bomb.gdb');
+    sz.FS.writeFile('/src/bomb.gdb/a00000001.gdbtable', new Uint8Array(32 * 1024 ** 2));
+    sz.FS.chdir('/src');
+    sz.callMain(['a', '/out.sd', '*', '-bd']);
+    const sd = Buffer.from(sz.FS.readFile('/out.sd'));
+    const res = await analyzeWhileTiming(token, sd, 'bomb.sd', 'serviceDefinition');
+    expect(res.json.error).toMatchObject({
+      code: 400,
+      details: ['The archive inflates to more than 100 times its compressed size (ARCHIVE_MAX_RATIO).'],
+    });
+  });
+
+  it('refuses at once a shapefile whose .dbf counts more records than it holds', async () => {
+    const token = await adminToken();
+    const wards = readFileSync('test/fixtures/publish/wards-stateplane.zip');
+    const parts = await unzipWithBudget(wards, DEFAULT_ARCHIVE_BUDGET);
+    const dbf = Buffer.from(parts.get('wards.dbf') as Uint8Array);
+    dbf[7] = 72;
+    const damaged = writeZip(
+      [...parts].map(([name, data]) => ({
+        name,
+        data: name === 'wards.dbf' ? dbf : Buffer.from(data),
+        method: 0,
+      })),
+    );
+    const res = await analyzeWhileTiming(token, damaged, 'wards.zip', 'shapefile');
+    expect(res.json.error?.code).toBe(400);
+    expect(res.json.error?.details?.[0]).toMatch(
+      /^The shapefile wards cannot be read: its \.dbf file header counts 120\d{7} records of \d+ bytes, but the file holds \d+\.$/,
+    );
   });
 });
