@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { SevenZipModuleFactory } from '7z-wasm';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ARCHIVE_BUDGET, unzipWithBudget } from '../../../lib/ingest/archive-budget.js';
+import { wardsWithDamagedDbf } from '../../fixtures/ingest/damaged-dbf.js';
 import { writeZip, zipBomb } from '../../fixtures/ingest/zip-writer.js';
 import { adminToken, stack } from '../support/portal-client.js';
 
@@ -99,21 +98,13 @@ describe('analyze of hostile archives', () => {
 
   it('refuses at once a shapefile whose .dbf counts more records than it holds', async () => {
     const token = await adminToken();
-    const wards = readFileSync('test/fixtures/publish/wards-stateplane.zip');
-    const parts = await unzipWithBudget(wards, DEFAULT_ARCHIVE_BUDGET);
-    const dbf = Buffer.from(parts.get('wards.dbf') as Uint8Array);
-    dbf[7] = 72;
-    const damaged = writeZip(
-      [...parts].map(([name, data]) => ({
-        name,
-        data: name === 'wards.dbf' ? dbf : Buffer.from(data),
-        method: 0,
-      })),
-    );
-    const res = await analyzeWhileTiming(token, damaged, 'wards.zip', 'shapefile');
+    const { zip, records, recordLength } = await wardsWithDamagedDbf();
+    const res = await analyzeWhileTiming(token, zip, 'wards.zip', 'shapefile');
     expect(res.json.error?.code).toBe(400);
     expect(res.json.error?.details?.[0]).toMatch(
-      /^The shapefile wards cannot be read: its \.dbf file header counts 120\d{7} records of \d+ bytes, but the file holds \d+\.$/,
+      new RegExp(
+        `^The shapefile wards cannot be read: its \\.dbf file header counts ${72 * 2 ** 24 + records} records of ${recordLength} bytes, but the file holds \\d+\\.$`,
+      ),
     );
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PARSE_LIMITS, parseShapefileZip } from '../../../activities/publish/parse-thread.js';
 import { checkDbfHeader } from '../../../activities/publish/shapefile-zip.js';
-import { DEFAULT_ARCHIVE_BUDGET, unzipWithBudget } from '../../../lib/ingest/archive-budget.js';
+import { wardsWithDamagedDbf } from '../../fixtures/ingest/damaged-dbf.js';
 import { writeZip, zipBomb } from '../../fixtures/ingest/zip-writer.js';
 
 const wards = readFileSync(
@@ -71,24 +71,11 @@ describe('parseShapefileZip (in a parse thread)', () => {
   });
 
   it('refuses at once a .dbf whose header counts more records than the file holds', async () => {
-    // Found by the abuse fuzz test: one byte of the wards .dbf's record count (byte 7, the count's
-    // high byte) set to 72 made shpjs build 1.2 billion rows until the heap ran out.
-    const parts = await unzipWithBudget(wards, DEFAULT_ARCHIVE_BUDGET);
-    const dbf = Buffer.from(parts.get('wards.dbf') as Uint8Array);
-    const records = dbf.readUInt32LE(4);
-    const headerLength = dbf.readUInt16LE(8);
-    const recordLength = dbf.readUInt16LE(10);
-    expect(headerLength + records * recordLength).toBeLessThanOrEqual(dbf.length);
-    dbf[7] = 72;
-    const damaged = writeZip(
-      [...parts].map(([name, data]) => ({
-        name,
-        data: name === 'wards.dbf' ? dbf : Buffer.from(data),
-        method: 0,
-      })),
-    );
-    const room = Math.floor((dbf.length - headerLength) / recordLength);
-    await expect(parseShapefileZip(damaged)).rejects.toThrow(
+    const { zip, records, headerLength, recordLength, length } = await wardsWithDamagedDbf();
+    // The undamaged header's records fit its file.
+    expect(headerLength + records * recordLength).toBeLessThanOrEqual(length);
+    const room = Math.floor((length - headerLength) / recordLength);
+    await expect(parseShapefileZip(zip)).rejects.toThrow(
       expect.objectContaining({
         code: 400,
         details: [
