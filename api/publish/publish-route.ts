@@ -37,7 +37,7 @@ import {
 import {
   checkSourceSize,
   impliedFileType,
-  readSourceBytes,
+  readSourceRange,
   resolveSource,
   storeSource,
 } from './publish-source.js';
@@ -80,8 +80,13 @@ async function isTiledServiceDefinition(c: Context<AppEnv>): Promise<boolean> {
   if (params.get('overwrite')?.toLowerCase() === 'true') return false;
   const source = await resolveSource(deps.database.db, params, requireUser(c), 'serviceDefinition');
   checkSourceSize('serviceDefinition', source, deps.config.sqliteMaxBytes);
-  // The kind is told by the file names in the archive's header: nothing is unpacked here, in the API.
-  return serviceDefinitionKind(await sevenZipNames(await readSourceBytes(deps.store, source))) === 'tiles';
+  // The kind is told by the file names in the archive's header: only the header is read here, in the
+  // API, and nothing is unpacked.
+  const names = await sevenZipNames({
+    size: source.size,
+    read: (offset, length) => readSourceRange(deps.store, source, offset, length),
+  });
+  return serviceDefinitionKind(names) === 'tiles';
 }
 
 export async function publish(c: Context<AppEnv>) {

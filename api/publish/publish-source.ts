@@ -108,6 +108,27 @@ export async function readSourceBytes(
   }
 }
 
+/** `length` bytes of the source from `offset` (fewer at its end), read without the rest of the file. */
+export async function readSourceRange(
+  store: ObjectStore,
+  source: SourceRef,
+  offset: number,
+  length: number,
+): Promise<Buffer> {
+  const n = Math.max(0, Math.min(length, source.size - offset));
+  if (n === 0) return Buffer.alloc(0);
+  if (source.kind === 'text') return Buffer.from(source.text, 'utf8').subarray(offset, offset + n);
+  if (source.kind === 'item') return store.getRange(source.key, offset, n);
+  const handle = await open(source.path, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await handle.read(buf, 0, n, offset);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
 /** The source's bytes as a stream of chunks, for readers that need not hold the whole file. */
 export async function* sourceChunks(store: ObjectStore, source: SourceRef): AsyncGenerator<Buffer> {
   if (source.kind === 'text') {

@@ -89,6 +89,27 @@ describe('service definitions', () => {
     expect(res.status).toBe(200);
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect(Buffer.from(tpkx['tile/L01/R0000C0000.bundle']).indexOf(Buffer.from(bytes))).toBeGreaterThan(0);
+
+    // The same file as a Service Definition item: its header is read by range from the object store.
+    const owner = stack().admin.username;
+    const added = await upload(
+      `/sharing/rest/content/users/${owner}/addItem`,
+      { token, type: 'Service Definition', title: 'Red tiles' },
+      { name: 'red.sd', path: await serviceDefinition(files) },
+    );
+    if (!added.id) throw new Error(`addItem failed: ${JSON.stringify(added)}`);
+    const fromItem = uniqueName('red_sd_item');
+    const published = await call(`/sharing/rest/content/users/${owner}/publish`, {
+      token,
+      itemid: added.id,
+      filetype: 'serviceDefinition',
+      publishParameters: JSON.stringify({ name: fromItem }),
+    });
+    const item = published.json.services[0];
+    expect(item.type).toBe('Map Service');
+    expect((await waitForJob(token, owner, item.serviceItemId, item.jobId)).status).toBe('completed');
+    const again = new Uint8Array(await (await fetchTile(fromItem, 1, 1, 1)).arrayBuffer());
+    expect(Buffer.from(again)).toEqual(Buffer.from(bytes));
   }, 120_000);
 
   it('one carrying neither is refused, naming what it holds', async () => {

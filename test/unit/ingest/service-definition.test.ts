@@ -3,16 +3,27 @@
  * refused before unpacking when their files add up to more than the budget, and told apart (tiles or
  * a file geodatabase) from their names alone.
  */
+
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { SevenZipModuleFactory } from '7z-wasm';
 import { describe, expect, it } from 'vitest';
-import { serviceDefinitionKind, sevenZipEntries, sevenZipNames } from '../../../infra/service-definition.js';
+import {
+  bytesSource,
+  type RangeSource,
+  serviceDefinitionKind,
+  sevenZipEntries,
+  sevenZipNames,
+} from '../../../infra/service-definition.js';
 import { DEFAULT_ARCHIVE_BUDGET } from '../../../lib/ingest/archive-budget.js';
 
 const SevenZip = createRequire(import.meta.url)('7z-wasm') as SevenZipModuleFactory;
 
 /** A 7-Zip archive written by 7-Zip itself of `files` (paths under a root folder). */
-async function sevenZip(files: Record<string, Uint8Array | string>): Promise<Uint8Array> {
+async function sevenZip(
+  files: Record<string, Uint8Array | string>,
+  switches: string[] = [],
+): Promise<Uint8Array> {
   const sz = await SevenZip({ print: () => {}, printErr: () => {} });
   sz.FS.mkdir('/src');
   const made = new Set<string>();
@@ -26,7 +37,7 @@ async function sevenZip(files: Record<string, Uint8Array | string>): Promise<Uin
     sz.FS.writeFile(`/src/${path}`, data);
   }
   sz.FS.chdir('/src');
-  sz.callMain(['a', '/out.7z', '*', '-bd']);
+  sz.callMain(['a', '/out.7z', '*', '-bd', ...switches]);
   return sz.FS.readFile('/out.7z');
 }
 
@@ -37,7 +48,7 @@ describe('service definitions under the archive budget', () => {
       'v101/towns.gdb/a00000001.gdbtablx': 'index',
       'esriinfo/manifest.xml': '<m/>',
     });
-    const names = await sevenZipNames(archive);
+    const names = await sevenZipNames(bytesSource(archive));
     expect(names.sort()).toEqual([
       'esriinfo/manifest.xml',
       'v101/towns.gdb/a00000001.gdbtable',
@@ -69,12 +80,64 @@ describe('service definitions under the archive budget', () => {
   });
 
   it('refuses a file that is not 7-Zip, and a damaged one, with a 400', async () => {
-    await expect(sevenZipNames(new TextEncoder().encode('PK\u0003\u0004 not 7z'))).rejects.toThrow(
-      expect.objectContaining({ code: 400 }),
-    );
+    await expect(
+      sevenZipNames(bytesSource(new TextEncoder().encode('PK\u0003\u0004 not 7z'))),
+    ).rejects.toThrow(expect.objectContaining({ code: 400 }));
     const archive = await sevenZip({ 'a.txt': 'a'.repeat(1000) });
     await expect(sevenZipEntries(archive.subarray(0, 40))).rejects.toThrow(
       expect.objectContaining({ code: 400 }),
     );
+  });
+
+  /** A RangeSource over `bytes` that counts what is read. */
+  const counted = (bytes: Uint8Array) => {
+    const reads: [number, number][] = [];
+    const source: RangeSource = {
+      size: bytes.length,
+      read: async (offset, length) => {
+        reads.push([offset, length]);
+        return bytes.subarray(offset, offset + length);
+      },
+    };
+    return { source, reads, total: () => reads.reduce((n, [, l]) => n + l, 0) };
+  };
+
+  it('lists a large archive from its header regions alone, packed header or plain', async () => {
+    const files = {
+      'v101/towns.gdb/a00000009.gdbtable': randomBytes(3 * 1024 ** 2),
+      'v101/towns.gdb/a00000009.gdbtablx': randomBytes(1024 ** 2),
+      'esriinfo/iteminfo.xml': '<ESRI_ItemInformation/>',
+    };
+    for (const switches of [[], ['-mhc=off']]) {
+      const archive = await sevenZip(files, switches);
+      expect(archive.length).toBeGreaterThan(4 * 1024 ** 2);
+      const { source, reads, total } = counted(archive);
+      const names = await sevenZipNames(source);
+      expect(names.sort()).toEqual(Object.keys(files).sort());
+      // The signature header, the next header and (packed) its streams: a few KiB of 4 MiB.
+      expect(reads.length).toBe(switches.length === 0 ? 3 : 2);
+      expect(total()).toBeLessThan(16 * 1024);
+      expect(reads[0]).toEqual([0, 32]);
+    }
+  });
+
+  it('refuses with a 400 an archive whose header lies past its end or is oversized', async () => {
+    const archive = await sevenZip({ 'a.txt': 'a'.repeat(1000) });
+    await expect(sevenZipNames(bytesSource(archive.subarray(0, 40)))).rejects.toThrow(
+      expect.objectContaining({
+        code: 400,
+        details: ['The service definition cannot be read: the file ends before its header.'],
+      }),
+    );
+    const huge = archive.slice();
+    new DataView(huge.buffer).setBigUint64(20, 2n ** 40n, true); // the next header's size
+    const { source, total } = counted(huge);
+    await expect(sevenZipNames(source)).rejects.toThrow(
+      expect.objectContaining({ code: 400, details: [expect.stringMatching(/header is larger than/)] }),
+    );
+    expect(total()).toBe(32);
+    const damaged = archive.slice();
+    damaged.fill(0x55, archive.length - 20); // the end of the header, kept in its place
+    await expect(sevenZipNames(bytesSource(damaged))).rejects.toThrow(expect.objectContaining({ code: 400 }));
   });
 });
