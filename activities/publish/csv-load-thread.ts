@@ -5,9 +5,10 @@
  * PostgreSQL outside a transaction; PGlite lives in the activity's thread, which copies there.
  */
 import { once } from 'node:events';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
 import type { CsvLoadInit } from './csv-load-work.js';
+import { releaseThread, takeThread } from './spare-threads.js';
 import { failureError, type ThreadFailure } from './thread-copy.js';
 
 /** A batch the thread has committed, with the resume point after it. */
@@ -35,14 +36,11 @@ export class CsvLoadThread {
   private wake: (() => void) | null = null;
   private finished = false;
   private exited = false;
+  private released = false;
 
   constructor(private readonly init: CsvLoadInit) {
-    this.worker = new Worker(workerUrl, {
-      workerData: init,
-      // The entry registers the TypeScript loader itself; inherited loader flags are not needed.
-      execArgv: [],
-      resourceLimits: { maxYoungGenerationSizeMb: 96, maxOldGenerationSizeMb: 512 },
-    });
+    // A thread started ahead (spare-threads.ts) when there is one; its first message is the load.
+    this.worker = takeThread(workerUrl, init);
     this.worker.on('message', (m: CsvLoadMessage) => this.push(m));
     this.worker.on('error', (e) => this.push({ type: 'failed', message: e.message }));
     this.worker.on('exit', (code) => {
@@ -80,6 +78,10 @@ export class CsvLoadThread {
 
   /** Lets a finished thread close its connection and exit; ends one still loading at once. */
   async close(): Promise<void> {
+    if (!this.released) {
+      this.released = true;
+      releaseThread(workerUrl);
+    }
     if (this.exited) return;
     if (!this.finished) {
       await this.worker.terminate();

@@ -8,13 +8,14 @@
  * worker, the API) was marked in full for every 64 MB of buffers that passed through it.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { LayerPlan } from '../../db/schema/publish-request.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
 import { CopyBinaryWriter } from './copy-binary.js';
 import { createCsvBatchEncoder } from './csv-batch-encoder.js';
 import type { CsvLoadMessage } from './csv-load-thread.js';
 import { type CsvDialect, csvByteBatchesOf, sliceEnds } from './csv-source.js';
+import { receiveWork } from './spare-threads.js';
 import { type ThreadCopy, threadCopier, threadFailure } from './thread-copy.js';
 
 export interface CsvLoadInit extends ThreadCopy {
@@ -28,9 +29,8 @@ export interface CsvLoadInit extends ThreadCopy {
   batchBytes: number;
 }
 
-const init = workerData as CsvLoadInit;
-const port = parentPort;
-if (!port) throw new Error('csv-load-work runs in a worker thread.');
+// The thread may have been started ahead of its load (spare-threads.ts): its first message is the load.
+const { init, port, onMessage } = await receiveWork<CsvLoadInit>(parentPort);
 const dialect = (init.plan.source as { dialect: CsvDialect }).dialect;
 const encodeBatch = createCsvBatchEncoder(init.plan, init.targetSR, init.geometrySR);
 const qualifier = dialect.qualifier.charCodeAt(0);
@@ -106,4 +106,4 @@ try {
 }
 // The TypeScript loader's channel would keep the thread alive: the thread ends when it is told to,
 // after the activity's thread has read the last message.
-port.once('message', () => process.exit(0));
+onMessage(() => process.exit(0));

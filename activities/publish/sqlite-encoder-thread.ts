@@ -5,9 +5,10 @@
  * ahead and streams each to PostgreSQL as it comes. Batches come in table order.
  */
 import { once } from 'node:events';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
 import type { ResumePoint } from './layer-sources.js';
+import { releaseThread, takeThread } from './spare-threads.js';
 import type { SqliteThreadInit } from './sqlite-encoder-work.js';
 import { failureError, type ThreadFailure } from './thread-copy.js';
 
@@ -34,14 +35,11 @@ export class SqliteEncoderThread {
   private readonly worker: Worker;
   private readonly waiting: { resolve(b: SqliteThreadBatch | null): void; reject(e: Error): void }[] = [];
   private failure: Error | null = null;
+  private released = false;
 
   constructor(init: SqliteThreadInit) {
-    this.worker = new Worker(workerUrl, {
-      workerData: init,
-      // The entry registers the TypeScript loader itself; inherited loader flags are not needed.
-      execArgv: [],
-      resourceLimits: { maxYoungGenerationSizeMb: 96, maxOldGenerationSizeMb: 512 },
-    });
+    // A thread started ahead (spare-threads.ts) when there is one; its first message is the load.
+    this.worker = takeThread(workerUrl, init);
     this.worker.on('message', (reply: Reply) => {
       const next = this.waiting.shift();
       if (!next) return;
@@ -71,6 +69,10 @@ export class SqliteEncoderThread {
 
   /** Lets the thread close the file and exit (after the batch it may be encoding), else ends it. */
   async close(): Promise<void> {
+    if (!this.released) {
+      this.released = true;
+      releaseThread(workerUrl);
+    }
     const stopped = this.failure !== null;
     this.failure ??= new Error('The SQLite encoder thread was closed.');
     if (stopped) return;

@@ -4,13 +4,14 @@
  * binary COPY data, one batch per request, so the activity's thread only streams COPY data to
  * PostgreSQL while this thread decodes the next batch on the other core.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { LayerPlan } from '../../db/schema/publish-request.js';
 import { openSqlitePath } from '../../infra/readers/sqlite-pages.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
 import { CopyBinaryWriter } from './copy-binary.js';
 import type { ResumePoint } from './layer-sources.js';
 import { createRowEncoder } from './row-encoder.js';
+import { receiveWork } from './spare-threads.js';
 import { type BatchShare, SQLITE_BATCH_ROWS } from './sqlite-source.js';
 import { sqliteLayerBatches } from './sqlite-tables.js';
 import { type ThreadCopy, threadCopier, threadFailure } from './thread-copy.js';
@@ -31,9 +32,8 @@ export interface SqliteThreadInit {
   copy?: ThreadCopy;
 }
 
-const init = workerData as SqliteThreadInit;
-const port = parentPort;
-if (!port) throw new Error('sqlite-encoder-work runs in a worker thread.');
+// The thread may have been started ahead of its load (spare-threads.ts): its first message is the load.
+const { init, port, onMessage } = await receiveWork<SqliteThreadInit, 'next' | 'close'>(parentPort);
 const encoder = createRowEncoder(init.plan, init.targetSR, init.geometrySR);
 /**
  * A batch is read and encoded in pieces of this many rows into one COPY buffer: a whole batch's row
@@ -99,7 +99,7 @@ async function copyNext(): Promise<void> {
 // Requests are answered one after the other, in order: the reader is one generator. 'close' ends
 // the reader (closing the file) and lets the thread exit.
 let queue: Promise<void> = Promise.resolve();
-port.on('message', (request: 'next' | 'close') => {
+onMessage((request) => {
   if (request === 'close') {
     queue = queue.then(async () => {
       await batches.return(undefined);

@@ -1,0 +1,97 @@
+/**
+ * Loading threads started ahead of need (spare-threads.ts): a load takes an idle thread when there is
+ * one, the messages sent with its work are kept until its handler is set, released threads are
+ * replaced up to the most used at once, and an idle thread that ends is dropped, not handed out.
+ */
+import { once } from 'node:events';
+import type { Worker } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  endSpares,
+  releaseThread,
+  spareThreadIds,
+  takeThread,
+} from '../../../activities/publish/spare-threads.js';
+
+const url = new URL('./spare-threads/echo-worker.mjs', import.meta.url);
+
+/** The next `n` messages of a thread. */
+async function messages(worker: Worker, n: number): Promise<any[]> {
+  const out: any[] = [];
+  while (out.length < n) out.push((await once(worker, 'message'))[0]);
+  return out;
+}
+
+async function close(worker: Worker) {
+  const exited = once(worker, 'exit');
+  worker.postMessage('close');
+  await exited;
+}
+
+const until = async (ok: () => boolean) => {
+  for (let i = 0; i < 400 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
+  return ok();
+};
+
+afterEach(async () => {
+  delete process.env.SPARE_ECHO_EXIT;
+  await endSpares();
+});
+
+describe('spare loading threads', () => {
+  it('hands a new thread its work, then the messages sent with it, in order', async () => {
+    expect(spareThreadIds(url).length).toBe(0);
+    const worker = takeThread(url, { job: 1 });
+    worker.postMessage('a');
+    worker.postMessage('b');
+    const [first, a, b] = await messages(worker, 3);
+    expect(first.init).toEqual({ job: 1 });
+    expect(first.threadId).toBe(worker.threadId);
+    expect([a, b]).toEqual([{ echo: 'a' }, { echo: 'b' }]);
+    releaseThread(url, 0);
+    await close(worker);
+  });
+
+  it('keeps as many idle threads as were used at once, and hands them out started', async () => {
+    const used = [takeThread(url, { job: 1 }), takeThread(url, { job: 2 })];
+    await Promise.all(used.map((w) => messages(w, 1)));
+    releaseThread(url, 0);
+    expect(spareThreadIds(url).length).toBe(0); // one is still in use
+    releaseThread(url, 0);
+    await Promise.all(used.map(close));
+    expect(await until(() => spareThreadIds(url).length === 2)).toBe(true);
+    const idle = spareThreadIds(url);
+    expect(idle).not.toContain(used[0].threadId);
+    expect(idle).not.toContain(used[1].threadId);
+    const again = [takeThread(url, { job: 3 }), takeThread(url, { job: 4 })];
+    const replies = (await Promise.all(again.map((w) => messages(w, 1)))).map(([m]) => m);
+    expect(replies.map((m) => m.init)).toEqual([{ job: 3 }, { job: 4 }]);
+    // The idle threads themselves, started before they were taken.
+    expect(replies.map((m) => m.threadId).sort()).toEqual([...idle].sort());
+    expect(spareThreadIds(url).length).toBe(0);
+    const third = takeThread(url, { job: 5 });
+    const [m5] = await messages(third, 1);
+    expect(idle).not.toContain(m5.threadId); // none left idle: a new one
+    for (const w of [...again, third]) {
+      releaseThread(url, 60_000);
+      await close(w);
+    }
+  });
+
+  it('drops an idle thread that ends on its own and starts a new one for the next load', async () => {
+    const worker = takeThread(url, { job: 1 });
+    await messages(worker, 1);
+    process.env.SPARE_ECHO_EXIT = '1';
+    releaseThread(url, 0);
+    await close(worker);
+    // The spare starts, ends at once (exit code 3), and is forgotten without an unhandled event.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(spareThreadIds(url).length).toBe(0);
+    delete process.env.SPARE_ECHO_EXIT;
+    const next = takeThread(url, { job: 2 });
+    const [m] = await messages(next, 1);
+    expect(m.init).toEqual({ job: 2 });
+    releaseThread(url, 60_000);
+    await close(next);
+  });
+});
