@@ -5,12 +5,13 @@
  * were given. The thread gets a young generation large enough that the short-lived strings of a
  * batch rarely survive into the old one.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
 import type { LayerPlan } from '../../db/schema/publish-request.js';
 import { internalError } from '../../lib/errors.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
 import type { EncoderThreadInit } from './csv-encoder-work.js';
+import { releaseThread, takeThread } from './spare-threads.js';
 
 export interface ThreadBatch {
   /** Records parsed (blank lines are not records). */
@@ -28,6 +29,7 @@ export class CsvEncoderThread {
   private readonly worker: Worker;
   private readonly waiting: { resolve(b: ThreadBatch): void; reject(e: Error): void }[] = [];
   private failure: Error | null = null;
+  private released = false;
 
   constructor(
     plan: LayerPlan,
@@ -35,13 +37,9 @@ export class CsvEncoderThread {
     geometrySR: SpatialReference,
     firstRowNumber: number,
   ) {
-    const workerData: EncoderThreadInit = { plan, targetSR, geometrySR, firstRowNumber };
-    this.worker = new Worker(workerUrl, {
-      workerData,
-      // The entry registers the TypeScript loader itself; inherited loader flags are not needed.
-      execArgv: [],
-      resourceLimits: { maxYoungGenerationSizeMb: 96, maxOldGenerationSizeMb: 512 },
-    });
+    const init: EncoderThreadInit = { plan, targetSR, geometrySR, firstRowNumber };
+    // A thread started ahead (spare-threads.ts) when there is one; its first message is the load.
+    this.worker = takeThread(workerUrl, init);
     this.worker.on('message', (reply: Reply) => {
       const next = this.waiting.shift();
       if (!next) return;
@@ -70,6 +68,10 @@ export class CsvEncoderThread {
   }
 
   async close(): Promise<void> {
+    if (!this.released) {
+      this.released = true;
+      releaseThread(workerUrl);
+    }
     this.failure ??= new Error('The CSV encoder thread was closed.');
     await this.worker.terminate();
   }

@@ -3,10 +3,11 @@
  * data, numbering rows on from where the load started (batches arrive in file order), so that the
  * activity's thread only moves bytes between MinIO and PostgreSQL.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { LayerPlan } from '../../db/schema/publish-request.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
 import { createCsvBatchEncoder } from './csv-batch-encoder.js';
+import { receiveWork } from './spare-threads.js';
 
 export interface EncoderThreadInit {
   plan: LayerPlan;
@@ -15,13 +16,12 @@ export interface EncoderThreadInit {
   firstRowNumber: number;
 }
 
-const init = workerData as EncoderThreadInit;
+// The thread may have been started ahead of its load (spare-threads.ts): its first message is the load.
+const { init, port, onMessage } = await receiveWork<EncoderThreadInit, Uint8Array>(parentPort);
 const encodeBatch = createCsvBatchEncoder(init.plan, init.targetSR, init.geometrySR);
 let rowNumber = init.firstRowNumber;
-const port = parentPort;
-if (!port) throw new Error('csv-encoder-work runs in a worker thread.');
 
-port.on('message', (bytes: Uint8Array) => {
+onMessage((bytes) => {
   try {
     const { data, loaded, rejected, rows } = encodeBatch(bytes, rowNumber);
     rowNumber += rows;

@@ -1,6 +1,7 @@
 /**
  * A delimited file's load on PostgreSQL runs in the CSV load thread, which reads the file from MinIO
- * and copies on a connection of its own: quoted fields (commas, doubled quotes, line breaks inside),
+ * and copies on a connection of its own; on PGlite the CSV encoder thread encodes the batches the
+ * activity reads and copies. Either way quoted fields (commas, doubled quotes, line breaks inside),
  * non-ASCII text, blank lines and unusable rows land exactly as written, each row once under its row
  * number; and a load resumed from one of its heartbeats (a ranged read from the middle of the file)
  * ends with the same table.
@@ -43,9 +44,12 @@ async function writeCsv(path: string): Promise<void> {
   await once(out, 'finish');
 }
 
-describe('a CSV loaded by the load thread on PostgreSQL', () => {
+describe.each([
+  ['the load thread on PostgreSQL', 'postgres', 'd'],
+  ['the encoder thread on PGlite', 'pglite', 'e'],
+] as const)('a CSV loaded by %s', (_, kind, pad) => {
   const dir = mkdtempSync(join(tmpdir(), 'csv-load-thread-'));
-  const serviceItemId = `${Date.now().toString(16)}`.padEnd(32, 'd');
+  const serviceItemId = `${Date.now().toString(16)}`.padEnd(32, pad);
   const jobId = `thread-${serviceItemId}`;
   const table = featureTableName(serviceItemId, 0);
   let database: DatabaseHandle;
@@ -53,7 +57,12 @@ describe('a CSV loaded by the load thread on PostgreSQL', () => {
 
   beforeAll(async () => {
     const s = stack();
-    database = await openDatabase({ databaseUrl: s.databaseUrl, poolSize: 4 });
+    database =
+      kind === 'postgres'
+        ? await openDatabase({ databaseUrl: s.databaseUrl, poolSize: 4 })
+        : await openDatabase({ pgliteDir: join(dir, 'pglite') });
+    if (kind === 'pglite') await database.migrate();
+    expect(database.kind).toBe(kind);
     const path = join(dir, 'places.csv');
     await writeCsv(path);
     await insertCsvPublishJob(database, path, jobId, serviceItemId);
