@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { type ActivityDeps, createActivities } from '../activities/index.js';
+import { prestartLoadThreads } from '../activities/publish/load-layer.js';
 import type { Config } from './config.js';
 import { SEARCH_ATTRIBUTES } from './embedded-services.js';
 import type { Logger } from './logger.js';
@@ -40,7 +41,7 @@ export interface WorkerOptions {
 
 export async function createWorker({ config, deps }: WorkerOptions): Promise<Worker> {
   const connection = await NativeConnection.connect({ address: config.temporal.address });
-  return Worker.create({
+  const worker = await Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
@@ -54,7 +55,13 @@ export async function createWorker({ config, deps }: WorkerOptions): Promise<Wor
     maxConcurrentActivityTaskExecutions: config.workerActivityConcurrency,
     bundlerOptions: { ignoreModules: [] },
   });
+  // The first CSV load finds its thread started, once the worker's own start is past.
+  prestartLoadThreads(deps.database.kind, PRESTART_DELAY_MS);
+  return worker;
 }
+
+/** How long after the worker is made its first loading thread is started. */
+const PRESTART_DELAY_MS = 2000;
 
 /** Routes the SDK's own log lines (warnings and worse) into our logger instead of the console. */
 export function installTemporalRuntime(log: Logger): void {

@@ -11,7 +11,7 @@ import type { LayerPlan } from '../../db/schema/publish-request.js';
 import { internalError } from '../../lib/errors.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
 import type { EncoderThreadInit } from './csv-encoder-work.js';
-import { releaseThread, takeThread } from './spare-threads.js';
+import { prestartThread, releaseThread, takeThread } from './spare-threads.js';
 
 export interface ThreadBatch {
   /** Records parsed (blank lines are not records). */
@@ -24,6 +24,9 @@ export interface ThreadBatch {
 type Reply = ({ ok: true } & ThreadBatch) | { ok: false; message: string };
 
 const workerUrl = new URL('./csv-encoder-worker.mjs', import.meta.url);
+
+/** Has a CSV encoder thread started ahead for the first load (spare-threads.ts), after `delayMs`. */
+export const prestartCsvEncoderThread = (delayMs: number) => prestartThread(workerUrl, delayMs);
 
 export class CsvEncoderThread {
   private readonly worker: Worker;

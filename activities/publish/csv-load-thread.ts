@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
 import type { CsvLoadInit } from './csv-load-work.js';
-import { releaseThread, takeThread } from './spare-threads.js';
+import { prestartThread, releaseThread, takeThread } from './spare-threads.js';
 import { failureError, type ThreadFailure } from './thread-copy.js';
 
 /** A batch the thread has committed, with the resume point after it. */
@@ -29,6 +29,9 @@ export type CsvLoadMessage =
 const CLOSE_WAIT_MS = 5000;
 
 const workerUrl = new URL('./csv-load-worker.mjs', import.meta.url);
+
+/** Has a CSV load thread started ahead for the first load (spare-threads.ts), after `delayMs`. */
+export const prestartCsvLoadThread = (delayMs: number) => prestartThread(workerUrl, delayMs);
 
 export class CsvLoadThread {
   private readonly worker: Worker;

@@ -21,8 +21,8 @@ import { WGS84 } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
 import { recordProgress } from '../heartbeat.js';
 import { lookupOf, lookupRows } from './boundary-lookup-rows.js';
-import { CsvEncoderThread, type ThreadBatch } from './csv-encoder-thread.js';
-import { CsvLoadThread } from './csv-load-thread.js';
+import { CsvEncoderThread, prestartCsvEncoderThread, type ThreadBatch } from './csv-encoder-thread.js';
+import { CsvLoadThread, prestartCsvLoadThread } from './csv-load-thread.js';
 
 import { type CsvDialect, csvByteBatches } from './csv-source.js';
 import { type GeocodeCounts, geocodeRows } from './geocoder.js';
@@ -209,6 +209,15 @@ const encodesOnThread = (plan: LayerPlan, request: PublishRequest) =>
   plan.source.kind === 'csv' &&
   (plan.location.type === 'coordinates' || plan.location.type === 'none') &&
   request.sourceSize >= THREAD_MIN_BYTES;
+
+/**
+ * A worker's first CSV load takes a thread started ahead (spare-threads.ts): the load thread on
+ * PostgreSQL, the encoder thread on PGlite. Later loads find the threads their kind last used.
+ */
+export function prestartLoadThreads(kind: 'postgres' | 'pglite', delayMs: number): void {
+  if (kind === 'postgres') prestartCsvLoadThread(delayMs);
+  else prestartCsvEncoderThread(delayMs);
+}
 
 /** Bytes of whole records in each batch of a thread's load: one transaction and one heartbeat each. */
 const THREAD_LOAD_BATCH_BYTES = 4 * 1024 * 1024;

@@ -89,6 +89,27 @@ export function takeThread(url: URL, init: unknown): Worker {
   return worker;
 }
 
+/** Starts idle threads of `url`'s kind after `delayMs`, up to `count`, unless a load takes one first. */
+function spareLater(url: URL, count: number, delayMs: number): void {
+  clearTimeout(timers.get(url.href));
+  const timer = setTimeout(() => {
+    timers.delete(url.href);
+    const list = (spares.get(url.href) ?? []).filter((s) => !s.gone);
+    while (list.length < Math.min(count, MAX_SPARES)) list.push(startSpare(url));
+    spares.set(url.href, list);
+  }, delayMs);
+  timer.unref();
+  timers.set(url.href, timer);
+}
+
+/** Has one idle thread of `url`'s kind ready for a first load (a worker at its start), after `delayMs`. */
+export function prestartThread(url: URL, delayMs: number): void {
+  const use = inUse.get(url.href) ?? { now: 0, peak: 0 };
+  use.peak = Math.max(use.peak, 1);
+  inUse.set(url.href, use);
+  if (use.now === 0) spareLater(url, 1, delayMs);
+}
+
 /**
  * A thread of `url`'s kind is done. When none is in use, idle threads are started again, after
  * `delayMs`, up to the most this kind has used at once (at most MAX_SPARES).
@@ -98,15 +119,7 @@ export function releaseThread(url: URL, delayMs = SPARE_DELAY_MS): void {
   if (!use) return;
   use.now = Math.max(0, use.now - 1);
   if (use.now > 0) return;
-  clearTimeout(timers.get(url.href));
-  const timer = setTimeout(() => {
-    timers.delete(url.href);
-    const list = (spares.get(url.href) ?? []).filter((s) => !s.gone);
-    while (list.length < Math.min(use.peak, MAX_SPARES)) list.push(startSpare(url));
-    spares.set(url.href, list);
-  }, delayMs);
-  timer.unref();
-  timers.set(url.href, timer);
+  spareLater(url, use.peak, delayMs);
 }
 
 /** The thread ids of the idle threads of `url`'s kind (for tests). */

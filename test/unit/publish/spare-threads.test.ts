@@ -8,6 +8,7 @@ import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   endSpares,
+  prestartThread,
   releaseThread,
   spareThreadIds,
   takeThread,
@@ -93,5 +94,20 @@ describe('spare loading threads', () => {
     expect(m.init).toEqual({ job: 2 });
     releaseThread(url, 60_000);
     await close(next);
+  });
+
+  it('has one thread ready for a first load, and none while a load of its kind runs', async () => {
+    prestartThread(url, 0);
+    expect(await until(() => spareThreadIds(url).length === 1)).toBe(true);
+    const [ready] = spareThreadIds(url);
+    const worker = takeThread(url, { job: 1 });
+    expect(worker.threadId).toBe(ready);
+    await messages(worker, 1);
+    prestartThread(url, 0);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(spareThreadIds(url)).toEqual([]);
+    releaseThread(url, 0);
+    await close(worker);
+    expect(await until(() => spareThreadIds(url).length === 1)).toBe(true);
   });
 });
