@@ -8,7 +8,7 @@
 import { setImmediate } from 'node:timers/promises';
 import initSqlJs, { type Database, type SqlJsStatic, type SqlValue } from 'sql.js';
 import { type OpenedSqlite, sqliteFromBytes } from '../../infra/readers/sqlite-pages.js';
-import { badRequest } from '../../lib/errors.js';
+import { badRequest, isGeoError } from '../../lib/errors.js';
 import type { EsriGeometryType } from '../../lib/geometry/types.js';
 import type { EsriFieldType } from '../../lib/ingest/index.js';
 import { sqliteFieldType, sqliteGeometryBase } from '../../lib/ingest/sqlite-fields.js';
@@ -147,23 +147,35 @@ export async function openSqlite(source: Uint8Array | (() => OpenedSqlite)): Pro
   }
 }
 
+/**
+ * Copies a catalog table's rows (the GeoPackage or SpatiaLite metadata) into the catalog. A damaged
+ * file can name a table its CREATE statement does not make, or hold rows its constraints refuse:
+ * either is the client's file, refused with a 400 naming the table.
+ */
 function copyIntoCatalog(catalog: Database, file: SqliteFile, table: string, root: number): void {
   const layout = columnsOf(catalog, table);
+  if (layout.length === 0)
+    throw unreadable(`The table ${table} cannot be read: its CREATE statement does not define it.`);
   const integerKey = layout.findIndex((c) => c.pk === 1 && c.type.toUpperCase() === 'INTEGER');
   const names = ['rowid', ...layout.map((c) => quoted(c.name))].join(', ');
-  const stmt = catalog.prepare(
-    `INSERT INTO ${quoted(table)} (${names}) VALUES (${layout.map(() => '?').join(', ')}, ?)`,
-  );
+  let stmt: ReturnType<Database['prepare']> | undefined;
   try {
+    stmt = catalog.prepare(
+      `INSERT INTO ${quoted(table)} (${names}) VALUES (${layout.map(() => '?').join(', ')}, ?)`,
+    );
+    const insert = stmt;
     reading(() => {
       for (const { rowid, values } of file.rows(root)) {
         const row: SqlValue[] = [rowid];
         for (let i = 0; i < layout.length; i++) row.push(i === integerKey ? rowid : (values[i] ?? null));
-        stmt.run(row);
+        insert.run(row);
       }
     });
+  } catch (e) {
+    if (isGeoError(e)) throw e;
+    throw unreadable(`The table ${table} cannot be read: ${e instanceof Error ? e.message : String(e)}`);
   } finally {
-    stmt.free();
+    stmt?.free();
   }
 }
 

@@ -1,36 +1,17 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import type { SevenZipModuleFactory } from '7z-wasm';
+import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { sevenZipOf } from '../../fixtures/ingest/seven-zip.js';
 import { call, signIn, stack } from '../support/portal-client.js';
 import { fetchTile, tilesFixture } from '../tiles/tile-client.js';
 import { featureServer, fixture, uniqueName, upload, waitForJob } from './publish-client.js';
 
-const SevenZip = createRequire(import.meta.url)('7z-wasm') as SevenZipModuleFactory;
-
 /** A .sd (7-Zip archive) of the given files, written to a temporary path. */
 async function serviceDefinition(files: Record<string, Uint8Array>): Promise<string> {
-  const sz = await SevenZip({ print: () => {}, printErr: () => {} });
-  for (const [path, bytes] of Object.entries(files)) {
-    const full = `/src/${path}`;
-    let dir = '';
-    for (const part of dirname(full).split('/').filter(Boolean)) {
-      dir += `/${part}`;
-      try {
-        sz.FS.mkdir(dir);
-      } catch {
-        // exists
-      }
-    }
-    sz.FS.writeFile(full, bytes);
-  }
-  sz.FS.chdir('/src');
-  sz.callMain(['a', '/out.sd', '*', '-bd']);
   const path = join(mkdtempSync(join(tmpdir(), 'sd-')), 'service.sd');
-  writeFileSync(path, sz.FS.readFile('/out.sd'));
+  writeFileSync(path, await sevenZipOf(files));
   return path;
 }
 

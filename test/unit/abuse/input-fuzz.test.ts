@@ -2,12 +2,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { analyzeSqlite } from '../../../activities/publish/analyze-tables.js';
 import { sampleFromBytes } from '../../../activities/publish/csv-source.js';
 import { describeGeoJson, geoJsonFeatures } from '../../../activities/publish/geojson-source.js';
 import { readShapefileZip } from '../../../activities/publish/shapefile-zip.js';
+import { bytesSource, sevenZipEntries, sevenZipNames } from '../../../infra/service-definition.js';
 import { DEFAULT_ARCHIVE_BUDGET, unzipWithBudget } from '../../../lib/ingest/archive-budget.js';
 import { readEnvelope } from '../../../soap/envelope-reader.js';
 import { SoapFault } from '../../../soap/fault.js';
+import { sevenZipOf } from '../../fixtures/ingest/seven-zip.js';
 import { writeZip } from '../../fixtures/ingest/zip-writer.js';
 import { fuzzSuite, succeedsOrRefuses, succeedsOrRefusesAsync } from './fuzz-support.js';
 
@@ -17,6 +20,16 @@ const fixture = (name: string) =>
 const wards = fixture('wards-stateplane.zip');
 const parks = fixture('parks-mixed-properties.geojson');
 const budget = { ...DEFAULT_ARCHIVE_BUDGET, maxBytes: 64 * 1024 ** 2 };
+const gpkg = fixture('sqlite/towns.gpkg');
+const wkbSqlite = fixture('sqlite/towns-wkb.sqlite');
+/** A small service definition, written by 7-Zip: a file geodatabase's names and an item description. */
+const sd = Buffer.from(
+  await sevenZipOf({
+    'esriinfo/iteminfo.xml': '<ESRI_ItemInformation><title>towns</title></ESRI_ItemInformation>',
+    'v101/towns.gdb/a00000001.gdbtable': 'table '.repeat(200),
+    'v101/towns.gdb/a00000001.gdbtablx': 'index '.repeat(50),
+  }),
+);
 
 /** A file as an attacker shapes it from a good one: cut short, bytes overwritten, or bytes inserted. */
 const mutated = (good: Buffer) =>
@@ -36,6 +49,19 @@ const mutated = (good: Buffer) =>
       .tuple(fc.nat({ max: good.length }), fc.uint8Array({ minLength: 1, maxLength: 64 }))
       .map(([at, bytes]) => Buffer.concat([good.subarray(0, at), bytes, good.subarray(at)])),
   );
+
+/** Bytes overwritten within a file's first `span` bytes, where its headers and catalog lie. */
+const mutatedHead = (good: Buffer, span: number) =>
+  fc
+    .array(fc.tuple(fc.nat({ max: Math.min(span, good.length) - 1 }), fc.integer({ min: 0, max: 255 })), {
+      minLength: 1,
+      maxLength: 6,
+    })
+    .map((edits) => {
+      const copy = Buffer.from(good);
+      for (const [at, byte] of edits) copy[at] = byte;
+      return copy;
+    });
 
 const entryName = fc.oneof(
   fc.string({ maxLength: 40 }),
@@ -153,6 +179,32 @@ describe('file and message corpora under abuse', () => {
         succeedsOrRefusesAsync(async () => {
           await describeGeoJson(geoJsonItemsOf(bytes), 'x', 10);
         }),
+    );
+  });
+});
+
+describe('databases and service definitions under abuse', () => {
+  it('damaged GeoPackage and SQLite files are analyzed or refused with a clear 400', async () => {
+    await suite.checkAsync(
+      fc.oneof(mutated(gpkg), mutatedHead(gpkg, 8192), mutated(wkbSqlite), mutatedHead(wkbSqlite, 4096)),
+      // Analyze reads every row of every table (counts, text widths, the extent).
+      (bytes) => succeedsOrRefusesAsync(() => analyzeSqlite(bytes, 'towns', 1000)),
+      40,
+    );
+  });
+
+  it('damaged service definitions are listed and unpacked, or refused with a clear 400', async () => {
+    await suite.checkAsync(
+      fc.oneof(
+        mutated(sd),
+        mutatedHead(sd, 32),
+        fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b)),
+      ),
+      async (bytes) => {
+        await succeedsOrRefusesAsync(() => sevenZipNames(bytesSource(bytes)));
+        await succeedsOrRefusesAsync(() => sevenZipEntries(bytes, budget));
+      },
+      20,
     );
   });
 });

@@ -5,8 +5,6 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
-import type { SevenZipModuleFactory } from '7z-wasm';
 import { describe, expect, it } from 'vitest';
 import {
   bytesSource,
@@ -16,34 +14,11 @@ import {
   sevenZipNames,
 } from '../../../infra/service-definition.js';
 import { DEFAULT_ARCHIVE_BUDGET } from '../../../lib/ingest/archive-budget.js';
-
-const SevenZip = createRequire(import.meta.url)('7z-wasm') as SevenZipModuleFactory;
-
-/** A 7-Zip archive written by 7-Zip itself of `files` (paths under a root folder). */
-async function sevenZip(
-  files: Record<string, Uint8Array | string>,
-  switches: string[] = [],
-): Promise<Uint8Array> {
-  const sz = await SevenZip({ print: () => {}, printErr: () => {} });
-  sz.FS.mkdir('/src');
-  const made = new Set<string>();
-  for (const [path, data] of Object.entries(files)) {
-    const parts = path.split('/');
-    for (let i = 1; i < parts.length; i++) {
-      const dir = `/src/${parts.slice(0, i).join('/')}`;
-      if (!made.has(dir)) sz.FS.mkdir(dir);
-      made.add(dir);
-    }
-    sz.FS.writeFile(`/src/${path}`, data);
-  }
-  sz.FS.chdir('/src');
-  sz.callMain(['a', '/out.7z', '*', '-bd', ...switches]);
-  return sz.FS.readFile('/out.7z');
-}
+import { sevenZipOf } from '../../fixtures/ingest/seven-zip.js';
 
 describe('service definitions under the archive budget', () => {
   it('lists file paths from the header, folders left out, and tells the kind from them', async () => {
-    const archive = await sevenZip({
+    const archive = await sevenZipOf({
       'v101/towns.gdb/a00000001.gdbtable': 'table',
       'v101/towns.gdb/a00000001.gdbtablx': 'index',
       'esriinfo/manifest.xml': '<m/>',
@@ -62,7 +37,7 @@ describe('service definitions under the archive budget', () => {
 
   it('refuses before unpacking an archive whose files add up past the budget', async () => {
     // 24 MiB of zeros pack into a few KiB: past the 16 MiB every archive may reach, and 100 times its size.
-    const archive = await sevenZip({ 'layers/zeros.bin': new Uint8Array(24 * 1024 ** 2), 'a.txt': 'a' });
+    const archive = await sevenZipOf({ 'layers/zeros.bin': new Uint8Array(24 * 1024 ** 2), 'a.txt': 'a' });
     expect(archive.length).toBeLessThan(100 * 1024);
     const before = process.memoryUsage().arrayBuffers;
     await expect(sevenZipEntries(archive)).rejects.toThrow(
@@ -83,7 +58,7 @@ describe('service definitions under the archive budget', () => {
     await expect(
       sevenZipNames(bytesSource(new TextEncoder().encode('PK\u0003\u0004 not 7z'))),
     ).rejects.toThrow(expect.objectContaining({ code: 400 }));
-    const archive = await sevenZip({ 'a.txt': 'a'.repeat(1000) });
+    const archive = await sevenZipOf({ 'a.txt': 'a'.repeat(1000) });
     await expect(sevenZipEntries(archive.subarray(0, 40))).rejects.toThrow(
       expect.objectContaining({ code: 400 }),
     );
@@ -109,7 +84,7 @@ describe('service definitions under the archive budget', () => {
       'esriinfo/iteminfo.xml': '<ESRI_ItemInformation/>',
     };
     for (const switches of [[], ['-mhc=off']]) {
-      const archive = await sevenZip(files, switches);
+      const archive = await sevenZipOf(files, switches);
       expect(archive.length).toBeGreaterThan(4 * 1024 ** 2);
       const { source, reads, total } = counted(archive);
       const names = await sevenZipNames(source);
@@ -122,7 +97,7 @@ describe('service definitions under the archive budget', () => {
   });
 
   it('refuses with a 400 an archive whose header lies past its end or is oversized', async () => {
-    const archive = await sevenZip({ 'a.txt': 'a'.repeat(1000) });
+    const archive = await sevenZipOf({ 'a.txt': 'a'.repeat(1000) });
     await expect(sevenZipNames(bytesSource(archive.subarray(0, 40)))).rejects.toThrow(
       expect.objectContaining({
         code: 400,

@@ -186,6 +186,19 @@ describe('SQLite files that cannot be published', () => {
     );
   });
 
+  it('a catalog table its CREATE statement does not define is refused with a 400 naming it', async () => {
+    // Found by the abuse suite: one byte of the CREATE statement of spatial_ref_sys changed, so the
+    // statement makes another table and the catalog's copy of spatial_ref_sys had no columns to fill.
+    const file = Buffer.from(bytes('towns-wkb.sqlite'));
+    const at = file.indexOf('CREATE TABLE spatial_ref_sys');
+    expect(at).toBeGreaterThan(0);
+    file[at + 'CREATE TABLE '.length] = 0x80;
+    await expect(openSqlite(file)).rejects.toMatchObject({
+      code: 400,
+      details: ['The table spatial_ref_sys cannot be read: its CREATE statement does not define it.'],
+    });
+  });
+
   it('a file that is not SQLite is refused', async () => {
     await expect(openSqlite(Buffer.from('name,x,y\nA,1,2\n'.repeat(10)))).rejects.toMatchObject({
       details: ['The file is not a SQLite database or GeoPackage (no SQLite header).'],
