@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { analyzeSqlite } from '../../../activities/publish/analyze-tables.js';
 import { sampleFromBytes } from '../../../activities/publish/csv-source.js';
@@ -8,6 +9,7 @@ import { describeGeoJson, geoJsonFeatures } from '../../../activities/publish/ge
 import { readShapefileZip } from '../../../activities/publish/shapefile-zip.js';
 import { bytesSource, sevenZipEntries, sevenZipNames } from '../../../infra/service-definition.js';
 import { DEFAULT_ARCHIVE_BUDGET, unzipWithBudget } from '../../../lib/ingest/archive-budget.js';
+import { describeTilePackage, packageTiles, readPackageDefinition } from '../../../lib/tiles/tile-package.js';
 import { readEnvelope } from '../../../soap/envelope-reader.js';
 import { SoapFault } from '../../../soap/fault.js';
 import { sevenZipOf } from '../../fixtures/ingest/seven-zip.js';
@@ -48,6 +50,23 @@ const mutated = (good: Buffer) =>
     fc
       .tuple(fc.nat({ max: good.length }), fc.uint8Array({ minLength: 1, maxLength: 64 }))
       .map(([at, bytes]) => Buffer.concat([good.subarray(0, at), bytes, good.subarray(at)])),
+  );
+
+/** The files of the test tile packages (a raster .tpkx and a vector .vtpk), by path. */
+const tilePackages = ['red.tpkx', 'roads.vtpk'].map((name) =>
+  Object.fromEntries(
+    Object.entries(
+      unzipSync(readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'tiles-pipeline', name))),
+    ).filter(([path]) => !path.endsWith('/')),
+  ),
+);
+/** A tile package with one of its files damaged: its metadata, a bundle or a resource. */
+const damagedPackage = fc
+  .constantFrom(...tilePackages)
+  .chain((files) =>
+    fc
+      .constantFrom(...Object.keys(files))
+      .chain((path) => mutated(Buffer.from(files[path])).map((bytes) => ({ ...files, [path]: bytes }))),
   );
 
 /** Bytes overwritten within a file's first `span` bytes, where its headers and catalog lie. */
@@ -183,12 +202,32 @@ describe('file and message corpora under abuse', () => {
   });
 });
 
-describe('databases and service definitions under abuse', () => {
+describe('databases, tile packages and service definitions under abuse', () => {
   it('damaged GeoPackage and SQLite files are analyzed or refused with a clear 400', async () => {
     await suite.checkAsync(
       fc.oneof(mutated(gpkg), mutatedHead(gpkg, 8192), mutated(wkbSqlite), mutatedHead(wkbSqlite, 4096)),
       // Analyze reads every row of every table (counts, text widths, the extent).
       (bytes) => succeedsOrRefusesAsync(() => analyzeSqlite(bytes, 'towns', 1000)),
+      40,
+    );
+  });
+
+  it('tile packages with a damaged file are read, every tile, or refused with a clear 400', async () => {
+    await suite.checkAsync(
+      damagedPackage,
+      (files: Record<string, Uint8Array>) =>
+        succeedsOrRefusesAsync(async () => {
+          const layout = describeTilePackage(Object.keys(files));
+          const reader = {
+            read: async (path: string) => {
+              const bytes = files[path];
+              if (!bytes) throw new Error(`no entry ${path}`);
+              return bytes;
+            },
+          };
+          await readPackageDefinition(layout, reader);
+          for await (const tile of packageTiles(layout, reader)) expect(tile.level).toBeGreaterThanOrEqual(0);
+        }),
       40,
     );
   });
