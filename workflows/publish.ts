@@ -4,7 +4,6 @@
  * A failure (bad data, or retries exhausted) undoes the service before the workflow fails.
  */
 import {
-  ActivityFailure,
   ApplicationFailure,
   ChildWorkflowFailure,
   executeChild,
@@ -19,6 +18,7 @@ import {
 import type { PublishActivities } from '../activities/publish/publish-activities.js';
 import type { TileActivities } from '../activities/tiles/tile-activities.js';
 import { BAD_INPUT, noRowsPublishedMessage } from '../lib/workflow-failures.js';
+import { failureOf } from './failure-of.js';
 import {
   type LayerProgress,
   type PublishProgress,
@@ -113,7 +113,7 @@ export async function publishWorkflow(input: PublishWorkflowInput): Promise<Publ
     result = { serviceItemId: input.serviceItemId, featureCount, rowsRejected };
   } catch (err) {
     progress.phase = 'failed';
-    const { code, message } = failureOf(err);
+    const { code, message } = failureOf(err, 'The publish job failed.');
     await failPublish(input.jobId, code, message, input.cache);
     throw err;
   }
@@ -141,20 +141,6 @@ const isSmallFeaturePublish = (input: PublishWorkflowInput) =>
   !input.cache &&
   input.sourceSize !== undefined &&
   input.sourceSize <= SMALL_SOURCE_BYTES;
-
-/** The `{code, message}` the status operation reports: the activity's own words for bad input. */
-function failureOf(err: unknown): { code: number; message: string } {
-  const cause = err instanceof ActivityFailure ? err.cause : err;
-  if (cause instanceof ApplicationFailure) {
-    const d = cause.details?.[0] as { code?: number; message?: string; details?: string[] } | undefined;
-    if (d && typeof d.code === 'number') {
-      const extra = d.details?.length ? ` ${d.details.join(' ')}` : '';
-      return { code: d.code, message: `${d.message ?? cause.message}${extra}`.trim() };
-    }
-    return { code: 500, message: cause.message };
-  }
-  return { code: 500, message: err instanceof Error ? err.message : 'The publish job failed.' };
-}
 
 /**
  * After an overwrite every cache drawn from the service is reset and built again, by the same

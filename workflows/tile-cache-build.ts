@@ -10,7 +10,6 @@
  * in it; edits after it reach the refresh workflow, which waits while the cache is building.
  */
 import {
-  ActivityFailure,
   ApplicationFailure,
   ContinueAsNew,
   continueAsNew,
@@ -21,6 +20,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { TileActivities } from '../activities/tiles/tile-activities.js';
+import { failureOf } from './failure-of.js';
 import { DATA_STEP, LONG_STEP, SHORT_STEP } from './retry-presets.js';
 import { type BundleRef, cacheBundlesFrom, countCacheBundles } from './tile-cache-bundles.js';
 import {
@@ -114,9 +114,8 @@ export async function tileCacheBuildWorkflow(input: TileCacheBuildInput): Promis
   } catch (err) {
     if (err instanceof ContinueAsNew) throw err;
     progress.phase = 'failed';
-    const cause = err instanceof ActivityFailure ? err.cause : err;
-    const message = cause instanceof Error ? cause.message : 'The tile cache could not be built.';
-    await failTileCache(serviceItemId, jobId, 500, message, generation);
+    const { code, message } = failureOf(err, 'The tile cache could not be built.');
+    await failTileCache(serviceItemId, jobId, code, message, generation);
     throw err;
   }
 }

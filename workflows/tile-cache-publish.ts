@@ -6,6 +6,7 @@
 import { executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { TileActivities } from '../activities/tiles/tile-activities.js';
 import type { TilePackageActivities } from '../activities/tiles/tile-package-activities.js';
+import { failureOf } from './failure-of.js';
 import { publishProgressQuery } from './messages.js';
 import { DATA_STEP, LONG_STEP, SHORT_STEP, STEP_RETRY } from './retry-presets.js';
 import { tileCacheBuildWorkflow } from './tile-cache-build.js';
@@ -35,12 +36,9 @@ export async function tilePublishWorkflow(input: TilePublishInput): Promise<Tile
     return { serviceItemId: input.serviceItemId, ...totals };
   } catch (err) {
     phase = 'failed';
-    await failTileCache(
-      input.serviceItemId,
-      input.jobId,
-      500,
-      err instanceof Error ? err.message : 'The package could not be published.',
-    );
+    // A package the activity refused (bad input) fails with its 400 and words, not the wrapper's.
+    const { code, message } = failureOf(err, 'The package could not be published.');
+    await failTileCache(input.serviceItemId, input.jobId, code, message);
     throw err;
   }
 }

@@ -1,6 +1,8 @@
 /** Tile packages published as they are: a .tpkx into a Map Service, a .vtpk into a Vector Tile Service. */
-import { readFileSync } from 'node:fs';
-import { unzipSync } from 'fflate';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { unzipSync, zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueName } from '../publish/publish-client.js';
 import { adminToken, call, stack } from '../support/portal-client.js';
@@ -91,5 +93,27 @@ describe('a .vtpk published as a Vector Tile Service', () => {
     const res = await fetch(`${base()}/resources/styles/root.json?token=${await adminToken()}`);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { version: number }).version).toBe(8);
+  });
+});
+
+describe('a tile package the worker refuses', () => {
+  it('fails its job with the 400 and the reason, as other bad input does', async () => {
+    // red.tpkx with a root.json that has no tileInfo: the import activity refuses it as bad input.
+    const files = unzipSync(readFileSync(tilesFixture('red.tpkx')));
+    files['root.json'] = new TextEncoder().encode(JSON.stringify({ currentVersion: 10.9 }));
+    const path = join(mkdtempSync(join(tmpdir(), 'tpkx-')), 'no-lods.tpkx');
+    writeFileSync(path, zipSync(files));
+    const { service, status } = await publishPackage(
+      'no-lods.tpkx',
+      'tilePackage',
+      uniqueName('no_lods'),
+      path,
+    );
+    expect(service.type).toBe('Map Service');
+    expect(status.status).toBe('failed');
+    expect(JSON.parse(status.statusMessage)).toEqual({
+      code: 400,
+      message: 'root.json has no tileInfo with lods.',
+    });
   });
 });

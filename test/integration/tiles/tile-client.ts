@@ -24,13 +24,18 @@ export async function publishFeatures(token: string, file: string, filetype: str
 }
 
 /** Publishes a tile package (.tpkx, .vtpk) as it is and waits for the job; returns the entry and status. */
-export async function publishPackage(file: string, filetype: string, name: string) {
+export async function publishPackage(
+  file: string,
+  filetype: string,
+  name: string,
+  path = tilesFixture(file),
+) {
   const token = await adminToken();
   const owner = stack().admin.username;
   const res = await upload(
     `/sharing/rest/content/users/${owner}/publish`,
     { token, filetype, publishParameters: JSON.stringify({ name }) },
-    { name: file, path: tilesFixture(file) },
+    { name: file, path },
   );
   const service = res.services?.[0];
   if (!service) throw new Error(`publish failed: ${JSON.stringify(res)}`);
