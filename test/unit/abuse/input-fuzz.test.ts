@@ -33,20 +33,24 @@ const sd = Buffer.from(
   }),
 );
 
+/** Up to `maxEdits` bytes of a file overwritten, all within its first `span` bytes. */
+const overwritten = (good: Buffer, span: number, maxEdits: number) =>
+  fc
+    .array(fc.tuple(fc.nat({ max: Math.min(span, good.length) - 1 }), fc.integer({ min: 0, max: 255 })), {
+      minLength: 1,
+      maxLength: maxEdits,
+    })
+    .map((edits) => {
+      const copy = Buffer.from(good);
+      for (const [at, byte] of edits) copy[at] = byte;
+      return copy;
+    });
+
 /** A file as an attacker shapes it from a good one: cut short, bytes overwritten, or bytes inserted. */
 const mutated = (good: Buffer) =>
   fc.oneof(
     fc.nat({ max: good.length }).map((n) => good.subarray(0, n)),
-    fc
-      .array(fc.tuple(fc.nat({ max: good.length - 1 }), fc.integer({ min: 0, max: 255 })), {
-        minLength: 1,
-        maxLength: 8,
-      })
-      .map((edits) => {
-        const copy = Buffer.from(good);
-        for (const [at, byte] of edits) copy[at] = byte;
-        return copy;
-      }),
+    overwritten(good, good.length, 8),
     fc
       .tuple(fc.nat({ max: good.length }), fc.uint8Array({ minLength: 1, maxLength: 64 }))
       .map(([at, bytes]) => Buffer.concat([good.subarray(0, at), bytes, good.subarray(at)])),
@@ -70,17 +74,7 @@ const damagedPackage = fc
   );
 
 /** Bytes overwritten within a file's first `span` bytes, where its headers and catalog lie. */
-const mutatedHead = (good: Buffer, span: number) =>
-  fc
-    .array(fc.tuple(fc.nat({ max: Math.min(span, good.length) - 1 }), fc.integer({ min: 0, max: 255 })), {
-      minLength: 1,
-      maxLength: 6,
-    })
-    .map((edits) => {
-      const copy = Buffer.from(good);
-      for (const [at, byte] of edits) copy[at] = byte;
-      return copy;
-    });
+const mutatedHead = (good: Buffer, span: number) => overwritten(good, span, 6);
 
 const entryName = fc.oneof(
   fc.string({ maxLength: 40 }),
