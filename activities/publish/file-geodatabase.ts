@@ -124,7 +124,13 @@ async function convert(folder: string, files: Map<string, Uint8Array>): Promise<
       await writeFile(join(path, name), data);
     }
     const { Gdal, dest } = await gdal();
-    const opened = await Gdal.open(path);
+    let opened: Awaited<ReturnType<typeof Gdal.open>>;
+    try {
+      opened = await Gdal.open(path);
+    } catch (e) {
+      // gdal3.js rejects with the list of GDAL's errors when a damaged table stops the open.
+      throw unreadable(`GDAL cannot open the file geodatabase: ${errorText(e)}`);
+    }
     const dataset = opened.datasets[0];
     if (!dataset)
       throw unreadable(`GDAL cannot open the file geodatabase: ${opened.errors.join('; ') || 'no dataset'}.`);
@@ -149,5 +155,23 @@ async function convert(folder: string, files: Map<string, Uint8Array>): Promise<
   }
 }
 
+/**
+ * GDAL's words for a failure, without the paths of gdal3.js's build machine: its errors read "Error
+ * occurred in /home/…/filegdbtable.cpp at line 714" when a table file is damaged.
+ */
 const errorText = (e: unknown): string =>
-  e instanceof Error ? e.message : typeof e === 'object' && e ? JSON.stringify(e) : String(e);
+  rawErrorText(e).replace(
+    /Error occurred in \S*?([^/\s]+) at line (\d+)/g,
+    (_, file: string, line: string) => `a damaged table file (${file} line ${line})`,
+  );
+
+const rawErrorText = (e: unknown): string =>
+  Array.isArray(e)
+    ? e.map(rawErrorText).join('; ') || 'no reason given'
+    : e instanceof Error
+      ? e.message
+      : typeof e === 'object' && e
+        ? typeof (e as { message?: unknown }).message === 'string'
+          ? String((e as { message: string }).message)
+          : JSON.stringify(e)
+        : String(e);

@@ -5,6 +5,7 @@ import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { analyzeSqlite } from '../../../activities/publish/analyze-tables.js';
 import { sampleFromBytes } from '../../../activities/publish/csv-source.js';
+import { convertGeodatabase } from '../../../activities/publish/file-geodatabase.js';
 import { describeGeoJson, geoJsonFeatures } from '../../../activities/publish/geojson-source.js';
 import { readShapefileZip } from '../../../activities/publish/shapefile-zip.js';
 import { bytesSource, sevenZipEntries, sevenZipNames } from '../../../infra/service-definition.js';
@@ -71,6 +72,21 @@ const damagedPackage = fc
     fc
       .constantFrom(...Object.keys(files))
       .chain((path) => mutated(Buffer.from(files[path])).map((bytes) => ({ ...files, [path]: bytes }))),
+  );
+
+/** The files of the test file geodatabase (towns.gdb), by path. */
+const geodatabase = Object.fromEntries(
+  Object.entries(unzipSync(fixture('file-geodatabase/towns.gdb.zip'))).filter(
+    ([path]) => !path.endsWith('/'),
+  ),
+);
+/** The geodatabase with one of its files (a table, its index, the catalog) damaged. */
+const damagedGeodatabase = fc
+  .constantFrom(...Object.keys(geodatabase).filter((path) => geodatabase[path].length > 0))
+  .chain((path) =>
+    fc
+      .oneof(mutated(Buffer.from(geodatabase[path])), overwritten(Buffer.from(geodatabase[path]), 64, 4))
+      .map((bytes) => ({ ...geodatabase, [path]: bytes })),
   );
 
 /** Bytes overwritten within a file's first `span` bytes, where its headers and catalog lie. */
@@ -223,6 +239,18 @@ describe('databases, tile packages and service definitions under abuse', () => {
           for await (const tile of packageTiles(layout, reader)) expect(tile.level).toBeGreaterThanOrEqual(0);
         }),
       40,
+    );
+  });
+
+  it('file geodatabases with a damaged file are converted and read, or refused with a clear 400', async () => {
+    await suite.checkAsync(
+      damagedGeodatabase,
+      (files: Record<string, Uint8Array>) =>
+        succeedsOrRefusesAsync(async () => {
+          const { gpkg } = await convertGeodatabase(files);
+          await analyzeSqlite(gpkg, 'towns', 1000);
+        }),
+      10,
     );
   });
 

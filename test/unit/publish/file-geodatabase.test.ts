@@ -125,4 +125,22 @@ describe('file geodatabases read through GDAL in WebAssembly', () => {
       }),
     );
   });
+
+  it('refuses with a 400 a geodatabase whose catalog table GDAL cannot open, naming no build path', async () => {
+    // Found by the abuse suite: gdal3.js rejects the open with a list of GDAL's errors, which reached
+    // the job as a non-client error (retried, then a 500).
+    const files = unzipSync(zip);
+    files['towns.gdb/a00000001.gdbtable'] = files['towns.gdb/a00000001.gdbtable'].subarray(0, 40);
+    const damaged = zipSync(files);
+    await expect(convertFileGeodatabase(damaged)).rejects.toThrow(
+      expect.objectContaining({
+        code: 400,
+        details: [
+          expect.stringMatching(
+            /^GDAL cannot open the file geodatabase: a damaged table file \(filegdbtable\.cpp line \d+\)$/,
+          ),
+        ],
+      }),
+    );
+  });
 });
