@@ -173,11 +173,35 @@ function located(
   }
   if (kind !== layerType) return { reason: `A ${kind} cannot be stored in a ${layerType} layer.` };
   const esri = geometry as unknown as EsriGeometry;
+  const malformed = malformedShape(geometry);
+  if (malformed) return { reason: malformed };
   try {
     return fitEsri(esri, given, layout);
   } catch {
     return { reason: 'The geometry has vertices that are not coordinate arrays.' };
   }
+}
+
+/** A vertex: at least x and y, finite numbers; z and m numbers or null (an m not measured). */
+const isVertex = (p: unknown): boolean =>
+  Array.isArray(p) &&
+  p.length >= 2 &&
+  Number.isFinite(p[0]) &&
+  Number.isFinite(p[1]) &&
+  p.slice(2).every((v) => v === null || typeof v === 'number');
+
+/**
+ * Why a geometry's shape cannot be stored, or undefined: every vertex is checked (the file is the
+ * client's; a null or text vertex deep in a ring would otherwise reach the extent and the encoder).
+ */
+function malformedShape(g: Json): string | undefined {
+  const vertices = 'The geometry has vertices that are not coordinate arrays.';
+  if ('x' in g)
+    return Number.isFinite(g.x) && Number.isFinite(g.y) ? undefined : "The point's x and y are not numbers.";
+  const parts = g.points !== undefined ? [g.points] : (g.paths ?? g.rings);
+  if (!Array.isArray(parts)) return vertices;
+  for (const part of parts) if (!Array.isArray(part) || !part.every(isVertex)) return vertices;
+  return undefined;
 }
 
 /** Keys of a geometry object that are not its shape. */

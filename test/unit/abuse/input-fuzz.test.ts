@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { analyzeSqlite } from '../../../activities/publish/analyze-tables.js';
+import { analyzeFeatureCollection, analyzeSqlite } from '../../../activities/publish/analyze-tables.js';
 import { sampleFromBytes } from '../../../activities/publish/csv-source.js';
 import { convertGeodatabase } from '../../../activities/publish/file-geodatabase.js';
 import { describeGeoJson, geoJsonFeatures } from '../../../activities/publish/geojson-source.js';
@@ -88,6 +88,29 @@ const damagedGeodatabase = fc
       .oneof(mutated(Buffer.from(geodatabase[path])), overwritten(Buffer.from(geodatabase[path]), 64, 4))
       .map((bytes) => ({ ...geodatabase, [path]: bytes })),
   );
+
+/** Every path (keys and indexes) into a JSON value. */
+function jsonPaths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
+  const out = [at];
+  if (Array.isArray(value))
+    for (let i = 0; i < value.length; i++) out.push(...jsonPaths(value[i], [...at, i]));
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) out.push(...jsonPaths(v, [...at, k]));
+  return out;
+}
+
+/** A JSON document with one value, anywhere in it, replaced by another of any type. */
+const jsonWithOneValueReplaced = (good: unknown) => {
+  const paths = jsonPaths(good).filter((p) => p.length > 0);
+  return fc.tuple(fc.constantFrom(...paths), fc.jsonValue({ maxDepth: 2 })).map(([path, value]) => {
+    const copy = structuredClone(good) as Record<string | number, unknown>;
+    let parent: Record<string | number, unknown> = copy;
+    for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+    parent[path[path.length - 1]] = value;
+    return Buffer.from(JSON.stringify(copy));
+  });
+};
+const featureCollection = fixture('feature-collection/stops-and-zones.json');
 
 /** Bytes overwritten within a file's first `span` bytes, where its headers and catalog lie. */
 const mutatedHead = (good: Buffer, span: number) => overwritten(good, span, 6);
@@ -251,6 +274,17 @@ describe('databases, tile packages and service definitions under abuse', () => {
           await analyzeSqlite(gpkg, 'towns', 1000);
         }),
       10,
+    );
+  });
+
+  it('feature collections with any value replaced, or damaged bytes, are analyzed or refused with a 400', () => {
+    suite.check(
+      fc.oneof(
+        jsonWithOneValueReplaced(JSON.parse(featureCollection.toString('utf8'))),
+        mutated(featureCollection),
+      ),
+      (bytes) => succeedsOrRefuses(() => analyzeFeatureCollection(bytes, 'stops', 1000)),
+      100,
     );
   });
 

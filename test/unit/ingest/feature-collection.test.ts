@@ -60,6 +60,23 @@ describe('feature collections', () => {
     });
   });
 
+  it('gives a geometry with a vertex that is not coordinates, or a point with a text y, its reason', () => {
+    // Found by the abuse suite: a null vertex in the second place of a ring passed through (only the
+    // first vertex was looked at) and broke the extent, a 500.
+    const zones = structuredClone(doc.layers[1]);
+    zones.featureSet.features[0].geometry.rings[0][1] = null;
+    const stops = structuredClone(doc.layers[0]);
+    stops.featureSet.features[0].geometry = { x: 5, y: 'north' };
+    stops.featureSet.features[1].geometry = { x: 5, y: 6, z: 7 };
+    expect(featureCollectionLayers(zones)[0].geometries[0]).toEqual({
+      reason: 'The geometry has vertices that are not coordinate arrays.',
+    });
+    const [read] = featureCollectionLayers(stops);
+    expect(read.geometries[0]).toEqual({ reason: 'The geometry has none of x/y, points, paths or rings.' });
+    // A well-formed point is kept (its z left out: the layer declares none).
+    expect(read.geometries[1]).toEqual({ x: 5, y: 6 });
+  });
+
   it('keeps the domains its fields declare and refuses one the field type cannot hold', () => {
     const layer = structuredClone(doc.layers[0]);
     const kinds = {
