@@ -225,6 +225,7 @@ describe('file and message corpora under abuse', () => {
       fc.oneof(
         fc.uint8Array({ maxLength: 300 }),
         mutated(parks),
+        jsonWithOneValueReplaced(JSON.parse(parks.toString('utf8'))),
         fc.json().map((s) => Buffer.from(s)),
       ),
       (bytes) =>
