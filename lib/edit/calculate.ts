@@ -9,6 +9,7 @@ import { badRequest, GeoError } from '../errors.js';
 import type { FieldCatalog } from '../query/field-catalog.js';
 import { FIELD_STORAGE } from '../query/field-types.js';
 import { fragment, identifier, raw, type SqlFragment, typedParam } from '../query/sql-chunks.js';
+import { withArticle } from '../query/where-casts.js';
 import { WhereParser } from '../query/where-parser.js';
 import { tokenize } from '../query/where-tokenizer.js';
 import { ValueCompiler } from '../query/where-values.js';
@@ -90,7 +91,7 @@ function assignment(entry: unknown, fields: readonly EditableField[], catalog: F
   }
   if (compiled.kind !== target && compiled.kind !== 'null')
     throw invalid(
-      `the sqlExpression of '${field.name}' gives a ${compiled.kind}, the field holds a ${target}`,
+      `the sqlExpression of '${field.name}' gives ${withArticle(compiled.kind)}, the field holds ${withArticle(target)}`,
     );
   const rules = valueRules(field);
   return {

@@ -9,6 +9,9 @@ import type { Compiled, Kind } from './where-values.js';
  * a where clause should never turn into a database error halfway through a scan.
  */
 
+/** `a number`, `an interval`: a value family named in a message. */
+export const withArticle = (kind: Kind): string => `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
+
 /** The instant a calendar day starts, in UTC. */
 export const instantOfDay = (day: SqlFragment): SqlFragment =>
   fragment('((', day, ")::timestamp AT TIME ZONE 'UTC')");
@@ -57,7 +60,7 @@ const numericOf = (c: Compiled): SqlFragment =>
 
 export function castTo(c: Compiled, to: CastType): Compiled {
   const refuse = (): never => {
-    throw invalidWhere(`CAST of a ${c.kind} value to ${to} is not supported`);
+    throw invalidWhere(`CAST of ${withArticle(c.kind)} value to ${to} is not supported`);
   };
   if (c.kind === 'null') return { sql: raw('NULL'), kind: 'null' };
   switch (to) {

@@ -2,7 +2,7 @@ import type { FieldCatalog } from './field-catalog.js';
 import { invalidWhere } from './query-errors.js';
 import { fragment, join, raw, type SqlFragment } from './sql-chunks.js';
 import type { ComparisonOperator, Condition, ValueExpr } from './where-ast.js';
-import { instantOfDay } from './where-casts.js';
+import { instantOfDay, withArticle } from './where-casts.js';
 import { type Compiled, isLiteral, type Kind, ValueCompiler } from './where-values.js';
 
 /**
@@ -116,6 +116,7 @@ class ConditionCompiler {
     const value = this.v.value(c.operand);
     const items = c.list.map((item) => this.v.value(item, value.kind));
     const operand = asInstantBeside(value, items);
+    for (const item of items) assertComparable(operand.kind, item.kind);
     if (operand.kind === 'timestamp' && items.some((i) => i.kind === 'date')) {
       // Days in the list each stand for their whole UTC day.
       const tests = items.map((i) =>
@@ -126,7 +127,6 @@ class ConditionCompiler {
       const any = fragment('(', join(tests, ' OR '), ')');
       return c.negated ? fragment('(NOT ', any, ')') : any;
     }
-    for (const item of items) assertComparable(operand.kind, item.kind);
     const list = join(
       items.map((i) => i.sql),
       ', ',
@@ -139,6 +139,8 @@ class ConditionCompiler {
     const low = this.v.value(c.low, value.kind);
     const high = this.v.value(c.high, value.kind);
     const operand = asInstantBeside(value, [low, high]);
+    assertComparable(operand.kind, low.kind);
+    assertComparable(operand.kind, high.kind);
     if (operand.kind === 'timestamp' && (low.kind === 'date' || high.kind === 'date')) {
       const from = low.kind === 'date' ? dayBounds(low, this.v)[0] : low.sql;
       const to = high.kind === 'date' ? dayBounds(high, this.v)[1] : high.sql;
@@ -146,8 +148,6 @@ class ConditionCompiler {
       const within = fragment('(', operand.sql, ' >= ', from, ' AND ', operand.sql, op, to, ')');
       return c.negated ? fragment('(NOT ', within, ')') : within;
     }
-    assertComparable(operand.kind, low.kind);
-    assertComparable(operand.kind, high.kind);
     return fragment(
       '(',
       operand.sql,
@@ -182,5 +182,5 @@ function asInstantBeside(value: Compiled, others: Compiled[]): Compiled {
 function assertComparable(a: Kind, b: Kind): void {
   if (a === b || a === 'null' || b === 'null') return;
   if ((a === 'date' && b === 'timestamp') || (a === 'timestamp' && b === 'date')) return;
-  throw invalidWhere(`cannot compare a ${a} value with a ${b} value`);
+  throw invalidWhere(`cannot compare ${withArticle(a)} value with ${withArticle(b)} value`);
 }

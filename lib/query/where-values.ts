@@ -3,7 +3,7 @@ import { FIELD_STORAGE, type ValueKind } from './field-types.js';
 import { invalidWhere } from './query-errors.js';
 import { fragment, identifier, raw, type SqlFragment, typedParam } from './sql-chunks.js';
 import type { ValueExpr } from './where-ast.js';
-import { castTo, current, extractPart, instantOfDay, literalCastTarget } from './where-casts.js';
+import { castTo, current, extractPart, instantOfDay, literalCastTarget, withArticle } from './where-casts.js';
 import { type ArgKind, argKindAt, FUNCTIONS } from './where-functions.js';
 import { parseDateText, timeLiteral } from './where-literals.js';
 
@@ -58,6 +58,7 @@ export class ValueCompiler {
         return this.field(e.name);
       case 'negate': {
         const operand = this.expect(this.value(e.operand), ['number', 'interval'], 'unary minus');
+        if (operand.kind === 'null') return NULL_VALUE;
         return { sql: fragment('(-', operand.sql, ')'), kind: operand.kind };
       }
       case 'arithmetic': {
@@ -70,11 +71,10 @@ export class ValueCompiler {
       }
       case 'call':
         return this.call(e);
-      case 'extract':
-        return extractPart(
-          e.part,
-          this.expect(this.value(e.operand), ['timestamp', 'date', 'time'], 'EXTRACT'),
-        );
+      case 'extract': {
+        const operand = this.expect(this.value(e.operand), ['timestamp', 'date', 'time'], 'EXTRACT');
+        return operand.kind === 'null' ? NULL_VALUE : extractPart(e.part, operand);
+      }
       case 'trim': {
         const operand = this.expect(this.value(e.operand), ['string'], 'TRIM');
         const chars = e.characters ? this.expect(this.value(e.characters), ['string'], 'TRIM').sql : null;
@@ -95,6 +95,9 @@ export class ValueCompiler {
     if (!e.operand) return { sql: raw('count(*)'), kind: 'number' };
     const numeric = e.fn === 'AVG' || e.fn === 'SUM' || e.fn === 'STDDEV' || e.fn === 'VAR';
     const operand = numeric ? this.expect(this.value(e.operand), ['number'], e.fn) : this.value(e.operand);
+    // Over NULL alone: no values to count, and no value to sum, average or pick (PostgreSQL would not
+    // know which of its sum, min and max functions an untyped NULL calls for).
+    if (operand.kind === 'null') return e.fn === 'COUNT' ? { sql: raw('0'), kind: 'number' } : NULL_VALUE;
     const pg = {
       AVG: 'avg',
       COUNT: 'count',
@@ -131,7 +134,7 @@ export class ValueCompiler {
 
   expect(c: Compiled, kinds: Kind[], where: string): Compiled {
     if (c.kind === 'null' || kinds.includes(c.kind)) return c;
-    throw invalidWhere(`${where} does not accept a ${c.kind} value`);
+    throw invalidWhere(`${where} does not accept ${withArticle(c.kind)} value`);
   }
 
   private arithmetic(op: '+' | '-' | '*' | '/', l: Compiled, r: Compiled): Compiled {
@@ -140,7 +143,9 @@ export class ValueCompiler {
       kind,
     });
     const k = `${l.kind} ${op} ${r.kind}`;
-    if (l.kind === 'null' || r.kind === 'null') return bin(l.kind === 'null' ? r.kind : l.kind);
+    // Arithmetic on NULL is NULL. Written out as such, since PostgreSQL cannot always choose an
+    // operator for an untyped NULL (`NULL + NULL`, `timestamp - NULL`: which of its minus operators?).
+    if (l.kind === 'null' || r.kind === 'null') return NULL_VALUE;
     // A zero divisor yields NULL (the row does not match) rather than failing the whole query.
     if (l.kind === 'number' && r.kind === 'number') {
       return op === '/' ? bin('number', l.sql, fragment('NULLIF(', r.sql, ', 0)')) : bin('number');
@@ -180,7 +185,10 @@ export class ValueCompiler {
     if (spec.result === 'same') {
       const kinds = new Set(args.map((a) => a.kind).filter((k) => k !== 'null'));
       if (kinds.size > 1) throw invalidWhere(`${e.name} arguments mix ${[...kinds].join(' and ')} values`);
-      result = [...kinds][0] ?? 'null';
+      const first = [...kinds][0];
+      // Every argument NULL: so is COALESCE or NULLIF of them, and PostgreSQL would call it text.
+      if (first === undefined) return NULL_VALUE;
+      result = first;
     }
     return { sql: spec.render(args.map((a) => a.sql)), kind: result };
   }
@@ -189,6 +197,9 @@ export class ValueCompiler {
     return want === 'any' || want === 'same' ? c : this.expect(c, [want], fn);
   }
 }
+
+/** NULL of no family: it compares, as NULL, with anything. */
+const NULL_VALUE: Compiled = { sql: raw('NULL'), kind: 'null' };
 
 export const isLiteral = (e: ValueExpr): boolean =>
   e.type === 'number' || e.type === 'string' || e.type === 'null';

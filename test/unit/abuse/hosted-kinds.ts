@@ -1,0 +1,196 @@
+/**
+ * A PGlite database holding one public hosted point layer, `kinds`, with a field of every stored type
+ * and rows at the edges of each (the largest integers, the smallest and largest doubles, the first and
+ * last days PostgreSQL and ArcGIS share, empty and wildcard-laden text, nulls in every column). The app
+ * is built over it with `createApp`, so the query surfaces run their SQL against a real database.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { Hono } from 'hono';
+import { createApp } from '../../../api/app.js';
+import type { AppDeps, AppEnv } from '../../../api/env.js';
+import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
+import {
+  createFeatureTable,
+  type FeatureColumn,
+  featureTableName,
+  indexFeatureTable,
+} from '../../../db/repositories/feature-tables.js';
+import { insertItem } from '../../../db/repositories/items.js';
+import { insertService, upsertLayer } from '../../../db/repositories/services.js';
+import { insertUser } from '../../../db/repositories/users.js';
+import { loadConfig } from '../../../infra/config.js';
+import type { ObjectStore } from '../../../infra/object-store.js';
+import { createServedTiles } from '../../../infra/served-tiles.js';
+import type { EsriFieldType } from '../../../lib/query/field-types.js';
+
+/** The layer's attribute fields, in column order. */
+export const KIND_FIELDS: ReadonlyArray<{ name: string; type: EsriFieldType }> = [
+  { name: 'Name', type: 'esriFieldTypeString' },
+  { name: 'Code', type: 'esriFieldTypeGUID' },
+  { name: 'Count', type: 'esriFieldTypeInteger' },
+  { name: 'Small', type: 'esriFieldTypeSmallInteger' },
+  { name: 'Big', type: 'esriFieldTypeBigInteger' },
+  { name: 'Ratio', type: 'esriFieldTypeDouble' },
+  { name: 'Single', type: 'esriFieldTypeSingle' },
+  { name: 'Seen', type: 'esriFieldTypeDate' },
+  { name: 'Day', type: 'esriFieldTypeDateOnly' },
+  { name: 'Clock', type: 'esriFieldTypeTimeOnly' },
+  { name: 'Stamp', type: 'esriFieldTypeTimestampOffset' },
+];
+
+/** The rows as SQL literals, one list per row in field order. */
+const ROWS: string[][] = [
+  [
+    "'plain'",
+    "'{8F2A6D3C-1B4E-4C5D-9E7F-0A1B2C3D4E5F}'",
+    '1',
+    '1',
+    '1',
+    '1.5',
+    '0.5',
+    "'2020-01-01 00:00:00+00'",
+    "'2020-01-01'",
+    "'12:00:00'",
+    "'2020-01-01 00:00:00+02'",
+  ],
+  [
+    "'100% _under_ \\\\ back'",
+    "''",
+    '2147483647',
+    '32767',
+    '9223372036854775807',
+    '1.7976931348623157e308',
+    '3.4028235e38',
+    "'9999-12-31 23:59:59.999+00'",
+    "'9999-12-31'",
+    "'23:59:59.999'",
+    "'9999-12-31 23:59:59+00'",
+  ],
+  [
+    "''",
+    "'not a guid'",
+    '-2147483648',
+    '-32768',
+    '-9223372036854775808',
+    '5e-324',
+    '-1.4e-45',
+    "'0001-01-01 00:00:00+00'",
+    "'0001-01-01'",
+    "'00:00:00'",
+    "'0001-01-01 00:00:00+00'",
+  ],
+  ["'Zürich 東京 🚀'", 'null', '0', '0', '0', '-0', '0', "'1970-01-01 00:00:00+00'", 'null', 'null', 'null'],
+  ['null', 'null', 'null', 'null', 'null', 'null', 'null', 'null', 'null', 'null', 'null'],
+];
+
+export interface HostedKinds {
+  app: Hono<AppEnv>;
+  database: DatabaseHandle;
+  close(): Promise<void>;
+}
+
+const NOW = 1_700_000_000_000;
+
+/**
+ * Adds the public `kinds` service (item id c…c) owned by `owner`, an existing user, with its one layer
+ * and rows; `capabilities` as a layer definition spells them.
+ */
+export async function addKindsLayer(
+  database: DatabaseHandle,
+  owner: string,
+  capabilities = 'Query',
+): Promise<void> {
+  const itemId = 'c'.repeat(32);
+  await insertItem(database.db, {
+    id: itemId,
+    owner,
+    title: 'kinds',
+    name: 'kinds',
+    type: 'Feature Service',
+    access: 'public',
+    created: NOW,
+    modified: NOW,
+  });
+  await insertService(database.db, {
+    serviceItemId: itemId,
+    name: 'kinds',
+    owner,
+    status: 'ready',
+    definition: { spatialReference: { wkid: 102100, latestWkid: 3857 } },
+    created: NOW,
+    modified: NOW,
+  });
+  const table = featureTableName(itemId, 0);
+  const columns: FeatureColumn[] = KIND_FIELDS.map((f, i) => ({ ...f, column: `a_${i}` }));
+  await createFeatureTable(database, table, columns);
+  for (const [i, row] of ROWS.entries()) {
+    const [x, y] = [i * 1000, -i * 500];
+    await database.rows(
+      sql.raw(
+        `insert into "${table}" values (${i + 1}, ${row.join(', ')}, '{"x":${x},"y":${y}}', '(${x},${y}),(${x},${y})')`,
+      ),
+    );
+  }
+  await indexFeatureTable(database, table, 'esriGeometryPoint');
+  await upsertLayer(database.db, {
+    serviceItemId: itemId,
+    layerId: 0,
+    tableName: table,
+    definition: {
+      id: 0,
+      name: 'kinds',
+      type: 'Feature Layer',
+      geometryType: 'esriGeometryPoint',
+      capabilities,
+      fields: [
+        { name: 'OBJECTID', type: 'esriFieldTypeOID' },
+        ...KIND_FIELDS.map((f) => ({ ...f, ...(f.type === 'esriFieldTypeString' ? { length: 40 } : {}) })),
+      ],
+    },
+    columns: [
+      { name: 'OBJECTID', column: 'objectid' },
+      ...columns.map((c) => ({ name: c.name, column: c.column })),
+    ],
+    featureCount: ROWS.length,
+  });
+}
+
+export async function openHostedKinds(): Promise<HostedKinds> {
+  const dir = mkdtempSync(join(tmpdir(), 'hosted-kinds-'));
+  const database = await openDatabase({ pgliteDir: join(dir, 'db') });
+  await database.migrate();
+  await insertUser(database.db, {
+    username: 'owner',
+    role: 'org_admin',
+    passwordHash: 'x',
+    passwordChangedAt: NOW,
+    created: NOW,
+    modified: NOW,
+  });
+  await addKindsLayer(database, 'owner');
+  const store = {} as ObjectStore;
+  const deps = {
+    config: loadConfig({ DATA_DIR: dir }),
+    database,
+    store,
+    tiles: createServedTiles(store, { maxTileBytes: 0 }),
+    itemDeletionHooks: [],
+    temporal: () => Promise.reject(new Error('no Temporal in query tests')),
+    log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+    now: () => NOW,
+    portalId: '0123456789ABCDEF',
+    portalName: 'Test portal',
+    locator: () => Promise.reject(new Error('no locator in query tests')),
+  } as unknown as AppDeps;
+  return {
+    app: createApp(deps),
+    database,
+    close: async () => {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
