@@ -2,7 +2,8 @@
  * A PGlite database holding one public hosted point layer, `kinds`, with a field of every stored type
  * and rows at the edges of each (the largest integers, the smallest and largest doubles, the first and
  * last days PostgreSQL and ArcGIS share, empty and wildcard-laden text, nulls in every column). The app
- * is built over it with `createApp`, so the query surfaces run their SQL against a real database.
+ * is built over it with `createApp`, so the query surfaces run their SQL against a real database (map
+ * images published by export go to an object store in memory).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -171,7 +172,18 @@ export async function openHostedKinds(): Promise<HostedKinds> {
     modified: NOW,
   });
   await addKindsLayer(database, 'owner');
-  const store = {} as ObjectStore;
+  // Drawn map images (export with f=json) are kept here; nothing else reads the store.
+  const objects = new Map<string, Buffer>();
+  const store = {
+    put: async (key: string, body: Buffer | string) => void objects.set(key, Buffer.from(body)),
+    getBuffer: async (key: string) => objects.get(key) ?? Buffer.alloc(0),
+    stat: async (key: string) => {
+      const b = objects.get(key);
+      return b ? { size: b.length, etag: '', lastModified: new Date(NOW) } : undefined;
+    },
+    remove: async (key: string) => void objects.delete(key),
+    list: async (prefix: string) => [...objects.keys()].filter((k) => k.startsWith(prefix)),
+  } as unknown as ObjectStore;
   const deps = {
     config: loadConfig({ DATA_DIR: dir }),
     database,
