@@ -13,6 +13,7 @@ import {
   type PreparedFeature,
   prepareAdd,
   prepareUpdate,
+  storableObjectId,
 } from '../../lib/edit/edit-layer.js';
 import type { LayerEdits } from '../../lib/edit/edit-parameters.js';
 import { type Editor, notOwnerDescription, ownershipRule } from '../../lib/edit/ownership.js';
@@ -151,7 +152,7 @@ export async function editLayer(
   }
 
   const updateRule = ownershipRule(layer.trackingInfo, editor, 'update');
-  const updateIds = edits.updates.map(objectIdOf).filter((id): id is number => id !== null);
+  const updateIds = edits.updates.map(objectIdOf).filter(storableObjectId);
   const toUpdate = await readFeatures(tx, layer.table, updateIds, creatorColumn);
   const updateResults: EditResult[] = [];
   for (const [index, input] of edits.updates.entries()) {
@@ -340,7 +341,7 @@ export async function appendBatch(
   const canSee = ownershipRule(layer.trackingInfo, editor, 'query');
   const visible = (creator: string | null) => !canSee || canSee(creator);
   const updateRule = ownershipRule(layer.trackingInfo, editor, 'update');
-  const updateIds = edits.updates.map(objectIdOf).filter((id): id is number => id !== null);
+  const updateIds = edits.updates.map(objectIdOf).filter(storableObjectId);
   const toUpdate = await readFeatures(tx, layer.table, updateIds, creatorColumn);
   const updateResults: EditResult[] = new Array(edits.updates.length);
   const updates: { index: number; prepared: PreparedFeature & { objectId: number } }[] = [];

@@ -137,6 +137,12 @@ function prepare(layer: EditLayer, input: FeatureInput, ctx: EditContext, adding
 export const prepareAdd = (layer: EditLayer, input: FeatureInput, ctx: EditContext): PreparedFeature =>
   prepare(layer, input, ctx, true);
 
+/** The largest object id a feature can have: the object id column is a 32-bit integer. */
+export const MAX_OBJECT_ID = 2_147_483_647;
+
+/** Whether `id` can name a stored feature; a larger one names none (and is never sent to the database). */
+export const storableObjectId = (id: number | null): id is number => id !== null && id <= MAX_OBJECT_ID;
+
 /** The object id an update names in its attributes, or null when it names none. */
 export function objectIdOf(input: FeatureInput): number | null {
   const key = Object.keys(input.attributes).find((k) => k.toLowerCase() === OBJECT_ID_FIELD.toLowerCase());
