@@ -19,8 +19,11 @@ function readInteger(params: RequestParams, name: string, fallback: number): num
   const raw = params.get(name);
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value)) {
-    throw badRequest('Invalid or missing input parameters.', [`'${name}' must be an integer.`]);
+  // Safe integers only: 1e20 is an integer to JavaScript, and no database offset or limit.
+  if (!Number.isSafeInteger(value)) {
+    throw badRequest('Invalid or missing input parameters.', [
+      `'${name}' must be an integer of at most ${Number.MAX_SAFE_INTEGER}.`,
+    ]);
   }
   return value;
 }

@@ -87,6 +87,8 @@ export function parseSearchQuery(q: string | undefined, knownFields?: readonly s
 export function rangeBound(field: string, bound: string): number | undefined {
   if (bound === '*') return undefined;
   const n = Number(bound);
-  if (!Number.isFinite(n)) throw invalid(`The range of '${field}' needs epoch milliseconds, not '${bound}'.`);
+  // Whole milliseconds within JavaScript's exact integers, which the database's bigint holds too.
+  if (!Number.isSafeInteger(n))
+    throw invalid(`The range of '${field}' needs epoch milliseconds, not '${bound}'.`);
   return n;
 }
