@@ -8,6 +8,9 @@ import { type MapServerLocals, type MapServiceDeps, openMapFor } from './map-con
 import { METERS_PER_DEGREE, metersPerUnit, toMap, toScreen } from './map-display.js';
 import { fromSoapSpatialReference, pointN, toSoapSpatialReference } from './wire-geometry.js';
 
+/** The largest xs:int. */
+const INT_MAX = 2_147_483_647;
+
 export type GeometryOperations = 'ComputeScale' | 'ComputeDistance' | 'ToMapPoints' | 'FromMapPoints';
 
 const METERS_PER: Record<geoUnits, number | null> = {
@@ -92,9 +95,13 @@ export function createGeometryHandlers(
       const map = await openMapFor(deps, ctx, q.MapDescription.Name);
       const view = await displayView(deps, map, q.MapDescription, q.MapImageDisplay);
       if (q.MapPoints.$type !== 'MultipointN') throw clientFault('MapPoints must be a MultipointN.');
-      const screen = (q.MapPoints.PointArray ?? []).map((p) => {
+      const screen = (q.MapPoints.PointArray ?? []).map((p, i) => {
         const { x, y } = xy(p, 'MapPoints');
-        return toScreen(view, x, y);
+        const [sx, sy] = toScreen(view, x, y);
+        // Screen coordinates travel as xs:int; a point that far off the image has none.
+        if (!(Math.abs(sx) <= INT_MAX && Math.abs(sy) <= INT_MAX))
+          throw clientFault(`MapPoints point ${i} lies too far outside the image for screen coordinates.`);
+        return [sx, sy];
       });
       return { ScreenXValues: screen.map((s) => s[0]), ScreenYValues: screen.map((s) => s[1]) };
     },
