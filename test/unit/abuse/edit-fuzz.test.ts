@@ -291,4 +291,200 @@ describe('applyEdits and calculate with drawn input on a real database', () => {
       60,
     );
   });
+
+  it('applies every drawn definition change or refuses it with a 4xx, and the layer answers queries after each', async () => {
+    const j = fc.jsonValue({ maxDepth: 2 });
+    const pick = <T>(...values: T[]) => fc.constantFrom(...values);
+    const sometimes = <T>(arb: fc.Arbitrary<T>) =>
+      fc.oneof({ weight: 6, arbitrary: arb }, { weight: 1, arbitrary: j });
+    const FIELD_TYPES = [
+      'esriFieldTypeString',
+      'esriFieldTypeInteger',
+      'esriFieldTypeSmallInteger',
+      'esriFieldTypeBigInteger',
+      'esriFieldTypeDouble',
+      'esriFieldTypeSingle',
+      'esriFieldTypeDate',
+      'esriFieldTypeDateOnly',
+      'esriFieldTypeTimeOnly',
+      'esriFieldTypeTimestampOffset',
+      'esriFieldTypeGUID',
+      'esriFieldTypeGlobalID',
+      'esriFieldTypeOID',
+      'esriFieldTypeGeometry',
+      'esriFieldTypeBlob',
+      'esriFieldTypeRaster',
+      'esriFieldTypeXML',
+    ];
+    const names = pick(
+      'Extra',
+      'Name',
+      'Count',
+      'OBJECTID',
+      'Shape',
+      'a_0',
+      'objectid',
+      '',
+      'x y',
+      'Ünï',
+      'select',
+      'A'.repeat(70),
+    );
+    const domain = fc.oneof(
+      fc.record({
+        type: pick('codedValue'),
+        name: pick('Codes', ''),
+        codedValues: fc.array(
+          fc.record({
+            name: pick('one', 'two', ''),
+            code: sometimes(fc.oneof(fc.integer(), fc.string({ maxLength: 4 }))),
+          }),
+          {
+            maxLength: 3,
+          },
+        ),
+      }),
+      fc.record({
+        type: pick('range'),
+        name: pick('Range'),
+        range: sometimes(fc.tuple(fc.double(), fc.double())),
+      }),
+      j,
+    );
+    const field = fc.record(
+      {
+        name: names,
+        type: sometimes(pick(...FIELD_TYPES)),
+        alias: sometimes(fc.string({ maxLength: 10 })),
+        length: sometimes(pick(0, 1, 40, 255, 1e9, -1, 2.5)),
+        nullable: sometimes(fc.boolean()),
+        editable: sometimes(fc.boolean()),
+        domain: sometimes(domain),
+        defaultValue: j,
+      },
+      { requiredKeys: ['name'] },
+    );
+    const index = fc.record(
+      {
+        name: pick('idx', 'Name_idx', '', 'x;drop'),
+        fields: pick('Name', 'Count', 'Name,Count', 'nosuch', ''),
+        isUnique: fc.boolean(),
+        isAscending: fc.boolean(),
+      },
+      { requiredKeys: ['name'] },
+    );
+    const renderer = fc.oneof(
+      fc.record({
+        type: pick('simple'),
+        symbol: sometimes(
+          fc.record({
+            type: pick('esriSMS'),
+            color: sometimes(fc.array(fc.integer({ min: -1, max: 300 }), { maxLength: 4 })),
+            size: sometimes(fc.double()),
+          }),
+        ),
+      }),
+      fc.record({
+        type: pick('uniqueValue'),
+        field1: names,
+        uniqueValueInfos: fc.array(fc.record({ value: j, symbol: j }), { maxLength: 2 }),
+      }),
+      fc.record({
+        type: pick('classBreaks'),
+        field: names,
+        minValue: j,
+        classBreakInfos: fc.array(fc.record({ classMaxValue: j, symbol: j }), { maxLength: 2 }),
+      }),
+      j,
+    );
+    const update = fc.record(
+      {
+        fields: fc.array(field, { maxLength: 2 }),
+        capabilities: sometimes(
+          // Query stays: the check after each change queries the layer.
+          pick('Query', 'Query,Update,Editing', 'Query,Create,Delete,Update,Editing', 'Query,Nonsense'),
+        ),
+        maxRecordCount: sometimes(pick(1, 1000, 0, -1, 1e12, 2.5)),
+        displayField: sometimes(names),
+        description: sometimes(fc.string({ maxLength: 20 })),
+        drawingInfo: sometimes(
+          fc.record({ renderer, transparency: sometimes(pick(0, 50, 101, -1)) }, { requiredKeys: [] }),
+        ),
+        hasAttachments: sometimes(fc.boolean()),
+        minScale: sometimes(pick(0, 1e6, -1)),
+        maxScale: sometimes(pick(0, 1000, -1)),
+        defaultVisibility: sometimes(fc.boolean()),
+        name: sometimes(pick('kinds', 'renamed', '')),
+        copyrightText: sometimes(fc.string({ maxLength: 10 })),
+        editorTrackingInfo: sometimes(
+          fc.record(
+            {
+              enableEditorTracking: sometimes(fc.boolean()),
+              enableOwnershipAccessControl: sometimes(fc.boolean()),
+              allowOthersToQuery: sometimes(fc.boolean()),
+              allowOthersToUpdate: sometimes(fc.boolean()),
+              allowOthersToDelete: sometimes(fc.boolean()),
+            },
+            { requiredKeys: [] },
+          ),
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    const change = fc.oneof(
+      fc
+        .record(
+          { fields: fc.array(field, { maxLength: 2 }), indexes: fc.array(index, { maxLength: 2 }) },
+          { requiredKeys: [] },
+        )
+        .map((d) => ['addToDefinition', d] as const),
+      update.map((d) => ['updateDefinition', d] as const),
+      fc
+        .record(
+          {
+            fields: fc.array(fc.record({ name: names }), { maxLength: 2 }),
+            indexes: fc.array(fc.record({ name: pick('idx', 'Name_idx', 'nosuch') }), { maxLength: 1 }),
+          },
+          { requiredKeys: [] },
+        )
+        .map((d) => ['deleteFromDefinition', d] as const),
+    );
+    const admin = '/rest/admin/services/Hosted/kinds/FeatureServer';
+    await suite.checkAsync(
+      fc.tuple(change, fc.boolean()),
+      async ([[operation, definition], serviceLevel]) => {
+        const body = serviceLevel ? { layers: [{ id: 0, ...definition }] } : definition;
+        const params = { token, [operation]: JSON.stringify(body) };
+        const res = await app.call(`${admin}${serviceLevel ? '' : '/0'}/${operation}`, params);
+        const context = JSON.stringify(params).slice(0, 2500);
+        expect(res.status, context).toBe(200);
+        if (res.json.error) {
+          expect(
+            res.json.error.code,
+            `${context} -> ${JSON.stringify(res.json.error)}`,
+          ).toBeGreaterThanOrEqual(400);
+          expect(res.json.error.code, `${context} -> ${JSON.stringify(res.json.error)}`).toBeLessThan(500);
+        } else {
+          expect(res.json.success, `${context} -> ${JSON.stringify(res.json)}`).toBe(true);
+        }
+        const after = await app.call(`${LAYER}/query`, {
+          token,
+          where: '1=1',
+          outFields: '*',
+          returnGeometry: 'true',
+        });
+        expect(
+          after.json.error,
+          `${context} -> then a query: ${JSON.stringify(after.json.error)}`,
+        ).toBeUndefined();
+        expect(Array.isArray(after.json.features), context).toBe(true);
+        const info = await app.call(LAYER, { token });
+        expect(
+          info.json.error,
+          `${context} -> then the layer: ${JSON.stringify(info.json.error)}`,
+        ).toBeUndefined();
+      },
+      40,
+    );
+  });
 });
