@@ -25,6 +25,7 @@ import { insertUser } from '../../../db/repositories/users.js';
 import { loadConfig } from '../../../infra/config.js';
 import type { ObjectStore } from '../../../infra/object-store.js';
 import { createServedTiles } from '../../../infra/served-tiles.js';
+import type { Locator } from '../../../lib/geocode/locator.js';
 import type { EsriFieldType } from '../../../lib/query/field-types.js';
 
 /** The layer's attribute fields, in column order. */
@@ -159,7 +160,8 @@ export async function addKindsLayer(
   });
 }
 
-export async function openHostedKinds(): Promise<HostedKinds> {
+/** `locator`: the GeocodeServer's locator, for tests of geocoding through the whole app. */
+export async function openHostedKinds(options: { locator?: Locator } = {}): Promise<HostedKinds> {
   const dir = mkdtempSync(join(tmpdir(), 'hosted-kinds-'));
   const database = await openDatabase({ pgliteDir: join(dir, 'db') });
   await database.migrate();
@@ -195,7 +197,10 @@ export async function openHostedKinds(): Promise<HostedKinds> {
     now: () => NOW,
     portalId: '0123456789ABCDEF',
     portalName: 'Test portal',
-    locator: () => Promise.reject(new Error('no locator in query tests')),
+    locator: () =>
+      options.locator
+        ? Promise.resolve(options.locator)
+        : Promise.reject(new Error('no locator in query tests')),
   } as unknown as AppDeps;
   return {
     app: createApp(deps),
