@@ -280,6 +280,14 @@ export const ROUTE_RULES: readonly RouteRule[] = [
     resource: 'item:change',
   },
   {
+    // Each item is checked in the handler (item:change); one that fails is a failed result in the batch.
+    operation: 'share items (batch)',
+    methods: POST,
+    paths: [`${SR}/content/users/:username/shareItems`, `${SR}/content/users/:username/unshareItems`],
+    caller: selfOrAdmin,
+    resource: 'item:change',
+  },
+  {
     operation: 'user content',
     methods: GP,
     paths: [`${SR}/content/users/:username`, `${SR}/content/users/:username/${FOLDER}`],

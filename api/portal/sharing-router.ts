@@ -2,14 +2,21 @@
  * Item sharing: share with everyone (public), the organization, and groups the caller belongs to;
  * unshare from groups. Absent everyone/org leave that level unchanged. Items related by a
  * compositeShare relationship (a web app's code, an item's attached documents) follow their origin.
+ * One item at a time (`items/{id}/share`, `unshare`) or a batch of a user's items (`shareItems`,
+ * `unshareItems`), where an item that cannot be shared is a failed result, not a failed request.
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
+import { findReadableItem } from '../../db/repositories/access.js';
 import { findGroup, membership } from '../../db/repositories/groups.js';
 import { itemGroupIds, shareWithGroup, unshareFromGroups } from '../../db/repositories/item-sharing.js';
 import { type ItemRow, updateItem } from '../../db/repositories/items.js';
 import type { UserRow } from '../../db/repositories/users.js';
 import { canShareToGroup } from '../../lib/access/groups.js';
+import { canChange } from '../../lib/access/items.js';
+import { sameUser } from '../../lib/access/roles.js';
+import { badRequest, forbidden, type GeoError, itemNotFound } from '../../lib/errors.js';
+import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { compositeShareDestinations } from './composite-share.js';
@@ -37,18 +44,28 @@ async function mayShareTo(c: Context<AppEnv>, caller: UserRow, groupId: string):
   return canShareToGroup(group, caller, await membership(db, group.id, caller.username));
 }
 
-async function share(c: Context<AppEnv>) {
-  const { item, caller } = await changeableItem(c);
-  const { database, now } = c.get('deps');
-  const db = database.db;
-  const params = c.get('params');
-  const notSharedWith: string[] = [];
+/** The groups of `requested` the caller may share to, and the others. */
+async function shareableGroups(c: Context<AppEnv>, caller: UserRow, requested: string[]) {
   const groupIds: string[] = [];
-  for (const groupId of commaList(params.get('groups'))) {
+  const notSharedWith: string[] = [];
+  for (const groupId of requested) {
     if (await mayShareTo(c, caller, groupId)) groupIds.push(groupId);
     else notSharedWith.push(groupId);
   }
-  const [everyone, org] = [flag(params.get('everyone')), flag(params.get('org'))];
+  return { groupIds, notSharedWith };
+}
+
+/** Shares one item (and the items that share with it) with the groups and levels asked for. */
+async function shareItem(
+  c: Context<AppEnv>,
+  item: ItemRow,
+  caller: UserRow,
+  groupIds: string[],
+  everyone: boolean | undefined,
+  org: boolean | undefined,
+): Promise<void> {
+  const { database, now } = c.get('deps');
+  const db = database.db;
   // The item, then the items that share with it (compositeShare relationships).
   for (const target of [item, ...(await compositeShareDestinations(db, item, caller))]) {
     for (const groupId of groupIds) await shareWithGroup(db, target.id, groupId, caller.username, now());
@@ -58,14 +75,12 @@ async function share(c: Context<AppEnv>) {
       modified: now(),
     });
   }
-  return sendJson(c, { notSharedWith, itemId: item.id });
 }
 
-async function unshare(c: Context<AppEnv>) {
-  const { item, caller } = await changeableItem(c);
+/** Unshares one item (and the items that share with it) from the groups; returns those it was not in. */
+async function unshareItem(c: Context<AppEnv>, item: ItemRow, caller: UserRow, requested: string[]) {
   const { database, now } = c.get('deps');
   const db = database.db;
-  const requested = commaList(c.get('params').get('groups'));
   let notUnsharedFrom: string[] = [];
   for (const target of [item, ...(await compositeShareDestinations(db, item, caller))]) {
     const current = await itemGroupIds(db, target.id);
@@ -76,7 +91,87 @@ async function unshare(c: Context<AppEnv>) {
       await updateItem(db, target.id, { access: 'private', modified: now() });
     }
   }
+  return notUnsharedFrom;
+}
+
+async function share(c: Context<AppEnv>) {
+  const { item, caller } = await changeableItem(c);
+  const params = c.get('params');
+  const { groupIds, notSharedWith } = await shareableGroups(c, caller, commaList(params.get('groups')));
+  await shareItem(c, item, caller, groupIds, flag(params.get('everyone')), flag(params.get('org')));
+  return sendJson(c, { notSharedWith, itemId: item.id });
+}
+
+async function unshare(c: Context<AppEnv>) {
+  const { item, caller } = await changeableItem(c);
+  const notUnsharedFrom = await unshareItem(c, item, caller, commaList(c.get('params').get('groups')));
   return sendJson(c, { notUnsharedFrom, itemId: item.id });
+}
+
+/** The most items one shareItems or unshareItems request may name. */
+export const MAX_BATCH_ITEMS = 1000;
+
+/**
+ * The items of a batch request, each with the item it names when {username} owns it and the caller may
+ * change it, or the error ArcGIS reports for it in the batch's results.
+ */
+async function batchItems(c: Context<AppEnv>, caller: UserRow) {
+  const ids = [...new Set(commaList(c.get('params').get('items')))];
+  if (ids.length === 0) throw badRequest('Invalid or missing input parameters.', ["'items' is required."]);
+  if (ids.length > MAX_BATCH_ITEMS)
+    throw badRequest('Invalid or missing input parameters.', [
+      `'items' names ${ids.length} items; one request may name at most ${MAX_BATCH_ITEMS}.`,
+    ]);
+  const username = c.req.param('username') ?? '';
+  const db = c.get('deps').database.db;
+  return Promise.all(
+    ids.map(async (itemId) => {
+      const item = await findReadableItem(db, itemId, caller);
+      if (!item || !sameUser(item.owner, username)) return { itemId, error: itemNotFound() };
+      if (!canChange(item, caller)) return { itemId, error: forbidden() };
+      return { itemId, item };
+    }),
+  );
+}
+
+const batchError = (e: GeoError) => {
+  const { code, message } = e.toBody();
+  return { code, message };
+};
+
+/** content/users/{u}/shareItems: share a batch of {u}'s items; one result per item. */
+async function shareItems(c: Context<AppEnv>) {
+  const caller = requireUser(c);
+  const params = c.get('params');
+  const items = await batchItems(c, caller);
+  const { groupIds, notSharedWith } = await shareableGroups(c, caller, commaList(params.get('groups')));
+  const [everyone, org] = [flag(params.get('everyone')), flag(params.get('org'))];
+  const results = [];
+  for (const { itemId, item, error } of items) {
+    if (!item) {
+      results.push({ itemId, success: false, notSharedWith: [], error: batchError(error) });
+      continue;
+    }
+    await shareItem(c, item, caller, groupIds, everyone, org);
+    results.push({ itemId, success: true, notSharedWith });
+  }
+  return sendJson(c, { results });
+}
+
+/** content/users/{u}/unshareItems: unshare a batch of {u}'s items from groups; one result per item. */
+async function unshareItems(c: Context<AppEnv>) {
+  const caller = requireUser(c);
+  const groups = commaList(c.get('params').get('groups'));
+  const items = await batchItems(c, caller);
+  const results = [];
+  for (const { itemId, item, error } of items) {
+    if (!item) {
+      results.push({ itemId, success: false, notUnsharedFrom: [], error: batchError(error) });
+      continue;
+    }
+    results.push({ itemId, success: true, notUnsharedFrom: await unshareItem(c, item, caller, groups) });
+  }
+  return sendJson(c, { results });
 }
 
 export function createSharingRouter(): Hono<AppEnv> {
@@ -85,5 +180,7 @@ export function createSharingRouter(): Hono<AppEnv> {
   router.post(`/content/users/:username/:folderId${FOLDER}/items/:itemId/share`, share);
   router.post('/content/users/:username/items/:itemId/unshare', unshare);
   router.post(`/content/users/:username/:folderId${FOLDER}/items/:itemId/unshare`, unshare);
+  router.post('/content/users/:username/shareItems', shareItems);
+  router.post('/content/users/:username/unshareItems', unshareItems);
   return router;
 }

@@ -2,7 +2,7 @@
  * Portal content under drawn requests, through the product's app on its own database and the stack's
  * real MinIO: addItem and updateItem with any mix of item properties (types, tags, extents, spatial
  * references, JSON properties, text data, URLs, categories), folders, groups and sharing, each with good
- * values and now and then a bad one. Every request is answered or refused with a 4xx in the REST
+ * values and now and then a bad one (sharing one item or a batch). Every request is answered or refused with a 4xx in the REST
  * envelope, and a reference item made first still answers, with its data, after each.
  */
 import fc from 'fast-check';
@@ -127,10 +127,18 @@ describe('portal content under drawn requests', () => {
           f: one('json'),
         })
         .chain((p) =>
-          one('share', 'unshare').map((op) => ({
-            path: () => `${content()}/items/${reference}/${op}`,
-            params: p,
-          })),
+          fc.oneof(
+            one('share', 'unshare').map((op) => ({
+              path: () => `${content()}/items/${reference}/${op}`,
+              params: p,
+            })),
+            fc
+              .tuple(
+                one('shareItems', 'unshareItems'),
+                one('REF', `REF,${'0'.repeat(32)}`, '', 'x,,y', 'REF,REF'),
+              )
+              .map(([op, items]) => ({ path: () => `${content()}/${op}`, params: { ...p, items } })),
+          ),
         ),
     );
     let tried = 0;
@@ -140,7 +148,7 @@ describe('portal content under drawn requests', () => {
         const form = Object.fromEntries(
           Object.entries(params)
             .filter(([, v]) => v !== undefined)
-            .map(([k, v]) => [k, v === 'GROUP' ? groupId : v]),
+            .map(([k, v]) => [k, v === 'GROUP' ? groupId : v?.replaceAll('REF', reference)]),
         ) as Record<string, string>;
         const res = await app.call(path(), { token, ...form });
         const context = `${path()} ${JSON.stringify(form).slice(0, 1500)} -> ${res.text.slice(0, 300)}`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/portal-client.js';
-import { addTextItem, newUser, type TestUser, unique } from './portal-helpers.js';
+import { addTextItem, admin, newUser, type TestUser, unique } from './portal-helpers.js';
 
 const share = (owner: TestUser, id: string, params: Record<string, string>, token = owner.token) =>
   call(`/sharing/rest/content/users/${owner.username}/items/${id}/share`, { token, ...params });
@@ -99,5 +99,95 @@ describe('share and unshare', () => {
     const res = await share(owner, id, { everyone: 'true' }, other.token);
     expect(res.json.error.code).toBe(403);
     expect((await info(id, owner.token)).json.access).toBe('org');
+  });
+});
+
+describe("shareItems and unshareItems (a batch of a user's items)", () => {
+  const batch = (
+    op: 'shareItems' | 'unshareItems',
+    owner: TestUser,
+    params: Record<string, string>,
+    token = owner.token,
+  ) => call(`/sharing/rest/content/users/${owner.username}/${op}`, { token, ...params });
+
+  it('shares each item of the batch with the groups and levels asked for, one result per item', async () => {
+    const [owner, member, other] = [await newUser(), await newUser(), await newUser()];
+    const group = await groupWith(owner, member);
+    const strangers = await groupWith(other);
+    const [a, b] = [await addTextItem(owner), await addTextItem(owner)];
+    const theirs = await addTextItem(other);
+    const missing = '0'.repeat(32);
+    const res = await batch('shareItems', owner, {
+      items: [a, b, theirs, missing].join(','),
+      groups: `${group},${strangers}`,
+      org: 'true',
+    });
+    expect(res.json).toEqual({
+      results: [
+        { itemId: a, success: true, notSharedWith: [strangers] },
+        { itemId: b, success: true, notSharedWith: [strangers] },
+        {
+          itemId: theirs,
+          success: false,
+          notSharedWith: [],
+          error: { code: 400, message: 'Item does not exist or is inaccessible.' },
+        },
+        {
+          itemId: missing,
+          success: false,
+          notSharedWith: [],
+          error: { code: 400, message: 'Item does not exist or is inaccessible.' },
+        },
+      ],
+    });
+    for (const id of [a, b]) {
+      expect((await info(id, owner.token)).json.access).toBe('org');
+      expect(await visible(id, member.token)).toBe(true);
+    }
+    // The other user's item is as it was: private, and unseen by the owner's group.
+    expect((await info(theirs, other.token)).json.access).toBe('private');
+    expect(await visible(theirs, member.token)).toBe(false);
+  });
+
+  it('unshares each item from the groups, naming the groups an item was not in', async () => {
+    const [owner, member] = [await newUser(), await newUser()];
+    const [g1, g2] = [await groupWith(owner, member), await groupWith(owner)];
+    const [a, b] = [await addTextItem(owner), await addTextItem(owner)];
+    await share(owner, a, { groups: `${g1},${g2}` });
+    await share(owner, b, { groups: g1 });
+    const res = await batch('unshareItems', owner, { items: `${a},${b}`, groups: `${g1},${g2}` });
+    expect(res.json).toEqual({
+      results: [
+        { itemId: a, success: true, notUnsharedFrom: [] },
+        { itemId: b, success: true, notUnsharedFrom: [g2] },
+      ],
+    });
+    for (const id of [a, b]) {
+      expect((await info(id, owner.token)).json.access).toBe('private');
+      expect(await visible(id, member.token)).toBe(false);
+    }
+  });
+
+  it("lets an administrator share a user's items on their behalf, and no one else", async () => {
+    const [owner, other] = [await newUser(), await newUser()];
+    const id = await addTextItem(owner);
+    const refused = await batch('shareItems', owner, { items: id, everyone: 'true' }, other.token);
+    expect(refused.json.error.code).toBe(403);
+    expect((await info(id, owner.token)).json.access).toBe('private');
+    const res = await batch('shareItems', owner, { items: id, everyone: 'true' }, await admin());
+    expect(res.json).toEqual({ results: [{ itemId: id, success: true, notSharedWith: [] }] });
+    expect(await visible(id)).toBe(true);
+  });
+
+  it('refuses a batch without items, or with more than it takes, before changing anything', async () => {
+    const owner = await newUser();
+    const none = await batch('shareItems', owner, { everyone: 'true' });
+    expect(none.json.error).toMatchObject({ code: 400, details: ["'items' is required."] });
+    const many = Array.from({ length: 1001 }, (_, i) => i.toString(16).padStart(32, '0')).join(',');
+    const tooMany = await batch('unshareItems', owner, { items: many, groups: 'x' });
+    expect(tooMany.json.error).toMatchObject({
+      code: 400,
+      details: ["'items' names 1001 items; one request may name at most 1000."],
+    });
   });
 });
