@@ -263,6 +263,8 @@ export const ROUTE_RULES: readonly RouteRule[] = [
       `${SR}/content/users/:username/${FOLDER}/items/:itemId/delete`,
       `${SR}/content/users/:username/items/:itemId/protect`,
       `${SR}/content/users/:username/items/:itemId/unprotect`,
+      `${SR}/content/users/:username/items/:itemId/move`,
+      `${SR}/content/users/:username/${FOLDER}/items/:itemId/move`,
     ],
     caller: signedIn,
     resource: 'item:change',
@@ -281,9 +283,14 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   },
   {
     // Each item is checked in the handler (item:change); one that fails is a failed result in the batch.
-    operation: 'share items (batch)',
+    operation: 'item batches',
     methods: POST,
-    paths: [`${SR}/content/users/:username/shareItems`, `${SR}/content/users/:username/unshareItems`],
+    paths: [
+      `${SR}/content/users/:username/shareItems`,
+      `${SR}/content/users/:username/unshareItems`,
+      `${SR}/content/users/:username/moveItems`,
+      `${SR}/content/users/:username/deleteItems`,
+    ],
     caller: selfOrAdmin,
     resource: 'item:change',
   },

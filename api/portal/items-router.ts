@@ -1,18 +1,28 @@
-/** Items: addItem (file, text or url), item info and data, update, delete. */
+/**
+ * Items: addItem (file, text or url), item info and data, update, delete, move to a folder; and the
+ * batches of a user's items (deleteItems, moveItems), one result per item as ArcGIS answers them.
+ */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { findFolder } from '../../db/repositories/folders.js';
-import { fileNameTaken, insertItem, type NewItem, updateItem } from '../../db/repositories/items.js';
+import {
+  fileNameTaken,
+  type ItemRow,
+  insertItem,
+  type NewItem,
+  updateItem,
+} from '../../db/repositories/items.js';
 import { findUser } from '../../db/repositories/users.js';
 import { newId } from '../../infra/secrets.js';
 import { itemControl } from '../../lib/access/items.js';
 import { isAdmin } from '../../lib/access/roles.js';
-import { badRequest, forbidden, GeoError } from '../../lib/errors.js';
+import { badRequest, forbidden, GeoError, isGeoError } from '../../lib/errors.js';
+import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import type { UploadedFile } from '../params.js';
 import { sendJson } from '../render.js';
 import { requirePrivilege } from './access.js';
-import { changeableItem, readableItem } from './item-access.js';
+import { batchError, batchOfItems, changeableItem, readableItem } from './item-access.js';
 import { itemPrefix, readItemData, type StoredData, storeText, storeUpload } from './item-data.js';
 import { defaultTypeKeywords, itemJson } from './item-json.js';
 import { readItemProperties } from './item-params.js';
@@ -118,13 +128,81 @@ async function updateItemRoute(c: Context<AppEnv>) {
   return sendJson(c, { success: true, id: item.id });
 }
 
+const deleteProtected = () =>
+  badRequest('Unable to delete item. Delete protection is turned on.', [], 'CONT_0048');
+
 async function deleteItemRoute(c: Context<AppEnv>) {
   const { item, caller } = await changeableItem(c);
-  if (item.protected) {
-    throw badRequest('Unable to delete item. Delete protection is turned on.', [], 'CONT_0048');
-  }
+  if (item.protected) throw deleteProtected();
   await deleteItemEverywhere(c.get('deps'), item, caller);
   return sendJson(c, { success: true, itemId: item.id });
+}
+
+/** content/users/{u}/deleteItems: deletes a batch of {u}'s items, each as delete does. */
+async function deleteItems(c: Context<AppEnv>) {
+  const caller = requireUser(c);
+  const results = [];
+  for (const { itemId, item, error } of await batchOfItems(c, caller)) {
+    if (!item || item.protected) {
+      results.push({ itemId, success: false, error: batchError(error ?? deleteProtected()) });
+      continue;
+    }
+    try {
+      await deleteItemEverywhere(c.get('deps'), item, caller);
+      results.push({ itemId, success: true });
+    } catch (e) {
+      // A deletion hook that refuses (a service still in use) fails this item, not the batch.
+      if (!isGeoError(e) || e.code >= 500) throw e;
+      results.push({ itemId, success: false, error: batchError(e) });
+    }
+  }
+  return sendJson(c, { results });
+}
+
+/** The folder a move goes to: `/` (or nothing) for the root, else one of the owner's folders by id or title. */
+async function moveTarget(c: Context<AppEnv>, owner: string): Promise<string | null> {
+  const raw = (c.get('params').get('folder') ?? '').trim();
+  if (raw === '' || raw === '/') return null;
+  const folder = await findFolder(c.get('deps').database.db, owner, raw);
+  if (!folder) throw badRequest('Folder not found.', [`${owner} has no folder '${raw}'.`]);
+  return folder.id;
+}
+
+/** Moves an item to a folder of its owner; a file name the folder already holds refuses the move. */
+async function moveItem(c: Context<AppEnv>, item: ItemRow, folderId: string | null): Promise<void> {
+  if (item.name) await assertNameFree(c, item.owner, folderId, item.name, item.id);
+  const { database, now } = c.get('deps');
+  if (item.folderId !== folderId) await updateItem(database.db, item.id, { folderId, modified: now() });
+}
+
+async function moveItemRoute(c: Context<AppEnv>) {
+  const { item } = await changeableItem(c);
+  const folderId = await moveTarget(c, item.owner);
+  await moveItem(c, item, folderId);
+  return sendJson(c, { success: true, itemId: item.id, owner: item.owner, folder: folderId ?? '/' });
+}
+
+/** content/users/{u}/moveItems: moves a batch of {u}'s items to one of {u}'s folders (or the root). */
+async function moveItems(c: Context<AppEnv>) {
+  const caller = requireUser(c);
+  const owner = await findUser(c.get('deps').database.db, c.req.param('username') ?? '');
+  if (!owner) throw userNotFound(c.req.param('username') ?? '');
+  const folderId = await moveTarget(c, owner.username);
+  const results = [];
+  for (const { itemId, item, error } of await batchOfItems(c, caller)) {
+    if (!item) {
+      results.push({ itemId, success: false, error: batchError(error) });
+      continue;
+    }
+    try {
+      await moveItem(c, item, folderId);
+      results.push({ itemId, success: true });
+    } catch (e) {
+      if (!isGeoError(e) || e.code >= 500) throw e;
+      results.push({ itemId, success: false, error: batchError(e) });
+    }
+  }
+  return sendJson(c, { results });
 }
 
 /** protect / unprotect: delete protection, which the owner or an administrator turns on and off. */
@@ -144,6 +222,11 @@ export function createItemsRouter(): Hono<AppEnv> {
   router.post(`/content/users/:username/:folderId${FOLDER}/items/:itemId/update`, updateItemRoute);
   router.post('/content/users/:username/items/:itemId/delete', deleteItemRoute);
   router.post(`/content/users/:username/:folderId${FOLDER}/items/:itemId/delete`, deleteItemRoute);
+
+  router.post('/content/users/:username/items/:itemId/move', moveItemRoute);
+  router.post(`/content/users/:username/:folderId${FOLDER}/items/:itemId/move`, moveItemRoute);
+  router.post('/content/users/:username/deleteItems', deleteItems);
+  router.post('/content/users/:username/moveItems', moveItems);
 
   router.post('/content/users/:username/items/:itemId/protect', protection(true));
   router.post('/content/users/:username/items/:itemId/unprotect', protection(false));

@@ -21,7 +21,7 @@ import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { compositeShareDestinations } from './composite-share.js';
 import { commaList } from './group-params.js';
-import { changeableItem } from './item-access.js';
+import { batchError, batchOfItems, changeableItem } from './item-access.js';
 
 const FOLDER = '{[0-9a-f]{32}}';
 
@@ -108,42 +108,11 @@ async function unshare(c: Context<AppEnv>) {
   return sendJson(c, { notUnsharedFrom, itemId: item.id });
 }
 
-/** The most items one shareItems or unshareItems request may name. */
-export const MAX_BATCH_ITEMS = 1000;
-
-/**
- * The items of a batch request, each with the item it names when {username} owns it and the caller may
- * change it, or the error ArcGIS reports for it in the batch's results.
- */
-async function batchItems(c: Context<AppEnv>, caller: UserRow) {
-  const ids = [...new Set(commaList(c.get('params').get('items')))];
-  if (ids.length === 0) throw badRequest('Invalid or missing input parameters.', ["'items' is required."]);
-  if (ids.length > MAX_BATCH_ITEMS)
-    throw badRequest('Invalid or missing input parameters.', [
-      `'items' names ${ids.length} items; one request may name at most ${MAX_BATCH_ITEMS}.`,
-    ]);
-  const username = c.req.param('username') ?? '';
-  const db = c.get('deps').database.db;
-  return Promise.all(
-    ids.map(async (itemId) => {
-      const item = await findReadableItem(db, itemId, caller);
-      if (!item || !sameUser(item.owner, username)) return { itemId, error: itemNotFound() };
-      if (!canChange(item, caller)) return { itemId, error: forbidden() };
-      return { itemId, item };
-    }),
-  );
-}
-
-const batchError = (e: GeoError) => {
-  const { code, message } = e.toBody();
-  return { code, message };
-};
-
 /** content/users/{u}/shareItems: share a batch of {u}'s items; one result per item. */
 async function shareItems(c: Context<AppEnv>) {
   const caller = requireUser(c);
   const params = c.get('params');
-  const items = await batchItems(c, caller);
+  const items = await batchOfItems(c, caller);
   const { groupIds, notSharedWith } = await shareableGroups(c, caller, commaList(params.get('groups')));
   const [everyone, org] = [flag(params.get('everyone')), flag(params.get('org'))];
   const results = [];
@@ -162,7 +131,7 @@ async function shareItems(c: Context<AppEnv>) {
 async function unshareItems(c: Context<AppEnv>) {
   const caller = requireUser(c);
   const groups = commaList(c.get('params').get('groups'));
-  const items = await batchItems(c, caller);
+  const items = await batchOfItems(c, caller);
   const results = [];
   for (const { itemId, item, error } of items) {
     if (!item) {

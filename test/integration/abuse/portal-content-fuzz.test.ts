@@ -2,7 +2,7 @@
  * Portal content under drawn requests, through the product's app on its own database and the stack's
  * real MinIO: addItem and updateItem with any mix of item properties (types, tags, extents, spatial
  * references, JSON properties, text data, URLs, categories), folders, groups and sharing, each with good
- * values and now and then a bad one (sharing one item or a batch). Every request is answered or refused with a 4xx in the REST
+ * values and now and then a bad one (sharing, moving and deleting one item or a batch). Every request is answered or refused with a 4xx in the REST
  * envelope, and a reference item made first still answers, with its data, after each.
  */
 import fc from 'fast-check';
@@ -72,6 +72,7 @@ describe('portal content under drawn requests', () => {
   let username: string;
   let reference: string;
   let groupId: string;
+  let folderId: string;
   const content = () => `/sharing/rest/content/users/${username}`;
 
   beforeAll(async () => {
@@ -93,6 +94,8 @@ describe('portal content under drawn requests', () => {
       access: 'org',
     });
     groupId = group.json.group.id;
+    const folder = await app.call(`${content()}/createFolder`, { token, title: 'Fuzz folder' });
+    folderId = folder.json.folder.id;
   }, 180_000);
   afterAll(async () => app?.close());
 
@@ -140,6 +143,26 @@ describe('portal content under drawn requests', () => {
               .map(([op, items]) => ({ path: () => `${content()}/${op}`, params: { ...p, items } })),
           ),
         ),
+      fc
+        .record({
+          items: one('REF', `REF,${'0'.repeat(32)}`, '', 'x,,y'),
+          folder: fc.oneof(one('/', '', 'FOLDER', 'Folder', 'f'.repeat(32)), fc.string({ maxLength: 10 })),
+          f: one('json'),
+        })
+        .chain((p) =>
+          fc.oneof(
+            fc.constant({ path: () => `${content()}/moveItems`, params: p }),
+            fc.constant({
+              path: () => `${content()}/items/${reference}/move`,
+              params: { ...p, items: undefined },
+            }),
+            // Never the reference item: it must stay for the checks after each request.
+            one('', `${'0'.repeat(32)},x`).map((items) => ({
+              path: () => `${content()}/deleteItems`,
+              params: { items },
+            })),
+          ),
+        ),
     );
     let tried = 0;
     await fc.assert(
@@ -148,7 +171,10 @@ describe('portal content under drawn requests', () => {
         const form = Object.fromEntries(
           Object.entries(params)
             .filter(([, v]) => v !== undefined)
-            .map(([k, v]) => [k, v === 'GROUP' ? groupId : v?.replaceAll('REF', reference)]),
+            .map(([k, v]) => [
+              k,
+              v === 'GROUP' ? groupId : v === 'FOLDER' ? folderId : v?.replaceAll('REF', reference),
+            ]),
         ) as Record<string, string>;
         const res = await app.call(path(), { token, ...form });
         const context = `${path()} ${JSON.stringify(form).slice(0, 1500)} -> ${res.text.slice(0, 300)}`;

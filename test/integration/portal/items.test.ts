@@ -329,6 +329,112 @@ describe('content/users/{u} and folders', () => {
   });
 });
 
+describe('move, moveItems and deleteItems', () => {
+  const content = (u: TestUser) => `/sharing/rest/content/users/${u.username}`;
+  const folderOf = async (u: TestUser, title: string) =>
+    (await call(`${content(u)}/createFolder`, { token: u.token, title })).json.folder.id as string;
+  const listed = async (u: TestUser, folderId?: string) =>
+    (
+      await call(`${content(u)}${folderId ? `/${folderId}` : ''}`, { token: u.token }, { method: 'GET' })
+    ).json.items.map((i: { id: string }) => i.id) as string[];
+
+  it('moves an item into a folder by id or title and back to the root', async () => {
+    const u = await newUser();
+    const folderId = await folderOf(u, 'Archive');
+    const id = await addTextItem(u);
+    const moved = await call(`${content(u)}/items/${id}/move`, { token: u.token, folder: folderId });
+    expect(moved.json).toEqual({ success: true, itemId: id, owner: u.username, folder: folderId });
+    expect(await listed(u, folderId)).toEqual([id]);
+    expect(await listed(u)).toEqual([]);
+    // From inside the folder, back to the root with '/'; then in again by the folder's title.
+    const back = await call(`${content(u)}/${folderId}/items/${id}/move`, { token: u.token, folder: '/' });
+    expect(back.json).toEqual({ success: true, itemId: id, owner: u.username, folder: '/' });
+    expect(await listed(u)).toEqual([id]);
+    await call(`${content(u)}/items/${id}/move`, { token: u.token, folder: 'archive' });
+    expect(await listed(u, folderId)).toEqual([id]);
+    const nowhere = await call(`${content(u)}/items/${id}/move`, { token: u.token, folder: 'f'.repeat(32) });
+    expect(nowhere.json.error).toMatchObject({ code: 400, message: 'Folder not found.' });
+    expect((await itemInfo(id, u.token)).json.ownerFolder).toBe(folderId);
+  });
+
+  it('refuses a move into a folder that holds an item with the same file name', async () => {
+    const u = await newUser();
+    const folderId = await folderOf(u, 'Data');
+    const inRoot = await addCsv(u);
+    const inFolder = await callMultipart(
+      `${content(u)}/${folderId}/addItem`,
+      { token: u.token, type: 'CSV', title: unique('places ') },
+      { name: 'places.csv', bytes: fixtureBytes('places.csv'), type: 'text/csv' },
+    );
+    const res = await call(`${content(u)}/items/${inRoot.json.id}/move`, {
+      token: u.token,
+      folder: folderId,
+    });
+    expect(res.json.error).toMatchObject({ code: 409, messageCode: 'CONT_0011' });
+    expect(await listed(u, folderId)).toEqual([inFolder.json.id]);
+  });
+
+  it('moves a batch, one result per item, and leaves items it may not move where they are', async () => {
+    const [u, other] = [await newUser(), await newUser()];
+    const folderId = await folderOf(u, 'Batch');
+    const [a, b] = [await addTextItem(u), await addTextItem(u)];
+    const theirs = await addTextItem(other);
+    const res = await call(`${content(u)}/moveItems`, {
+      token: u.token,
+      items: `${a},${theirs},${b}`,
+      folder: folderId,
+    });
+    expect(res.json).toEqual({
+      results: [
+        { itemId: a, success: true },
+        {
+          itemId: theirs,
+          success: false,
+          error: { code: 400, message: 'Item does not exist or is inaccessible.' },
+        },
+        { itemId: b, success: true },
+      ],
+    });
+    expect((await listed(u, folderId)).sort()).toEqual([a, b].sort());
+    expect((await itemInfo(theirs, other.token)).json.ownerFolder ?? null).toBeNull();
+  });
+
+  it('deletes a batch, keeping a delete-protected item and reporting it', async () => {
+    const [u, other] = [await newUser(), await newUser()];
+    const [a, kept] = [await addTextItem(u), await addTextItem(u)];
+    const theirs = await addTextItem(other);
+    await call(`${content(u)}/items/${kept}/protect`, { token: u.token });
+    const res = await call(`${content(u)}/deleteItems`, { token: u.token, items: `${a},${kept},${theirs}` });
+    expect(res.json).toEqual({
+      results: [
+        { itemId: a, success: true },
+        {
+          itemId: kept,
+          success: false,
+          error: { code: 400, message: 'Unable to delete item. Delete protection is turned on.' },
+        },
+        {
+          itemId: theirs,
+          success: false,
+          error: { code: 400, message: 'Item does not exist or is inaccessible.' },
+        },
+      ],
+    });
+    expect((await itemInfo(a, u.token)).json.error.code).toBe(400);
+    expect((await itemInfo(kept, u.token)).json.id).toBe(kept);
+    expect((await itemInfo(theirs, other.token)).json.id).toBe(theirs);
+  });
+
+  it('takes batches from the user themself or an administrator only', async () => {
+    const [u, other] = [await newUser(), await newUser()];
+    const id = await addTextItem(u);
+    const refused = await call(`${content(u)}/deleteItems`, { token: other.token, items: id });
+    expect(refused.json.error.code).toBe(403);
+    const res = await call(`${content(u)}/deleteItems`, { token: await admin(), items: id });
+    expect(res.json).toEqual({ results: [{ itemId: id, success: true }] });
+  });
+});
+
 describe('search', () => {
   it('finds items by owner and type, paged and sorted by title', async () => {
     const u = await newUser();
