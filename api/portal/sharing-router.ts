@@ -7,15 +7,11 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { findReadableItem } from '../../db/repositories/access.js';
 import { findGroup, membership } from '../../db/repositories/groups.js';
 import { itemGroupIds, shareWithGroup, unshareFromGroups } from '../../db/repositories/item-sharing.js';
 import { type ItemRow, updateItem } from '../../db/repositories/items.js';
 import type { UserRow } from '../../db/repositories/users.js';
 import { canShareToGroup } from '../../lib/access/groups.js';
-import { canChange } from '../../lib/access/items.js';
-import { sameUser } from '../../lib/access/roles.js';
-import { badRequest, forbidden, type GeoError, itemNotFound } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
