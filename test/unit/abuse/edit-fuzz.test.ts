@@ -8,10 +8,10 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EsriFieldType } from '../../../lib/query/field-types.js';
-import { ADMIN, type InProcessApp, inProcessApp } from '../auth/in-process-app.js';
-import { fuzzSuite } from './fuzz-support.js';
-import { addKindsLayer, KIND_FIELDS } from './hosted-kinds.js';
+import { type EsriFieldType, FIELD_STORAGE } from '../../../lib/query/field-types.js';
+import type { InProcessApp } from '../auth/in-process-app.js';
+import { expectNoServerError, fuzzSuite } from './fuzz-support.js';
+import { KIND_FIELDS, openSignedInKinds } from './hosted-kinds.js';
 import { whereArbitraries } from './where-grammar.js';
 
 const suite = fuzzSuite('edits');
@@ -36,15 +36,7 @@ describe('applyEdits and calculate with drawn input on a real database', () => {
   let app: InProcessApp;
   let token: string;
   beforeAll(async () => {
-    app = await inProcessApp();
-    await addKindsLayer(app.deps.database, ADMIN.username, 'Query,Update,Editing');
-    const res = await app.call('/sharing/rest/generateToken', {
-      username: ADMIN.username,
-      password: ADMIN.password,
-      client: 'requestip',
-    });
-    token = res.json.token;
-    expect(token).toBeTypeOf('string');
+    ({ app, token } = await openSignedInKinds('Query,Update,Editing'));
   }, 120_000);
   afterAll(async () => app?.close());
 
@@ -270,14 +262,8 @@ describe('applyEdits and calculate with drawn input on a real database', () => {
         const res = await app.call(`${LAYER}/applyEdits`, params);
         const context = JSON.stringify(params).slice(0, 2000);
         expect(res.status, context).toBe(200);
-        if (res.json.error) {
-          expect(
-            res.json.error.code,
-            `${context} -> ${JSON.stringify(res.json.error)}`,
-          ).toBeGreaterThanOrEqual(400);
-          expect(res.json.error.code, `${context} -> ${JSON.stringify(res.json.error)}`).toBeLessThan(500);
-          return;
-        }
+        expectNoServerError(res.json.error, context);
+        if (res.json.error) return;
         for (const key of ['addResults', 'updateResults', 'deleteResults']) {
           for (const r of res.json[key] ?? []) {
             if (r.success) continue;
@@ -297,21 +283,9 @@ describe('applyEdits and calculate with drawn input on a real database', () => {
     const pick = <T>(...values: T[]) => fc.constantFrom(...values);
     const sometimes = <T>(arb: fc.Arbitrary<T>) =>
       fc.oneof({ weight: 6, arbitrary: arb }, { weight: 1, arbitrary: j });
+    // Every stored type, and types ArcGIS has that hosted layers here do not hold.
     const FIELD_TYPES = [
-      'esriFieldTypeString',
-      'esriFieldTypeInteger',
-      'esriFieldTypeSmallInteger',
-      'esriFieldTypeBigInteger',
-      'esriFieldTypeDouble',
-      'esriFieldTypeSingle',
-      'esriFieldTypeDate',
-      'esriFieldTypeDateOnly',
-      'esriFieldTypeTimeOnly',
-      'esriFieldTypeTimestampOffset',
-      'esriFieldTypeGUID',
-      'esriFieldTypeGlobalID',
-      'esriFieldTypeOID',
-      'esriFieldTypeGeometry',
+      ...Object.keys(FIELD_STORAGE),
       'esriFieldTypeBlob',
       'esriFieldTypeRaster',
       'esriFieldTypeXML',
@@ -458,15 +432,8 @@ describe('applyEdits and calculate with drawn input on a real database', () => {
         const res = await app.call(`${admin}${serviceLevel ? '' : '/0'}/${operation}`, params);
         const context = JSON.stringify(params).slice(0, 2500);
         expect(res.status, context).toBe(200);
-        if (res.json.error) {
-          expect(
-            res.json.error.code,
-            `${context} -> ${JSON.stringify(res.json.error)}`,
-          ).toBeGreaterThanOrEqual(400);
-          expect(res.json.error.code, `${context} -> ${JSON.stringify(res.json.error)}`).toBeLessThan(500);
-        } else {
-          expect(res.json.success, `${context} -> ${JSON.stringify(res.json)}`).toBe(true);
-        }
+        expectNoServerError(res.json.error, context);
+        if (!res.json.error) expect(res.json.success, `${context} -> ${JSON.stringify(res.json)}`).toBe(true);
         const after = await app.call(`${LAYER}/query`, {
           token,
           where: '1=1',

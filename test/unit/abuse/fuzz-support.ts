@@ -86,3 +86,11 @@ export function expectClientError(e: unknown): void {
   expect(e.code).toBeLessThan(500);
   expect(e.message.length).toBeGreaterThan(0);
 }
+
+/** A REST envelope's error, when there is one, is a client error (4xx); `context` names the input. */
+export function expectNoServerError(error: { code?: unknown } | undefined, context: string): void {
+  if (!error) return;
+  const described = `${context} -> ${JSON.stringify(error)}`;
+  expect(error.code, described).toBeGreaterThanOrEqual(400);
+  expect(error.code, described).toBeLessThan(500);
+}

@@ -5,13 +5,13 @@
  * is built over it with `createApp`, so the query surfaces run their SQL against a real database (map
  * images published by export go to an object store in memory).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Hono } from 'hono';
-import { createApp } from '../../../api/app.js';
-import type { AppDeps, AppEnv } from '../../../api/env.js';
+
+import type { AppEnv } from '../../../api/env.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import {
   createFeatureTable,
@@ -22,11 +22,11 @@ import {
 import { insertItem } from '../../../db/repositories/items.js';
 import { insertService, upsertLayer } from '../../../db/repositories/services.js';
 import { insertUser } from '../../../db/repositories/users.js';
-import { loadConfig } from '../../../infra/config.js';
 import type { ObjectStore } from '../../../infra/object-store.js';
-import { createServedTiles } from '../../../infra/served-tiles.js';
 import type { Locator } from '../../../lib/geocode/locator.js';
 import type { EsriFieldType } from '../../../lib/query/field-types.js';
+import { fixtureApp } from '../api/fixture-app.js';
+import { ADMIN, type InProcessApp, inProcessApp } from '../auth/in-process-app.js';
 
 /** The layer's attribute fields, in column order. */
 export const KIND_FIELDS: ReadonlyArray<{ name: string; type: EsriFieldType }> = [
@@ -186,28 +186,24 @@ export async function openHostedKinds(options: { locator?: Locator } = {}): Prom
     remove: async (key: string) => void objects.delete(key),
     list: async (prefix: string) => [...objects.keys()].filter((k) => k.startsWith(prefix)),
   } as unknown as ObjectStore;
-  const deps = {
-    config: loadConfig({ DATA_DIR: dir }),
-    database,
-    store,
-    tiles: createServedTiles(store, { maxTileBytes: 0 }),
-    itemDeletionHooks: [],
-    temporal: () => Promise.reject(new Error('no Temporal in query tests')),
-    log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
-    now: () => NOW,
-    portalId: '0123456789ABCDEF',
-    portalName: 'Test portal',
-    locator: () =>
-      options.locator
-        ? Promise.resolve(options.locator)
-        : Promise.reject(new Error('no locator in query tests')),
-  } as unknown as AppDeps;
-  return {
-    app: createApp(deps),
-    database,
-    close: async () => {
-      await database.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const { app, close } = fixtureApp(database, dir, { now: NOW, store, locator: options.locator });
+  return { app, database, close };
+}
+
+/**
+ * The `kinds` layer in the portal of test/unit/auth/in-process-app.ts (users, tokens, the whole app),
+ * owned by its administrator, with `capabilities`; and the administrator's token.
+ */
+export async function openSignedInKinds(
+  capabilities = 'Query',
+): Promise<{ app: InProcessApp; token: string }> {
+  const app = await inProcessApp();
+  await addKindsLayer(app.deps.database, ADMIN.username, capabilities);
+  const res = await app.call('/sharing/rest/generateToken', {
+    username: ADMIN.username,
+    password: ADMIN.password,
+    client: 'requestip',
+  });
+  if (typeof res.json.token !== 'string') throw new Error(`sign-in failed: ${JSON.stringify(res.json)}`);
+  return { app, token: res.json.token };
 }

@@ -3,13 +3,13 @@
  * (objectid g, `Name` 'name g', `Value` g % 1000, the point (g, g % 1000) in Web Mercator), indexed and
  * analyzed as a published layer is. The app is built over it with `createApp`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Hono } from 'hono';
-import { createApp } from '../../../api/app.js';
-import type { AppDeps, AppEnv } from '../../../api/env.js';
+
+import type { AppEnv } from '../../../api/env.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import {
   createFeatureTable,
@@ -19,9 +19,7 @@ import {
 import { insertItem } from '../../../db/repositories/items.js';
 import { insertService, upsertLayer } from '../../../db/repositories/services.js';
 import { insertUser } from '../../../db/repositories/users.js';
-import { loadConfig } from '../../../infra/config.js';
-import type { ObjectStore } from '../../../infra/object-store.js';
-import { createServedTiles } from '../../../infra/served-tiles.js';
+import { fixtureApp } from './fixture-app.js';
 
 export interface HostedGrid {
   app: Hono<AppEnv>;
@@ -99,27 +97,6 @@ export async function openHostedGrid(rows: number): Promise<HostedGrid> {
     ],
     featureCount: rows,
   });
-  const store = {} as ObjectStore;
-  const deps = {
-    config: loadConfig({ DATA_DIR: dir }),
-    database,
-    store,
-    tiles: createServedTiles(store, { maxTileBytes: 0 }),
-    itemDeletionHooks: [],
-    temporal: () => Promise.reject(new Error('no Temporal in router tests')),
-    log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
-    now: () => NOW,
-    portalId: '0123456789ABCDEF',
-    portalName: 'Test portal',
-    locator: () => Promise.reject(new Error('no locator in router tests')),
-  } as unknown as AppDeps;
-  return {
-    app: createApp(deps),
-    database,
-    table,
-    close: async () => {
-      await database.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const { app, close } = fixtureApp(database, dir, { now: NOW });
+  return { app, database, table, close };
 }

@@ -3,12 +3,12 @@
  * three points on the equator at longitudes -10, 0 and 10, named west, origin and east. The app is
  * built over it with `createApp`, so routes are exercised through `app.request()` without a server.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Hono } from 'hono';
-import { createApp } from '../../../api/app.js';
-import type { AppDeps, AppEnv } from '../../../api/env.js';
+
+import type { AppEnv } from '../../../api/env.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import {
   copyColumns,
@@ -19,9 +19,7 @@ import {
 import { insertItem } from '../../../db/repositories/items.js';
 import { insertService, upsertLayer } from '../../../db/repositories/services.js';
 import { insertUser } from '../../../db/repositories/users.js';
-import { loadConfig } from '../../../infra/config.js';
-import type { ObjectStore } from '../../../infra/object-store.js';
-import { createServedTiles } from '../../../infra/served-tiles.js';
+import { fixtureApp } from './fixture-app.js';
 
 /** Web Mercator x of a longitude on the equator: R·λ, with R the WGS84 semi-major axis. */
 export const mercatorX = (lon: number) => (6378137 * lon * Math.PI) / 180;
@@ -102,26 +100,6 @@ export async function openHostedPoints(): Promise<HostedPoints> {
     ],
     featureCount: POINTS.length,
   });
-  const store = {} as ObjectStore;
-  const deps = {
-    config: loadConfig({ DATA_DIR: dir }),
-    database,
-    store,
-    tiles: createServedTiles(store, { maxTileBytes: 0 }),
-    itemDeletionHooks: [],
-    temporal: () => Promise.reject(new Error('no Temporal in router tests')),
-    log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
-    now: () => NOW,
-    portalId: '0123456789ABCDEF',
-    portalName: 'Test portal',
-    locator: () => Promise.reject(new Error('no locator in router tests')),
-  } as unknown as AppDeps;
-  return {
-    app: createApp(deps),
-    database,
-    close: async () => {
-      await database.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const { app, close } = fixtureApp(database, dir, { now: NOW });
+  return { app, database, close };
 }
