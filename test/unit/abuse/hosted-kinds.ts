@@ -19,13 +19,12 @@ import {
   featureTableName,
   indexFeatureTable,
 } from '../../../db/repositories/feature-tables.js';
-import { insertItem } from '../../../db/repositories/items.js';
-import { insertService, upsertLayer } from '../../../db/repositories/services.js';
+import { upsertLayer } from '../../../db/repositories/services.js';
 import { insertUser } from '../../../db/repositories/users.js';
 import type { ObjectStore } from '../../../infra/object-store.js';
 import type { Locator } from '../../../lib/geocode/locator.js';
 import type { EsriFieldType } from '../../../lib/query/field-types.js';
-import { fixtureApp } from '../api/fixture-app.js';
+import { addHostedService, fixtureApp } from '../api/fixture-app.js';
 import { ADMIN, type InProcessApp, inProcessApp } from '../auth/in-process-app.js';
 
 /** The layer's attribute fields, in column order. */
@@ -106,25 +105,7 @@ export async function addKindsLayer(
   capabilities = 'Query',
 ): Promise<void> {
   const itemId = 'c'.repeat(32);
-  await insertItem(database.db, {
-    id: itemId,
-    owner,
-    title: 'kinds',
-    name: 'kinds',
-    type: 'Feature Service',
-    access: 'public',
-    created: NOW,
-    modified: NOW,
-  });
-  await insertService(database.db, {
-    serviceItemId: itemId,
-    name: 'kinds',
-    owner,
-    status: 'ready',
-    definition: { spatialReference: { wkid: 102100, latestWkid: 3857 } },
-    created: NOW,
-    modified: NOW,
-  });
+  await addHostedService(database, { itemId, name: 'kinds', owner: owner, now: NOW });
   const table = featureTableName(itemId, 0);
   const columns: FeatureColumn[] = KIND_FIELDS.map((f, i) => ({ ...f, column: `a_${i}` }));
   await createFeatureTable(database, table, columns);

@@ -8,6 +8,8 @@ import type { Hono } from 'hono';
 import { createApp } from '../../../api/app.js';
 import type { AppDeps, AppEnv } from '../../../api/env.js';
 import type { DatabaseHandle } from '../../../db/client.js';
+import { insertItem } from '../../../db/repositories/items.js';
+import { insertService } from '../../../db/repositories/services.js';
 import { loadConfig } from '../../../infra/config.js';
 import type { ObjectStore } from '../../../infra/object-store.js';
 import { createServedTiles } from '../../../infra/served-tiles.js';
@@ -46,4 +48,34 @@ export function fixtureApp(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A public hosted feature service's item and service rows, `name` owned by `owner` (an existing user),
+ * stored in Web Mercator; its layers are the fixture's to add.
+ */
+export async function addHostedService(
+  database: DatabaseHandle,
+  service: { itemId: string; name: string; owner: string; now: number },
+): Promise<void> {
+  const { itemId, name, owner, now } = service;
+  await insertItem(database.db, {
+    id: itemId,
+    owner,
+    title: name,
+    name,
+    type: 'Feature Service',
+    access: 'public',
+    created: now,
+    modified: now,
+  });
+  await insertService(database.db, {
+    serviceItemId: itemId,
+    name,
+    owner,
+    status: 'ready',
+    definition: { spatialReference: { wkid: 102100, latestWkid: 3857 } },
+    created: now,
+    modified: now,
+  });
 }

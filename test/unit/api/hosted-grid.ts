@@ -16,10 +16,9 @@ import {
   featureTableName,
   indexFeatureTable,
 } from '../../../db/repositories/feature-tables.js';
-import { insertItem } from '../../../db/repositories/items.js';
-import { insertService, upsertLayer } from '../../../db/repositories/services.js';
+import { upsertLayer } from '../../../db/repositories/services.js';
 import { insertUser } from '../../../db/repositories/users.js';
-import { fixtureApp } from './fixture-app.js';
+import { addHostedService, fixtureApp } from './fixture-app.js';
 
 export interface HostedGrid {
   app: Hono<AppEnv>;
@@ -43,25 +42,7 @@ export async function openHostedGrid(rows: number): Promise<HostedGrid> {
     created: NOW,
     modified: NOW,
   });
-  await insertItem(database.db, {
-    id: itemId,
-    owner: 'owner',
-    title: 'grid',
-    name: 'grid',
-    type: 'Feature Service',
-    access: 'public',
-    created: NOW,
-    modified: NOW,
-  });
-  await insertService(database.db, {
-    serviceItemId: itemId,
-    name: 'grid',
-    owner: 'owner',
-    status: 'ready',
-    definition: { spatialReference: { wkid: 102100, latestWkid: 3857 } },
-    created: NOW,
-    modified: NOW,
-  });
+  await addHostedService(database, { itemId, name: 'grid', owner: 'owner', now: NOW });
   const table = featureTableName(itemId, 0);
   await createFeatureTable(database, table, [
     { name: 'Name', column: 'a_0', type: 'esriFieldTypeString' },

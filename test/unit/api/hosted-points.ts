@@ -16,10 +16,9 @@ import {
   createFeatureTable,
   featureTableName,
 } from '../../../db/repositories/feature-tables.js';
-import { insertItem } from '../../../db/repositories/items.js';
-import { insertService, upsertLayer } from '../../../db/repositories/services.js';
+import { upsertLayer } from '../../../db/repositories/services.js';
 import { insertUser } from '../../../db/repositories/users.js';
-import { fixtureApp } from './fixture-app.js';
+import { addHostedService, fixtureApp } from './fixture-app.js';
 
 /** Web Mercator x of a longitude on the equator: R·λ, with R the WGS84 semi-major axis. */
 export const mercatorX = (lon: number) => (6378137 * lon * Math.PI) / 180;
@@ -43,7 +42,6 @@ export async function openHostedPoints(): Promise<HostedPoints> {
   const database = await openDatabase({ pgliteDir: join(dir, 'db') });
   await database.migrate();
   const itemId = 'a'.repeat(32);
-  const sr = { wkid: 102100, latestWkid: 3857 };
   await insertUser(database.db, {
     username: 'owner',
     role: 'org_admin',
@@ -52,25 +50,7 @@ export async function openHostedPoints(): Promise<HostedPoints> {
     created: NOW,
     modified: NOW,
   });
-  await insertItem(database.db, {
-    id: itemId,
-    owner: 'owner',
-    title: 'points',
-    name: 'points',
-    type: 'Feature Service',
-    access: 'public',
-    created: NOW,
-    modified: NOW,
-  });
-  await insertService(database.db, {
-    serviceItemId: itemId,
-    name: 'points',
-    owner: 'owner',
-    status: 'ready',
-    definition: { spatialReference: sr },
-    created: NOW,
-    modified: NOW,
-  });
+  await addHostedService(database, { itemId, name: 'points', owner: 'owner', now: NOW });
   const table = featureTableName(itemId, 0);
   const columns = [{ name: 'Name', column: 'a_0', type: 'esriFieldTypeString' as const }];
   await createFeatureTable(database, table, columns);
