@@ -282,6 +282,14 @@ export const ROUTE_RULES: readonly RouteRule[] = [
     resource: 'item:change',
   },
   {
+    // Into (out of) the groups the caller may share into (manages); see api/portal/sharing-router.ts.
+    operation: 'share item (group)',
+    methods: POST,
+    paths: [`${SR}/content/items/:itemId/share`, `${SR}/content/items/:itemId/unshare`],
+    caller: signedIn,
+    resource: 'item:read',
+  },
+  {
     // Each item is checked in the handler (item:change); one that fails is a failed result in the batch.
     operation: 'item batches',
     methods: POST,

@@ -11,13 +11,14 @@ import { findGroup, membership } from '../../db/repositories/groups.js';
 import { itemGroupIds, shareWithGroup, unshareFromGroups } from '../../db/repositories/item-sharing.js';
 import { type ItemRow, updateItem } from '../../db/repositories/items.js';
 import type { UserRow } from '../../db/repositories/users.js';
-import { canShareToGroup } from '../../lib/access/groups.js';
+import { canManageGroup, canShareToGroup } from '../../lib/access/groups.js';
+import { canChange } from '../../lib/access/items.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { compositeShareDestinations } from './composite-share.js';
 import { commaList } from './group-params.js';
-import { batchError, batchOfItems, changeableItem } from './item-access.js';
+import { batchError, batchOfItems, changeableItem, readableItem } from './item-access.js';
 
 const FOLDER = '{[0-9a-f]{32}}';
 
@@ -104,6 +105,46 @@ async function unshare(c: Context<AppEnv>) {
   return sendJson(c, { notUnsharedFrom, itemId: item.id });
 }
 
+/**
+ * content/items/{id}/share, ArcGIS's "share item as group admin" (what clients call when the caller is
+ * not the item's owner): an item shared with the organization or everyone goes into the groups the
+ * caller may share into. Its sharing level is not changed here; a private or group-only item goes into
+ * more groups only by its owner's or an administrator's hand, so for anyone else every group asked for
+ * is in notSharedWith.
+ */
+async function shareAsMember(c: Context<AppEnv>) {
+  const caller = requireUser(c);
+  const item = await readableItem(c, c.req.param('itemId') ?? '');
+  const requested = commaList(c.get('params').get('groups'));
+  const open = canChange(item, caller) || item.access === 'org' || item.access === 'public';
+  if (!open) return sendJson(c, { notSharedWith: requested, itemId: item.id });
+  const { groupIds, notSharedWith } = await shareableGroups(c, caller, requested);
+  await shareItem(c, item, caller, groupIds, undefined, undefined);
+  return sendJson(c, { notSharedWith, itemId: item.id });
+}
+
+/**
+ * content/items/{id}/unshare, ArcGIS's "unshare item as group admin": the item leaves the groups the
+ * caller owns or administers (any group, for its owner or an administrator); the others asked for, and
+ * those it was not in, are in notUnsharedFrom.
+ */
+async function unshareAsGroupAdmin(c: Context<AppEnv>) {
+  const caller = requireUser(c);
+  const item = await readableItem(c, c.req.param('itemId') ?? '');
+  const requested = commaList(c.get('params').get('groups'));
+  const db = c.get('deps').database.db;
+  const managed: string[] = [];
+  for (const groupId of requested) {
+    const manages =
+      canChange(item, caller) ||
+      canManageGroup(caller, await membership(db, groupId, caller.username), 'members');
+    if (manages) managed.push(groupId);
+  }
+  const notIn = await unshareItem(c, item, caller, managed);
+  const notUnsharedFrom = requested.filter((g) => !managed.includes(g) || notIn.includes(g));
+  return sendJson(c, { notUnsharedFrom, itemId: item.id });
+}
+
 /** content/users/{u}/shareItems: share a batch of {u}'s items; one result per item. */
 async function shareItems(c: Context<AppEnv>) {
   const caller = requireUser(c);
@@ -145,6 +186,8 @@ export function createSharingRouter(): Hono<AppEnv> {
   router.post(`/content/users/:username/:folderId${FOLDER}/items/:itemId/share`, share);
   router.post('/content/users/:username/items/:itemId/unshare', unshare);
   router.post(`/content/users/:username/:folderId${FOLDER}/items/:itemId/unshare`, unshare);
+  router.post('/content/items/:itemId/share', shareAsMember);
+  router.post('/content/items/:itemId/unshare', unshareAsGroupAdmin);
   router.post('/content/users/:username/shareItems', shareItems);
   router.post('/content/users/:username/unshareItems', unshareItems);
   return router;

@@ -1,5 +1,7 @@
+import { shareItemWithGroup } from '@esri/arcgis-rest-portal';
+import { ArcGISIdentityManager } from '@esri/arcgis-rest-request';
 import { describe, expect, it } from 'vitest';
-import { call } from '../support/portal-client.js';
+import { call, stack } from '../support/portal-client.js';
 import { addTextItem, admin, newUser, type TestUser, unique } from './portal-helpers.js';
 
 const share = (owner: TestUser, id: string, params: Record<string, string>, token = owner.token) =>
@@ -189,5 +191,61 @@ describe("shareItems and unshareItems (a batch of a user's items)", () => {
       code: 400,
       details: ["'items' names 1001 items; one request may name at most 1000."],
     });
+  });
+});
+
+describe('content/items/{id}/share and unshare (as a group member or administrator)', () => {
+  const asMember = (op: 'share' | 'unshare', id: string, user: TestUser, groups: string) =>
+    call(`/sharing/rest/content/items/${id}/${op}`, { token: user.token, groups });
+  const inGroup = async (group: string, user: TestUser) =>
+    (await call('/sharing/rest/search', { token: user.token, q: `group:${group}` })).json.results.map(
+      (r: { id: string }) => r.id,
+    ) as string[];
+
+  it("lets a group member share another user's org item into the group, as @esri/arcgis-rest-portal does", async () => {
+    const [owner, curator, member] = [await newUser(), await newUser(), await newUser()];
+    const group = await groupWith(curator, member);
+    const id = await addTextItem(owner);
+    await share(owner, id, { org: 'true' });
+    const authentication = await ArcGISIdentityManager.signIn({
+      username: curator.username,
+      password: curator.password,
+      portal: `${stack().baseUrl}/sharing/rest`,
+    });
+    // Not the owner and not an administrator: rest-js posts to content/items/{id}/share.
+    const shared = await shareItemWithGroup({ id, groupId: group, owner: owner.username, authentication });
+    expect(shared).toEqual({ notSharedWith: [], itemId: id });
+    expect(await inGroup(group, member)).toEqual([id]);
+    expect((await info(id, owner.token)).json.access).toBe('org');
+    // A group the curator does not belong to is refused, and the item stays out of it.
+    const foreign = await groupWith(owner);
+    expect((await asMember('share', id, curator, foreign)).json).toEqual({
+      notSharedWith: [foreign],
+      itemId: id,
+    });
+    expect(await inGroup(foreign, owner)).toEqual([]);
+  });
+
+  it('leaves a group-only item to its owner: no one else shares it into more groups', async () => {
+    const [owner, member] = [await newUser(), await newUser()];
+    const [shared, other] = [await groupWith(owner, member), await groupWith(member)];
+    const id = await addTextItem(owner);
+    await share(owner, id, { groups: shared });
+    expect((await asMember('share', id, member, other)).json).toEqual({ notSharedWith: [other], itemId: id });
+    expect(await inGroup(other, member)).toEqual([]);
+    // A private item is not even readable by the member: it looks missing.
+    const hidden = await addTextItem(owner);
+    expect((await asMember('share', hidden, member, other)).json.error.code).toBe(400);
+  });
+
+  it("lets a group owner take another user's item out of the group, and only out of groups they manage", async () => {
+    const [owner, curator] = [await newUser(), await newUser()];
+    const [managed, notManaged] = [await groupWith(curator, owner), await groupWith(owner, curator)];
+    const id = await addTextItem(owner);
+    await share(owner, id, { org: 'true', groups: `${managed},${notManaged}` });
+    const res = await asMember('unshare', id, curator, `${managed},${notManaged}`);
+    expect(res.json).toEqual({ notUnsharedFrom: [notManaged], itemId: id });
+    expect(await inGroup(managed, owner)).toEqual([]);
+    expect(await inGroup(notManaged, owner)).toEqual([id]);
   });
 });
