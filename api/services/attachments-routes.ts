@@ -7,13 +7,16 @@ import type { Context, Hono } from 'hono';
 import { ownFeaturesWhere } from '../../db/repositories/access.js';
 import { listAttachments } from '../../db/repositories/attachments.js';
 import { narrowedWhere } from '../../lib/access/ownership.js';
+import { readAttachmentQuery, selectAttachments } from '../../lib/edit/attachment-query.js';
 import { operationNotSupported } from '../../lib/edit/capabilities.js';
 import { readObjectIdList } from '../../lib/edit/edit-parameters.js';
 import { badRequest } from '../../lib/errors.js';
 import { present } from '../../lib/query/normalize/parameter-values.js';
+import { invalidParameter } from '../../lib/query/query-errors.js';
 import type { AppEnv } from '../env.js';
 import { sendJson } from '../render.js';
 import { downloadHeaders } from '../stored-download.js';
+import { servicesUrl } from '../urls.js';
 import {
   addAttachment,
   attachmentContent,
@@ -100,15 +103,33 @@ export function mountAttachmentRoutes(router: Hono<AppEnv>, base: string): void 
       where: own ? narrowedWhere(where, own) : where,
       objectIds: p.objectids,
     });
-    const types = (present(p.attachmenttypes) ?? '')
-      .split(',')
-      .map((t) => t.trim().toLowerCase())
-      .filter(Boolean);
-    const rows = (await listAttachments(db, scope.service.serviceItemId, scope.layer.layerId, ids)).filter(
-      (r) => types.length === 0 || types.some((t) => r.contentType.toLowerCase().startsWith(t)),
+    const query = readAttachmentQuery(p);
+    const layerUrl = `${servicesUrl(c)}/Hosted/${scope.service.name}/FeatureServer/${scope.layer.layerId}`;
+    const rows = selectAttachments(
+      await listAttachments(db, scope.service.serviceItemId, scope.layer.layerId, ids, query.where).catch(
+        (e) => {
+          // A data exception (overflow, a bad cast) comes from the client's attachmentsDefinitionExpression.
+          const sqlstate =
+            (e as { code?: unknown }).code ?? (e as { cause?: { code?: unknown } }).cause?.code;
+          if (typeof sqlstate === 'string' && sqlstate.startsWith('22'))
+            throw invalidParameter(
+              'attachmentsDefinitionExpression',
+              'it could not be evaluated on the stored values',
+            );
+          throw e;
+        },
+      ),
+      query,
     );
-    const groups = new Map<number, ReturnType<typeof attachmentInfo>[]>();
-    for (const r of rows) groups.set(r.objectId, [...(groups.get(r.objectId) ?? []), attachmentInfo(r)]);
+    if (query.countOnly) return sendJson(c, { count: rows.length });
+    const groups = new Map<number, (ReturnType<typeof attachmentInfo> & { url?: string })[]>();
+    for (const r of rows) {
+      const info = {
+        ...attachmentInfo(r),
+        ...(query.returnUrl ? { url: `${layerUrl}/${r.objectId}/attachments/${r.id}` } : {}),
+      };
+      groups.set(r.objectId, [...(groups.get(r.objectId) ?? []), info]);
+    }
     return sendJson(c, {
       fields: [{ name: 'OBJECTID', type: 'esriFieldTypeOID', alias: 'OBJECTID' }],
       attachmentGroups: [...groups].map(([parentObjectId, infos]) => ({

@@ -1,8 +1,10 @@
 /** Attachment metadata rows; the bytes are in the object store under `objectKey`. */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { SqlFragment } from '../../lib/query/sql-chunks.js';
 import type { Database } from '../client.js';
 import { featureAttachments } from '../schema/attachments.js';
 import type { EditTransaction } from './feature-edits.js';
+import { toSql } from './feature-query.js';
 
 export type AttachmentRow = typeof featureAttachments.$inferSelect;
 export type NewAttachment = Omit<typeof featureAttachments.$inferInsert, 'id'>;
@@ -15,12 +17,17 @@ export async function insertAttachment(db: Database, row: NewAttachment): Promis
 const ofLayer = (serviceItemId: string, layerId: number) =>
   and(eq(featureAttachments.serviceItemId, serviceItemId), eq(featureAttachments.layerId, layerId));
 
-/** The attachments of the listed features (all features of the layer when `objectIds` is null). */
+/**
+ * The attachments of the listed features (all features of the layer when `objectIds` is null), and of
+ * those only the ones `where` holds for (a condition compiled over feature_attachments' own columns,
+ * its values bound).
+ */
 export async function listAttachments(
   db: Database,
   serviceItemId: string,
   layerId: number,
   objectIds: readonly number[] | null,
+  where?: SqlFragment | null,
 ): Promise<AttachmentRow[]> {
   if (objectIds && objectIds.length === 0) return [];
   return db
@@ -30,6 +37,7 @@ export async function listAttachments(
       and(
         ofLayer(serviceItemId, layerId),
         objectIds ? inArray(featureAttachments.objectId, [...objectIds]) : undefined,
+        where ? toSql(where) : undefined,
       ),
     )
     .orderBy(asc(featureAttachments.objectId), asc(featureAttachments.id));

@@ -99,6 +99,68 @@ describe('attachments of hosted features', () => {
     expect(images.attachmentGroups.map((g: any) => g.parentObjectId)).toEqual([2]);
   });
 
+  it('queryAttachments filters, orders and pages the attachments themselves, and gives their URLs', async () => {
+    const add = async (name: string, size: number, type: string, keywords: string) =>
+      (
+        await callMultipart(
+          `${svc.layer}/3/addAttachment`,
+          { token, keywords },
+          { field: 'attachment', name, bytes: randomBytes(size), type },
+        )
+      ).json.addAttachmentResult.objectId as number;
+    const ids = {
+      a: await add('a.png', 10, 'image/png', 'survey,2024'),
+      b: await add('b.jpg', 2000, 'image/jpeg', 'survey'),
+      c: await add('c.txt', 50, 'text/plain', 'misc'),
+    };
+    const names = async (params: Record<string, string>) => {
+      const res = (await call(`${svc.layer}/queryAttachments`, { token, objectIds: '3', ...params })).json;
+      return res.error ?? res.attachmentGroups.flatMap((g: any) => g.attachmentInfos.map((a: any) => a.name));
+    };
+    try {
+      expect(
+        await names({ attachmentsDefinitionExpression: "CONTENT_TYPE LIKE 'image/%' AND DATA_SIZE > 100" }),
+      ).toEqual(['b.jpg']);
+      expect(await names({ keywords: '2024' })).toEqual(['a.png']);
+      expect(await names({ keywords: 'SURVEY, other' })).toEqual(['a.png', 'b.jpg']);
+      expect(await names({ size: '0,60' })).toEqual(['a.png', 'c.txt']);
+      expect(await names({ orderByFields: 'DATA_SIZE DESC', resultRecordCount: '2' })).toEqual([
+        'b.jpg',
+        'c.txt',
+      ]);
+      expect(await names({ orderByFields: 'ATT_NAME', resultOffset: '1' })).toEqual(['b.jpg', 'c.txt']);
+      const counted = await call(`${svc.layer}/queryAttachments`, {
+        token,
+        objectIds: '3',
+        keywords: 'survey',
+        returnCountOnly: 'true',
+      });
+      expect(counted.json).toEqual({ count: 2 });
+      const withUrls = await call(`${svc.layer}/queryAttachments`, {
+        token,
+        objectIds: '3',
+        returnUrl: 'true',
+        size: '0,10',
+      });
+      const [info] = withUrls.json.attachmentGroups[0].attachmentInfos;
+      expect(info.url).toBe(`${stack().baseUrl}${svc.layer}/3/attachments/${ids.a}`);
+      expect((await fetch(`${info.url}?token=${token}`)).status).toBe(200);
+      // Refused, each naming its parameter.
+      for (const [params, parameter] of [
+        [{ attachmentsDefinitionExpression: 'NOSUCH = 1' }, 'attachmentsDefinitionExpression'],
+        [{ size: '5' }, 'size'],
+        [{ orderByFields: 'Kind' }, 'orderByFields'],
+        [{ resultRecordCount: '0' }, 'resultRecordCount'],
+      ] as const) {
+        const error = await names(params);
+        expect(error.code, parameter).toBe(400);
+        expect(error.details[0]).toBe(`'${parameter}' parameter is invalid`);
+      }
+    } finally {
+      await call(`${svc.layer}/3/deleteAttachments`, { token, attachmentIds: Object.values(ids).join(',') });
+    }
+  });
+
   it('deleteAttachments removes the row and the file; an unknown id fails alone', async () => {
     const res = await call(`${svc.layer}/1/deleteAttachments`, { token, attachmentIds: `${photoId},99999` });
     expect(res.json.deleteAttachmentResults.map((r: any) => [r.objectId, r.success])).toEqual([
