@@ -37,6 +37,32 @@ async function scopeOf(c: Context<AppEnv>) {
 
 const objectIdOf = (c: Context<AppEnv>) => Number(c.req.param('objectId'));
 
+/**
+ * `globalIds` (the features', comma-separated) as a condition on the layer's GlobalID field, joined to
+ * the definitionExpression; a layer without one refuses them. Values travel as where-clause literals,
+ * which the where compiler binds as parameters.
+ */
+function withGlobalIds(
+  where: string | undefined,
+  raw: string | undefined,
+  definition: unknown,
+): string | undefined {
+  const ids = (present(raw) ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (ids.length === 0) return where;
+  const fields = ((definition as { fields?: { name: string; type: string }[] }).fields ?? []) as {
+    name: string;
+    type: string;
+  }[];
+  const field = fields.find((f) => f.type === 'esriFieldTypeGlobalID');
+  if (!field) throw invalidParameter('globalIds', 'the layer has no GlobalID field; use objectIds');
+  const list = ids.map((id) => `'${id.replaceAll("'", "''")}'`).join(', ');
+  // Checked to parse on its own first, so its parentheses cannot reach past the global id condition.
+  return narrowedWhere(where, `${field.name} IN (${list})`);
+}
+
 export function mountAttachmentRoutes(router: Hono<AppEnv>, base: string): void {
   const feature = `${base}/:layer{[0-9]+}/:objectId{[0-9]+}`;
 
@@ -98,7 +124,7 @@ export function mountAttachmentRoutes(router: Hono<AppEnv>, base: string): void 
     const p: Record<string, string | undefined> = c.get('params').all();
     const db = scope.deps.database.db;
     const own = await ownFeaturesWhere(db, scope.service, scope.layer, scope.user);
-    const where = present(p.definitionexpression);
+    const where = withGlobalIds(present(p.definitionexpression), p.globalids, scope.layer.definition);
     const ids = await selectObjectIds(scope.deps.database, scope.service, scope.layer, {
       where: own ? narrowedWhere(where, own) : where,
       objectIds: p.objectids,
