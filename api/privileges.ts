@@ -282,6 +282,15 @@ export const ROUTE_RULES: readonly RouteRule[] = [
     resource: 'item:change',
   },
   {
+    operation: 'reassign item',
+    methods: POST,
+    paths: [
+      `${SR}/content/users/:username/items/:itemId/reassign`,
+      `${SR}/content/users/:username/${FOLDER}/items/:itemId/reassign`,
+    ],
+    caller: admin,
+  },
+  {
     // Into (out of) the groups the caller may share into (manages); see api/portal/sharing-router.ts.
     operation: 'share item (group)',
     methods: POST,

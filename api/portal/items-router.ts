@@ -4,7 +4,10 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { findFolder } from '../../db/repositories/folders.js';
+import { findFolder, insertFolder } from '../../db/repositories/folders.js';
+import { findGroup, membership } from '../../db/repositories/groups.js';
+import { reassignItemRows } from '../../db/repositories/item-reassign.js';
+import { itemGroupIds } from '../../db/repositories/item-sharing.js';
 import {
   fileNameTaken,
   type ItemRow,
@@ -14,6 +17,7 @@ import {
 } from '../../db/repositories/items.js';
 import { findUser } from '../../db/repositories/users.js';
 import { newId } from '../../infra/secrets.js';
+import { canShareToGroup } from '../../lib/access/groups.js';
 import { itemControl } from '../../lib/access/items.js';
 import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest, forbidden, GeoError, isGeoError } from '../../lib/errors.js';
@@ -182,6 +186,53 @@ async function moveItemRoute(c: Context<AppEnv>) {
   return sendJson(c, { success: true, itemId: item.id, owner: item.owner, folder: folderId ?? '/' });
 }
 
+/**
+ * items/{id}/reassign (administrators): the item goes to `targetUsername`, in its folder
+ * `targetFolderName` (made when missing; `/` or nothing for the root). A private or group-only item
+ * keeps its groups, so the new owner must be able to share into each of them; a file name the folder
+ * already holds refuses it. A hosted service or tile cache changes owner with its item.
+ */
+async function reassignItem(c: Context<AppEnv>) {
+  const { item } = await changeableItem(c);
+  const { database, now } = c.get('deps');
+  const params = c.get('params');
+  const targetName = (params.get('targetUsername') ?? '').trim();
+  if (targetName === '')
+    throw badRequest('Invalid or missing input parameters.', ["'targetUsername' is required."]);
+  const target = await findUser(database.db, targetName);
+  if (!target) throw userNotFound(targetName);
+  if (item.access !== 'org' && item.access !== 'public') {
+    for (const groupId of await itemGroupIds(database.db, item.id)) {
+      const group = await findGroup(database.db, groupId);
+      const memberType = group && (await membership(database.db, group.id, target.username));
+      if (group && !canShareToGroup(group, target, memberType))
+        throw badRequest('Unable to reassign item.', [
+          `The item is shared with group '${group.title}', which ${target.username} cannot share into.`,
+        ]);
+    }
+  }
+  const folderName = (params.get('targetFolderName') ?? params.get('targetFoldername') ?? '').trim();
+  let folderId: string | null = null;
+  if (folderName !== '' && folderName !== '/') {
+    if (folderName.length > 250)
+      throw badRequest('Invalid or missing input parameters.', [
+        "'targetFolderName' must be at most 250 characters.",
+      ]);
+    const folder =
+      (await findFolder(database.db, target.username, folderName)) ??
+      (await insertFolder(database.db, {
+        id: newId(),
+        owner: target.username,
+        title: folderName,
+        created: now(),
+      }));
+    folderId = folder.id;
+  }
+  if (item.name) await assertNameFree(c, target.username, folderId, item.name, item.id);
+  await reassignItemRows(database, item.id, { owner: target.username, folderId, modified: now() });
+  return sendJson(c, { success: true, itemId: item.id });
+}
+
 /** content/users/{u}/moveItems: moves a batch of {u}'s items to one of {u}'s folders (or the root). */
 async function moveItems(c: Context<AppEnv>) {
   const caller = requireUser(c);
@@ -225,6 +276,8 @@ export function createItemsRouter(): Hono<AppEnv> {
 
   router.post('/content/users/:username/items/:itemId/move', moveItemRoute);
   router.post(`/content/users/:username/:folderId${FOLDER}/items/:itemId/move`, moveItemRoute);
+  router.post('/content/users/:username/items/:itemId/reassign', reassignItem);
+  router.post(`/content/users/:username/:folderId${FOLDER}/items/:itemId/reassign`, reassignItem);
   router.post('/content/users/:username/deleteItems', deleteItems);
   router.post('/content/users/:username/moveItems', moveItems);
 

@@ -26,7 +26,8 @@ export function userJson(user: UserRow, portalId: string, full: boolean): Record
     ...base,
     email: user.email,
     privileges: [...privilegesOf(user.role)],
-    roleId: user.role,
+    // No roleId: that names a custom role; the built-in ones are in role alone. Clients tell a default
+    // administrator by role org_admin without a roleId (@esri/arcgis-rest-portal's isOrgAdmin).
     lastLogin: user.lastLogin,
     mfaEnabled: false,
     storageUsage: 0,

@@ -1,6 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { reassignItem } from '@esri/arcgis-rest-portal';
+import { ArcGISIdentityManager } from '@esri/arcgis-rest-request';
 import { describe, expect, it } from 'vitest';
+import { EDITABLE, publishStations } from '../editing/edit-client.js';
 import { call, stack } from '../support/portal-client.js';
 import {
   addTextItem,
@@ -432,6 +435,105 @@ describe('move, moveItems and deleteItems', () => {
     expect(refused.json.error.code).toBe(403);
     const res = await call(`${content(u)}/deleteItems`, { token: await admin(), items: id });
     expect(res.json).toEqual({ results: [{ itemId: id, success: true }] });
+  });
+});
+
+describe('reassign', () => {
+  const content = (u: TestUser) => `/sharing/rest/content/users/${u.username}`;
+  const listed = async (u: TestUser, folderId?: string) => {
+    const res = await call(
+      `${content(u)}${folderId ? `/${folderId}` : ''}`,
+      { token: u.token },
+      { method: 'GET' },
+    );
+    return {
+      items: res.json.items.map((i: { id: string }) => i.id) as string[],
+      folders: res.json.folders ?? [],
+    };
+  };
+
+  it("gives a user's item to another user, in a folder made for it, through @esri/arcgis-rest-portal", async () => {
+    const [from, to] = [await newUser(), await newUser()];
+    const id = await addTextItem(from, { text: '{"kept":true}' });
+    const authentication = await ArcGISIdentityManager.signIn({
+      username: stack().admin.username,
+      password: stack().admin.password,
+      portal: `${stack().baseUrl}/sharing/rest`,
+    });
+    const res = await reassignItem({
+      id,
+      currentOwner: from.username,
+      targetUsername: to.username,
+      targetFolderName: 'Received',
+      authentication,
+    });
+    expect(res).toEqual({ success: true, itemId: id });
+    const root = await listed(to);
+    const folder = root.folders.find((f: { title: string }) => f.title === 'Received');
+    expect(folder).toBeDefined();
+    expect((await listed(to, folder.id)).items).toEqual([id]);
+    expect((await listed(from)).items).toEqual([]);
+    const info = (await itemInfo(id, to.token)).json;
+    expect([info.owner, info.ownerFolder]).toEqual([to.username, folder.id]);
+    // The new owner changes it; the old one no longer may.
+    expect(
+      (await call(`${content(to)}/items/${id}/update`, { token: to.token, title: 'Mine now' })).json.success,
+    ).toBe(true);
+    expect(
+      (await call(`${content(from)}/items/${id}/update`, { token: from.token, title: 'x' })).json.error.code,
+    ).toBe(400);
+    const data = await call(`/sharing/rest/content/items/${id}/data`, { token: to.token }, { method: 'GET' });
+    expect(data.json).toEqual({ kept: true });
+  });
+
+  it('hands a hosted feature service over with its item: the new owner changes its definition', async () => {
+    const token = await admin();
+    const svc = await publishStations(token, EDITABLE);
+    const to = await newUser('org_publisher');
+    const res = await call(
+      `/sharing/rest/content/users/${stack().admin.username}/items/${svc.serviceItemId}/reassign`,
+      {
+        token,
+        targetUsername: to.username,
+        targetFolderName: '/',
+      },
+    );
+    expect(res.json).toEqual({ success: true, itemId: svc.serviceItemId });
+    const [row] = await withDatabase(
+      (sql) => sql`select owner from hosted_services where service_item_id = ${svc.serviceItemId}`,
+    );
+    expect(row.owner).toBe(to.username);
+    const changed = await call(`/rest/admin/services/Hosted/${svc.name}/FeatureServer/0/updateDefinition`, {
+      token: to.token,
+      updateDefinition: JSON.stringify({ description: 'Handed over' }),
+    });
+    expect(changed.json).toEqual({ success: true });
+  }, 120_000);
+
+  it('refuses a group-only item to a user who cannot share into its groups, and anyone but an administrator', async () => {
+    const [from, to] = [await newUser(), await newUser()];
+    const group = (
+      await call('/sharing/rest/community/createGroup', { token: from.token, title: unique('only ') })
+    ).json.group.id as string;
+    const id = await addTextItem(from);
+    await call(`${content(from)}/items/${id}/share`, { token: from.token, groups: group });
+    const refused = await call(`${content(from)}/items/${id}/reassign`, {
+      token: await admin(),
+      targetUsername: to.username,
+    });
+    expect(refused.json.error).toMatchObject({ code: 400, message: 'Unable to reassign item.' });
+    expect((await itemInfo(id, from.token)).json.owner).toBe(from.username);
+    const notAdmin = await call(`${content(from)}/items/${id}/reassign`, {
+      token: from.token,
+      targetUsername: to.username,
+    });
+    expect(notAdmin.json.error.code).toBe(403);
+    const nobody = await call(`${content(from)}/items/${id}/reassign`, {
+      token: await admin(),
+      targetUsername: 'nosuchuser0',
+    });
+    expect(nobody.json.error.code).toBe(400);
+    expect((await itemInfo(id, from.token)).json.owner).toBe(from.username);
   });
 });
 
