@@ -1,18 +1,8 @@
-/**
- * A PGlite database holding one public hosted point layer, `kinds`, with a field of every stored type
- * and rows at the edges of each (the largest integers, the smallest and largest doubles, the first and
- * last days PostgreSQL and ArcGIS share, empty and wildcard-laden text, nulls in every column). The app
- * is built over it with `createApp`, so the query surfaces run their SQL against a real database (map
- * images published by export go to an object store in memory).
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Hono } from 'hono';
 
 import type { AppEnv } from '../../../api/env.js';
-import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
+import type { DatabaseHandle } from '../../../db/client.js';
 import {
   createFeatureTable,
   type FeatureColumn,
@@ -20,11 +10,10 @@ import {
   indexFeatureTable,
 } from '../../../db/repositories/feature-tables.js';
 import { upsertLayer } from '../../../db/repositories/services.js';
-import { insertUser } from '../../../db/repositories/users.js';
 import type { ObjectStore } from '../../../infra/object-store.js';
 import type { Locator } from '../../../lib/geocode/locator.js';
 import type { EsriFieldType } from '../../../lib/query/field-types.js';
-import { addHostedService, fixtureApp } from '../api/fixture-app.js';
+import { addHostedService, fixtureApp, openFixtureDatabase } from '../api/fixture-app.js';
 import { ADMIN, type InProcessApp, inProcessApp } from '../auth/in-process-app.js';
 
 /** The layer's attribute fields, in column order. */
@@ -143,17 +132,7 @@ export async function addKindsLayer(
 
 /** `locator`: the GeocodeServer's locator, for tests of geocoding through the whole app. */
 export async function openHostedKinds(options: { locator?: Locator } = {}): Promise<HostedKinds> {
-  const dir = mkdtempSync(join(tmpdir(), 'hosted-kinds-'));
-  const database = await openDatabase({ pgliteDir: join(dir, 'db') });
-  await database.migrate();
-  await insertUser(database.db, {
-    username: 'owner',
-    role: 'org_admin',
-    passwordHash: 'x',
-    passwordChangedAt: NOW,
-    created: NOW,
-    modified: NOW,
-  });
+  const { database, dir } = await openFixtureDatabase('hosted-kinds-', NOW);
   await addKindsLayer(database, 'owner');
   // Drawn map images (export with f=json) are kept here; nothing else reads the store.
   const objects = new Map<string, Buffer>();

@@ -3,13 +3,16 @@
  * one is given), an object store of the fixture's choosing (none by default), the clock stopped at `now`.
  * `close` closes the database and removes the fixture's directory.
  */
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Hono } from 'hono';
 import { createApp } from '../../../api/app.js';
 import type { AppDeps, AppEnv } from '../../../api/env.js';
-import type { DatabaseHandle } from '../../../db/client.js';
+import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { insertItem } from '../../../db/repositories/items.js';
 import { insertService } from '../../../db/repositories/services.js';
+import { insertUser } from '../../../db/repositories/users.js';
 import { loadConfig } from '../../../infra/config.js';
 import type { ObjectStore } from '../../../infra/object-store.js';
 import { createServedTiles } from '../../../infra/served-tiles.js';
@@ -78,4 +81,23 @@ export async function addHostedService(
     created: now,
     modified: now,
   });
+}
+
+/** A new PGlite database in a directory of its own, migrated, with one administrator, `owner`. */
+export async function openFixtureDatabase(
+  prefix: string,
+  now: number,
+): Promise<{ database: DatabaseHandle; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const database = await openDatabase({ pgliteDir: join(dir, 'db') });
+  await database.migrate();
+  await insertUser(database.db, {
+    username: 'owner',
+    role: 'org_admin',
+    passwordHash: 'x',
+    passwordChangedAt: now,
+    created: now,
+    modified: now,
+  });
+  return { database, dir };
 }

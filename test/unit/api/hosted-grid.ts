@@ -1,24 +1,15 @@
-/**
- * A PGlite database holding one public hosted point layer, `grid`, of `rows` points built in SQL
- * (objectid g, `Name` 'name g', `Value` g % 1000, the point (g, g % 1000) in Web Mercator), indexed and
- * analyzed as a published layer is. The app is built over it with `createApp`.
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Hono } from 'hono';
 
 import type { AppEnv } from '../../../api/env.js';
-import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
+import type { DatabaseHandle } from '../../../db/client.js';
 import {
   createFeatureTable,
   featureTableName,
   indexFeatureTable,
 } from '../../../db/repositories/feature-tables.js';
 import { upsertLayer } from '../../../db/repositories/services.js';
-import { insertUser } from '../../../db/repositories/users.js';
-import { addHostedService, fixtureApp } from './fixture-app.js';
+import { addHostedService, fixtureApp, openFixtureDatabase } from './fixture-app.js';
 
 export interface HostedGrid {
   app: Hono<AppEnv>;
@@ -30,18 +21,8 @@ export interface HostedGrid {
 const NOW = 1_700_000_000_000;
 
 export async function openHostedGrid(rows: number): Promise<HostedGrid> {
-  const dir = mkdtempSync(join(tmpdir(), 'hosted-grid-'));
-  const database = await openDatabase({ pgliteDir: join(dir, 'db') });
-  await database.migrate();
+  const { database, dir } = await openFixtureDatabase('hosted-grid-', NOW);
   const itemId = 'b'.repeat(32);
-  await insertUser(database.db, {
-    username: 'owner',
-    role: 'org_admin',
-    passwordHash: 'x',
-    passwordChangedAt: NOW,
-    created: NOW,
-    modified: NOW,
-  });
   await addHostedService(database, { itemId, name: 'grid', owner: 'owner', now: NOW });
   const table = featureTableName(itemId, 0);
   await createFeatureTable(database, table, [

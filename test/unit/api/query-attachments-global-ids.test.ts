@@ -1,14 +1,5 @@
-/**
- * queryAttachments by the features' global ids, on a layer with a GlobalID field (as a published
- * feature collection may have), over PGlite: the ids select the features whose attachments come back,
- * together with a definitionExpression; a layer without such a field refuses them.
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../db/client.js';
 import { insertAttachment } from '../../../db/repositories/attachments.js';
 import {
   createFeatureTable,
@@ -16,8 +7,7 @@ import {
   indexFeatureTable,
 } from '../../../db/repositories/feature-tables.js';
 import { upsertLayer } from '../../../db/repositories/services.js';
-import { insertUser } from '../../../db/repositories/users.js';
-import { addHostedService, type FixtureApp, fixtureApp } from './fixture-app.js';
+import { addHostedService, type FixtureApp, fixtureApp, openFixtureDatabase } from './fixture-app.js';
 
 const NOW = 1_700_000_000_000;
 const ITEM = 'd'.repeat(32);
@@ -42,17 +32,7 @@ describe('queryAttachments with globalIds', () => {
   };
 
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gids-'));
-    const database = await openDatabase({ pgliteDir: join(dir, 'db') });
-    await database.migrate();
-    await insertUser(database.db, {
-      username: 'owner',
-      role: 'org_admin',
-      passwordHash: 'x',
-      passwordChangedAt: NOW,
-      created: NOW,
-      modified: NOW,
-    });
+    const { database, dir } = await openFixtureDatabase('gids-', NOW);
     await addHostedService(database, { itemId: ITEM, name: 'gids', owner: 'owner', now: NOW });
     for (const [layerId, withGlobalIds] of [
       [0, true],
