@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertAttachment } from '../../../db/repositories/attachments.js';
 import {
@@ -7,6 +8,7 @@ import {
   indexFeatureTable,
 } from '../../../db/repositories/feature-tables.js';
 import { upsertLayer } from '../../../db/repositories/services.js';
+import { fuzzRuns, fuzzSeed } from '../abuse/fuzz-support.js';
 import { addHostedService, type FixtureApp, fixtureApp, openFixtureDatabase } from './fixture-app.js';
 
 const NOW = 1_700_000_000_000;
@@ -118,5 +120,72 @@ describe('queryAttachments with globalIds', () => {
       message: 'Unable to complete operation.',
       details: ["'globalIds' parameter is invalid", 'the layer has no GlobalID field; use objectIds'],
     });
+  });
+
+  it('answers any drawn attachment query with attachment groups, a count or a 400', async () => {
+    const field = fc.constantFrom(
+      'ATTACHMENTID',
+      'REL_OBJECTID',
+      'GLOBALID',
+      'ATT_NAME',
+      'CONTENT_TYPE',
+      'DATA_SIZE',
+      'KEYWORDS',
+      'nosuch',
+    );
+    const literal = fc.constantFrom(
+      "'one.txt'",
+      "'text/%'",
+      '0',
+      '7',
+      '9223372036854775807',
+      '1e308',
+      'NULL',
+      "''",
+      "'{x}'",
+    );
+    const operand = fc.oneof(
+      field,
+      literal,
+      fc.tuple(field, fc.constantFrom('+', '*', '-', '/'), fc.oneof(field, literal)).map((t) => t.join(' ')),
+    );
+    const condition = fc.oneof(
+      fc.tuple(operand, fc.constantFrom('=', '<>', '<', '>=', 'LIKE'), operand).map((t) => t.join(' ')),
+      fc.tuple(operand, fc.constantFrom('IS NULL', 'IS NOT NULL')).map((t) => t.join(' ')),
+      fc.string({ maxLength: 30 }),
+    );
+    const params = fc.record(
+      {
+        attachmentsDefinitionExpression: condition,
+        keywords: fc.constantFrom('', 'a', 'a,b', ' , '),
+        size: fc.constantFrom('0,100', '5,1', '1', 'a,b', '-1,5', '0,1e20'),
+        orderByFields: fc.constantFrom('ATT_NAME DESC', 'DATA_SIZE', 'nosuch', 'ATT_NAME SIDEWAYS', ''),
+        resultOffset: fc.constantFrom('0', '1', '-1', '1e20', 'x'),
+        resultRecordCount: fc.constantFrom('1', '0', '99999999999', 'x'),
+        returnUrl: fc.constantFrom('true', 'false', 'x'),
+        returnCountOnly: fc.constantFrom('true', 'false'),
+        returnMetadata: fc.constantFrom('true', 'false'),
+        attachmentTypes: fc.constantFrom('text', 'image/png', ''),
+        globalIds: fc.constantFrom(GIDS[0], 'x', ''),
+        objectIds: fc.constantFrom('1', '1,2', '', '0'),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(params, async (drawn) => {
+        const res = await fixture.app.request('/rest/services/Hosted/gids/FeatureServer/0/queryAttachments', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ f: 'json', ...drawn }).toString(),
+        });
+        const body = (await res.json()) as Record<string, any>;
+        const context = `${JSON.stringify(drawn)} -> ${JSON.stringify(body).slice(0, 300)}`;
+        expect(res.status, context).toBe(200);
+        if (body.error) expect(body.error.code, context).toBe(400);
+        else
+          expect(Array.isArray(body.attachmentGroups) || typeof body.count === 'number', context).toBe(true);
+      }),
+      { numRuns: fuzzRuns(60), seed: fuzzSeed() },
+    );
   });
 });
