@@ -75,9 +75,9 @@ export function plainDecimal(s: string, mark: number): number {
     scale = i - fracStart;
     if (scale === 0 || scale > 17) return Number.NaN;
   }
-  let v: number;
-  if (m < MAX_EXACT) v = scale === 0 ? m : m / POW10[scale];
-  else v = Number(mark === 46 ? s : s.replace(',', '.'));
+  // Past 2^53 the digits are read by Number(), from the text with its sign.
+  if (m >= MAX_EXACT) return Number(mark === 46 ? s : s.replace(',', '.'));
+  const v = scale === 0 ? m : m / POW10[scale];
   return neg ? -v : v;
 }
 
