@@ -143,34 +143,6 @@ export class CopyBinaryWriter {
     this.pos = p;
   }
 
-  /**
-   * The text `{"x":<x>,"y":<y>}` with the numbers as JavaScript writes them (what `text` of the same
-   * template gives), without building the template's string.
-   */
-  pointJson(x: number, y: number): void {
-    const xs = String(x);
-    const ys = String(y);
-    const n = 11 + xs.length + ys.length;
-    this.ensure(4 + n);
-    this.view.setInt32(this.pos, n);
-    const buf = this.buf;
-    let p = this.pos + 4;
-    buf[p++] = 0x7b; // {
-    buf[p++] = 0x22; // "
-    buf[p++] = 0x78; // x
-    buf[p++] = 0x22;
-    buf[p++] = 0x3a; // :
-    for (let i = 0; i < xs.length; i++) buf[p++] = xs.charCodeAt(i);
-    buf[p++] = 0x2c; // ,
-    buf[p++] = 0x22;
-    buf[p++] = 0x79; // y
-    buf[p++] = 0x22;
-    buf[p++] = 0x3a;
-    for (let i = 0; i < ys.length; i++) buf[p++] = ys.charCodeAt(i);
-    buf[p++] = 0x7d; // }
-    this.pos = p;
-  }
-
   /** Bytes known to be ASCII (so UTF-8 as they are), copied from `src[start, end)`. */
   ascii(src: Uint8Array, start: number, end: number): void {
     const n = end - start;

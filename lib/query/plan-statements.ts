@@ -3,7 +3,7 @@ import { fragment, join, param, quoteIdentifier, type SqlFragment } from './sql-
 
 /**
  * The SELECT statement of each query mode. Row shapes, by mode:
- * - features: `objectid`, one key per column name, and `shape` (Esri JSON text) when asked;
+ * - features: `objectid`, one key per column name, and `shape` (Esri JSON text, SHAPE_TEXT) when asked;
  * - ids: `objectid`; count and countDistinct: `count`; extent: `xmin, ymin, xmax, ymax`
  *   (null when nothing matched); countAndExtent: both;
  * - distinct: one key per column name; statistics: group-by column names and `stat_<i>` aliases.
@@ -20,6 +20,14 @@ export interface StatementParts {
   /** Statistics only: the compiled `having` condition. */
   having?: SqlFragment | null;
 }
+
+/**
+ * The stored shape as Esri JSON text. A point loaded in bulk keeps no text of its own (row-encoder.ts):
+ * its box is the point, so its shape is written here from the box's two doubles, each as the shortest
+ * text that reads back as it (sessions pin extra_float_digits 1, db/client.ts), which parse to the very
+ * numbers the load stored. Every other row has its text (an edited point too).
+ */
+export const SHAPE_TEXT = `coalesce("shape", '{"x":' || ("bbox"[0])[0] || ',"y":' || ("bbox"[0])[1] || '}') AS "shape"`;
 
 const EXTENT =
   'min(("bbox"[1])[0]) AS "xmin", min(("bbox"[1])[1]) AS "ymin", max(("bbox"[0])[0]) AS "xmax", max(("bbox"[0])[1]) AS "ymax"';
@@ -48,7 +56,7 @@ export function buildStatement(table: string, p: StatementParts, where: SqlFragm
       return fragment('SELECT DISTINCT ', columnList(p.columns), from, filter, ordered(p), page(p));
     case 'features': {
       const columns = p.columns.map((c) => c.column).filter((c) => c !== 'objectid');
-      const select = ['"objectid"', ...columns.map(quoteIdentifier), ...(p.selectShape ? ['"shape"'] : [])];
+      const select = ['"objectid"', ...columns.map(quoteIdentifier), ...(p.selectShape ? [SHAPE_TEXT] : [])];
       return fragment(`SELECT ${select.join(', ')}`, from, filter, ordered(p), page(p));
     }
     case 'statistics': {
@@ -65,7 +73,7 @@ export function buildStatement(table: string, p: StatementParts, where: SqlFragm
 export function candidatesStatement(table: string, where: SqlFragment | null): SqlFragment {
   const filter = where ? fragment(' WHERE ', where) : fragment();
   return fragment(
-    `SELECT "objectid", "shape" FROM ${quoteIdentifier(table)}`,
+    `SELECT "objectid", ${SHAPE_TEXT} FROM ${quoteIdentifier(table)}`,
     filter,
     ' ORDER BY "objectid"',
   );
@@ -83,7 +91,7 @@ export function candidatesPageStatement(
 ): SqlFragment {
   const after = fragment('"objectid" > ', param(afterId), '::integer');
   return fragment(
-    `SELECT "objectid", "shape" FROM ${quoteIdentifier(table)} WHERE `,
+    `SELECT "objectid", ${SHAPE_TEXT} FROM ${quoteIdentifier(table)} WHERE `,
     where ? fragment('(', where, ') AND ', after) : after,
     ' ORDER BY "objectid" LIMIT ',
     param(limit),

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadResult } from '../../../activities/publish/load-layer.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { featureTableName } from '../../../db/repositories/feature-tables.js';
+import { SHAPE_TEXT } from '../../../lib/query/plan-statements.js';
 import { stack } from '../support/portal-client.js';
 import { insertCsvPublishJob, stackPublishActivities } from './worker-process.js';
 
@@ -87,7 +88,7 @@ describe.each([
     const picks = [1, 7, 50, 700, 9_999, 10_001, 10_050, 99_950, ROWS - 1];
     const rows = await database.rows<{ objectid: number; a_1: string; shape: string }>(
       sql.raw(
-        `select objectid, a_1, shape from "${table}" where objectid in (${picks.join(',')}) order by 1`,
+        `select objectid, a_1, ${SHAPE_TEXT} from "${table}" where objectid in (${picks.join(',')}) order by 1`,
       ),
     );
     expect(rows.map((r) => [r.objectid, r.a_1])).toEqual(picks.map((i) => [i, nameOf(i)]));

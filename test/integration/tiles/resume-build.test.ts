@@ -18,6 +18,7 @@ import { findTileCache, insertTileCache } from '../../../db/repositories/tile-ca
 import { createObjectStore } from '../../../infra/object-store.js';
 import { workflowsPath } from '../../../infra/temporal.js';
 import { bundleKey } from '../../../infra/tile-cache-store.js';
+import { SHAPE_TEXT } from '../../../lib/query/plan-statements.js';
 import { webMercatorCache } from '../../../lib/tiles/cache-definition.js';
 import { BUNDLE_DIM, decodeBundle } from '../../../lib/tiles/compact-bundle.js';
 import {
@@ -177,10 +178,10 @@ describe('a tile cache build that fails after writing a bundle', () => {
     const layer = source.layers[0];
     expect(layer.geometryType).toBe('esriGeometryPoint');
     const drawn = await featuresIn(database, layer, source.storageSR, [-2e7, -2e7, 2e7, 2e7]);
-    // The test's own reading: x and y out of each stored shape's JSON text.
+    // The test's own reading: x and y out of each shape's JSON text, as queries read it.
     const stored = await database.rows<{ x: number; y: number }>(
       sql.raw(
-        `select ("shape"::json->>'x')::float8 as x, ("shape"::json->>'y')::float8 as y from "${layer.tableName}"`,
+        `select ("shape"::json->>'x')::float8 as x, ("shape"::json->>'y')::float8 as y from (select ${SHAPE_TEXT} from "${layer.tableName}") as s`,
       ),
     );
     const key = (p: { x: number; y: number }) => `${p.x} ${p.y}`;

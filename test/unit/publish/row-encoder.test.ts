@@ -8,6 +8,7 @@ import { createRowEncoder } from '../../../activities/publish/row-encoder.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { copyColumns, copyRows, createFeatureTable } from '../../../db/repositories/feature-tables.js';
 import type { LayerPlan, PlannedField } from '../../../db/schema/publish-request.js';
+import { SHAPE_TEXT } from '../../../lib/query/plan-statements.js';
 
 const field = (
   name: string,
@@ -48,6 +49,7 @@ describe('createRowEncoder', () => {
   const dir = mkdtempSync(join(tmpdir(), 'row-encoder-'));
   let db: DatabaseHandle;
   let tables = 0;
+  let lastTable = '';
   beforeAll(async () => {
     db = await openDatabase({ pgliteDir: dir });
   }, 120_000);
@@ -58,13 +60,14 @@ describe('createRowEncoder', () => {
 
   async function stored(layer: LayerPlan, data: Uint8Array): Promise<Record<string, unknown>[]> {
     const table = `f_${'b'.repeat(32)}_${tables++}`;
+    lastTable = table;
     const columns = layer.fields.map((f) => ({ name: f.name, column: f.column, type: f.type }));
     await createFeatureTable(db, table, columns);
     await copyRows(db, table, copyColumns(columns), data);
     const attributes = layer.fields.map((f) => `${f.column}::text as ${f.column}`).join(', ');
     return db.rows(
       sql.raw(
-        `select objectid, ${attributes ? `${attributes}, ` : ''}shape, bbox::text as bbox from ${table} order by objectid`,
+        `select objectid, ${attributes ? `${attributes}, ` : ''}${SHAPE_TEXT}, bbox::text as bbox from ${table} order by objectid`,
       ),
     );
   }
@@ -84,6 +87,49 @@ describe('createRowEncoder', () => {
       },
     ]);
     expect(bounds).toEqual([-87.5, 41.5, -87.5, 41.5]);
+    // The point's own text is not stored: the shape above was read from its box.
+    const [raw] = await db.rows<{ shape: string | null }>(sql.raw(`select shape from ${lastTable}`));
+    expect(raw.shape).toBeNull();
+  });
+
+  it("reads a point's shape back from its box as the very doubles it was given", async () => {
+    // Projected in and out (no projection, no longitude/latitude ranges): the coordinates are stored as
+    // read, then written as text by PostgreSQL and parsed here.
+    const projected: LayerPlan = { ...plan, sourceSR: { wkid: 3857 } };
+    let seed = 12345;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const values = [
+      0,
+      -0,
+      1,
+      -1,
+      0.1 + 0.2,
+      1e-7,
+      -1.5e-10,
+      5e-324,
+      1e21,
+      -1.7976931348623157e308,
+      123456789,
+    ];
+    for (let i = 0; i < 500; i++)
+      values.push((random() - 0.5) * 4e7, (random() - 0.5) * 1e-3, random() * 1e6);
+    const pairs = values.slice(1).map((y, i) => [values[i], y]);
+    const rows = pairs.map(([x, y]) => ['p', '', '', String(y), String(x)]);
+    const { data, loaded } = createRowEncoder(projected, webMercator).encode(rows, 0);
+    expect(loaded).toBe(pairs.length);
+    const back = (await stored(projected, data)).map((r) => JSON.parse(r.shape as string));
+    expect(back.length).toBe(pairs.length);
+    for (let i = 0; i < pairs.length; i++) {
+      // String() writes -0 as "0": the cell reads as 0.
+      const [x, y] = pairs[i].map((v) => (Object.is(v, -0) ? 0 : v));
+      expect(
+        Object.is(back[i].x, x) && Object.is(back[i].y, y),
+        `${pairs[i]} → ${JSON.stringify(back[i])}`,
+      ).toBe(true);
+    }
   });
 
   it('projects longitude/latitude to metres', async () => {
