@@ -16,6 +16,7 @@ import {
 } from '../../db/repositories/feature-table-swap.js';
 import {
   dropFeatureTable,
+  type FeatureTableStats,
   featureTableExists,
   featureTableStats,
   featureTableTimeExtent,
@@ -123,10 +124,12 @@ export function createPublishActivities(deps: PublishDeps) {
   }
 
   /** The layer row of a loaded table: its resource with count and extent, and its columns. */
+  /** `scanned`: the table's count, extent and measured widths when the caller has them already. */
   async function layerRowOf(
     row: FeatureJobRow,
     planned: LayerPlan,
     database: DatabaseHandle = deps.database,
+    scanned?: FeatureTableStats,
   ): Promise<NewHostedLayer> {
     const tracking = editorTrackingFieldsOf(planned, row.request.service);
     // A retried swap finds the table already renamed to its target.
@@ -137,11 +140,13 @@ export function createPublishActivities(deps: PublishDeps) {
     // Text widths a GeoPackage or SQLite file leaves undeclared: the longest value loaded, measured in
     // the same scan as the count and extent (every attempt's rows are in the table).
     const measured = measuredTextFields(planned);
-    const stats = await featureTableStats(
-      database,
-      table,
-      measured.map((f) => f.column),
-    );
+    const stats =
+      scanned ??
+      (await featureTableStats(
+        database,
+        table,
+        measured.map((f) => f.column),
+      ));
     const plan = measured.length > 0 ? withMeasuredLengths(planned, measured, stats.longest ?? []) : planned;
     const spatialReference = spatialReferenceForWkid(wkidOf(row.request.targetSR) ?? 3857);
     const layerRequest = row.request.layers.find((l) => l.id === plan.id) ?? row.request.layers[0];
@@ -264,11 +269,21 @@ export function createPublishActivities(deps: PublishDeps) {
     layerId: number,
   ): Promise<FinishedLayer & { layer: NewHostedLayer }> {
     const plan = layerPlan(row, layerId);
-    await indexFeatureTable(database, plan.tableName, plan.geometryType);
+    // The count, extent and widths are read while the indexes are built: on PostgreSQL the scan takes
+    // another connection and process, beside the spatial index's sort (a million points: 0.26 s of the
+    // 1.5-1.8 s that sort takes); on one connection (PGlite) it runs after them. Both are waited for
+    // before a failure is thrown.
+    const measured = measuredTextFields(plan).map((f) => f.column);
+    const [indexed, scanned] = await Promise.allSettled([
+      indexFeatureTable(database, plan.tableName, plan.geometryType),
+      featureTableStats(database, plan.tableName, measured),
+    ]);
+    if (indexed.status === 'rejected') throw indexed.reason;
+    if (scanned.status === 'rejected') throw scanned.reason;
     // Editor tracking: the loaded rows are credited to the publisher at the job's start.
     const tracking = editorTrackingFieldsOf(plan, row.request.service);
     await addTrackingColumns(database, plan.tableName, tracking, row.owner, row.created);
-    const layer = await layerRowOf(row, plan, database);
+    const layer = await layerRowOf(row, plan, database, scanned.value);
     if (!row.request.overwrite) await upsertLayer(database.db, layer);
     return { layerId, featureCount: layer.featureCount ?? 0, layer };
   }
