@@ -270,6 +270,16 @@ export const ROUTE_RULES: readonly RouteRule[] = [
     resource: 'item:change',
   },
   {
+    operation: 'item upload in parts',
+    methods: POST,
+    paths: ['addPart', 'commit', 'cancel'].flatMap((op) => [
+      `${SR}/content/users/:username/items/:itemId/${op}`,
+      `${SR}/content/users/:username/${FOLDER}/items/:itemId/${op}`,
+    ]),
+    caller: signedIn,
+    resource: 'item:change',
+  },
+  {
     operation: 'share item',
     methods: POST,
     paths: [

@@ -55,6 +55,19 @@ export async function storeUpload(
   return { dataKey: key, dataSize: file.size, dataContentType: contentType };
 }
 
+/** `body` (`size` bytes) as the item's data. */
+export async function storeStream(
+  store: ObjectStore,
+  itemId: string,
+  body: Readable,
+  size: number,
+  contentType: string,
+): Promise<StoredData> {
+  const key = dataKey(itemId);
+  await store.put(key, body, size, contentType);
+  return { dataKey: key, dataSize: size, dataContentType: contentType };
+}
+
 export async function storeText(store: ObjectStore, itemId: string, text: string): Promise<StoredData> {
   const key = dataKey(itemId);
   const body = Buffer.from(text, 'utf8');

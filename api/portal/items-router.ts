@@ -31,6 +31,7 @@ import { itemPrefix, readItemData, type StoredData, storeText, storeUpload } fro
 import { defaultTypeKeywords, itemJson } from './item-json.js';
 import { readItemProperties } from './item-params.js';
 import { deleteItemEverywhere } from './item-removal.js';
+import { addPart, beginUpload, cancel, commit, multipartFilename } from './item-uploads.js';
 import { userNotFound } from './users-router.js';
 
 const FOLDER = '{[0-9a-f]{32}}';
@@ -83,7 +84,9 @@ async function addItem(c: Context<AppEnv>) {
   if (folderParam && !folder) throw badRequest('Folder not found.', [`No folder '${folderParam}'.`]);
   const properties = readItemProperties(c.get('params'));
   if (!properties.type || !properties.title) throw badRequest("'type' and 'title' property required.");
-  const data = readData(c);
+  // An upload in parts (multipart=true) names its file now and sends it with addPart and commit.
+  const inParts = multipartFilename(c.get('params'));
+  const data = inParts ? { name: inParts } : readData(c);
   const folderId = folder?.id ?? null;
   if (data.name) await assertNameFree(c, owner.username, folderId, data.name);
   const id = newId();
@@ -109,6 +112,7 @@ async function addItem(c: Context<AppEnv>) {
     if (stored) await store.removePrefix(itemPrefix(id));
     throw e;
   }
+  if (inParts) await beginUpload(c, id, inParts);
   return sendJson(c, { success: true, id, folder: folderId });
 }
 
@@ -119,7 +123,9 @@ async function updateItemRoute(c: Context<AppEnv>) {
   if (properties.title === '' || properties.type === '') {
     throw badRequest('Invalid or missing input parameters.', ["'title' and 'type' must not be empty."]);
   }
-  const data = readData(c);
+  const inParts = multipartFilename(c.get('params'));
+  const data = inParts ? {} : readData(c);
+  if (inParts) await assertNameFree(c, item.owner, item.folderId, inParts, item.id);
   if (data.name) await assertNameFree(c, item.owner, item.folderId, data.name, item.id);
   const stored: StoredData | undefined = await storeData(c, item.id, data);
   const name = data.file ? data.name : data.text !== undefined ? null : undefined;
@@ -129,6 +135,8 @@ async function updateItemRoute(c: Context<AppEnv>) {
     ...(name !== undefined ? { name } : {}),
     modified: now(),
   });
+  // The item keeps its data until the parts of the new file are committed.
+  if (inParts) await beginUpload(c, item.id, inParts);
   return sendJson(c, { success: true, id: item.id });
 }
 
@@ -274,6 +282,11 @@ export function createItemsRouter(): Hono<AppEnv> {
   router.post('/content/users/:username/items/:itemId/delete', deleteItemRoute);
   router.post(`/content/users/:username/:folderId${FOLDER}/items/:itemId/delete`, deleteItemRoute);
 
+  for (const at of ['/content/users/:username', `/content/users/:username/:folderId${FOLDER}`]) {
+    router.post(`${at}/items/:itemId/addPart`, addPart);
+    router.post(`${at}/items/:itemId/commit`, commit);
+    router.post(`${at}/items/:itemId/cancel`, cancel);
+  }
   router.post('/content/users/:username/items/:itemId/move', moveItemRoute);
   router.post(`/content/users/:username/:folderId${FOLDER}/items/:itemId/move`, moveItemRoute);
   router.post('/content/users/:username/items/:itemId/reassign', reassignItem);

@@ -5,6 +5,8 @@
  * relationship classes it cannot publish), from the job's plan, so while it runs and once it ended.
  */
 import type { Context } from 'hono';
+import { findUpload } from '../../db/repositories/item-uploads.js';
+import { findItem } from '../../db/repositories/items.js';
 import { type JobWatch, watchJob } from '../../db/repositories/job-notifications.js';
 import { findJob, latestJobForItem } from '../../db/repositories/jobs.js';
 import { normalizeItemId } from '../../lib/access/items.js';
@@ -38,6 +40,13 @@ async function statusOf(
 ) {
   const deps = c.get('deps');
   let job = jobId ? await findJob(deps.database.db, jobId) : await latestJobForItem(deps.database.db, itemId);
+  // Without a job id, an item's upload in parts (addItem with multipart=true) answers: partial, then completed.
+  const upload = jobId ? undefined : await findUpload(deps.database.db, itemId);
+  if (upload && (!job || upload.status === 'partial')) {
+    const item = await findItem(deps.database.db, itemId);
+    if (!item || (item.owner !== user.username && !isAdmin(user))) throw forbidden();
+    return { status: upload.status, statusMessage: upload.status, itemId };
+  }
   if (!job || job.serviceItemId !== itemId) {
     return { status: '', statusMessage: "Item status doesn't exist", itemId };
   }

@@ -53,6 +53,21 @@ export const items = pgTable(
   (t) => [index('items_owner_idx').on(t.owner), index('items_type_idx').on(t.type)],
 );
 
+/**
+ * Files uploaded in parts (addItem with multipart=true, then addPart and commit): `partial` until the
+ * commit joins the parts into the item's data, `completed` after (what the item's status reports).
+ */
+export const itemUploads = pgTable('item_uploads', {
+  itemId: text('item_id')
+    .primaryKey()
+    .references(() => items.id, { onDelete: 'cascade' }),
+  filename: text('filename').notNull(),
+  status: text('status').notNull().$type<'partial' | 'completed'>(),
+  /** The parts' bytes so far, held within the upload limit (UPLOAD_MAX_BYTES) for the whole file. */
+  bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+  created: bigint('created', { mode: 'number' }).notNull(),
+});
+
 /** Directional typed links between items; deleted with either item. */
 export const itemRelationships = pgTable(
   'item_relationships',
