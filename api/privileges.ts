@@ -247,6 +247,13 @@ export const ROUTE_RULES: readonly RouteRule[] = [
     resource: 'item:read',
   },
   {
+    operation: 'item thumbnail',
+    methods: GET,
+    paths: [`${SR}/content/items/:itemId/info/thumbnail/:name`],
+    caller: anyone,
+    resource: 'item:read',
+  },
+  {
     operation: 'relatedItems',
     methods: GP,
     paths: [`${SR}/content/items/:itemId/relatedItems`],

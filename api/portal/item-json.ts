@@ -16,7 +16,7 @@ export function itemJson(item: ItemRow, portalId: string, itemControl?: 'admin' 
     description: item.description,
     tags: item.tags,
     snippet: item.snippet,
-    thumbnail: null,
+    thumbnail: item.thumbnail,
     documentation: null,
     extent: item.extent ?? [],
     categories: item.categories,

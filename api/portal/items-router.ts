@@ -31,6 +31,7 @@ import { itemPrefix, readItemData, type StoredData, storeText, storeUpload } fro
 import { defaultTypeKeywords, itemJson } from './item-json.js';
 import { readItemProperties } from './item-params.js';
 import { deleteItemEverywhere } from './item-removal.js';
+import { readThumbnail, storeThumbnail, thumbnailResponse } from './item-thumbnail.js';
 import { addPart, beginUpload, cancel, commit, multipartFilename } from './item-uploads.js';
 import { userNotFound } from './users-router.js';
 
@@ -89,8 +90,10 @@ async function addItem(c: Context<AppEnv>) {
   const data = inParts ? { name: inParts } : readData(c);
   const folderId = folder?.id ?? null;
   if (data.name) await assertNameFree(c, owner.username, folderId, data.name);
+  const thumbnail = await readThumbnail(c);
   const id = newId();
   const stored = await storeData(c, id, data);
+  const thumbnailName = thumbnail && (await storeThumbnail(c, { id, thumbnail: null }, thumbnail));
   const t = now();
   const item: NewItem = {
     ...properties,
@@ -102,6 +105,7 @@ async function addItem(c: Context<AppEnv>) {
     type: properties.type,
     typeKeywords: properties.typeKeywords ?? defaultTypeKeywords(properties.type),
     name: data.name ?? null,
+    thumbnail: thumbnailName ?? null,
     created: t,
     modified: t,
   };
@@ -109,7 +113,7 @@ async function addItem(c: Context<AppEnv>) {
     await insertItem(database.db, item);
   } catch (e) {
     // The row is the item; without it the stored object must not stay behind.
-    if (stored) await store.removePrefix(itemPrefix(id));
+    if (stored || thumbnailName) await store.removePrefix(itemPrefix(id));
     throw e;
   }
   if (inParts) await beginUpload(c, id, inParts);
@@ -127,12 +131,15 @@ async function updateItemRoute(c: Context<AppEnv>) {
   const data = inParts ? {} : readData(c);
   if (inParts) await assertNameFree(c, item.owner, item.folderId, inParts, item.id);
   if (data.name) await assertNameFree(c, item.owner, item.folderId, data.name, item.id);
+  const thumbnail = await readThumbnail(c);
   const stored: StoredData | undefined = await storeData(c, item.id, data);
+  const thumbnailName = thumbnail && (await storeThumbnail(c, item, thumbnail));
   const name = data.file ? data.name : data.text !== undefined ? null : undefined;
   await updateItem(database.db, item.id, {
     ...properties,
     ...stored,
     ...(name !== undefined ? { name } : {}),
+    ...(thumbnailName ? { thumbnail: thumbnailName } : {}),
     modified: now(),
   });
   // The item keeps its data until the parts of the new file are committed.
@@ -297,6 +304,10 @@ export function createItemsRouter(): Hono<AppEnv> {
   router.post('/content/users/:username/items/:itemId/protect', protection(true));
   router.post('/content/users/:username/items/:itemId/unprotect', protection(false));
 
+  router.get('/content/items/:itemId/info/thumbnail/:name', async (c) => {
+    const item = await readableItem(c, c.req.param('itemId'));
+    return thumbnailResponse(c, item, c.req.param('name'));
+  });
   router.on(['GET', 'POST'], '/content/items/:itemId', async (c) => {
     const item = await readableItem(c, c.req.param('itemId'));
     return sendJson(c, itemJson(item, c.get('deps').portalId, itemControl(item, c.get('user'))));

@@ -46,6 +46,8 @@ export const items = pgTable(
     extent: jsonb('extent').$type<number[][]>(),
     spatialReference: text('spatial_reference'),
     properties: jsonb('properties').$type<Record<string, unknown>>(),
+    /** The thumbnail's name under the item's info (`thumbnail/thumbnail.png`), shown as the item's `thumbnail`. */
+    thumbnail: text('thumbnail'),
     protected: boolean('protected').notNull().default(false),
     created: bigint('created', { mode: 'number' }).notNull(),
     modified: bigint('modified', { mode: 'number' }).notNull(),
