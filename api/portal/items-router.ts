@@ -8,6 +8,7 @@ import { findFolder, insertFolder } from '../../db/repositories/folders.js';
 import { findGroup, membership } from '../../db/repositories/groups.js';
 import { reassignItemRows } from '../../db/repositories/item-reassign.js';
 import { itemGroupIds } from '../../db/repositories/item-sharing.js';
+import { recordCompletedAdd } from '../../db/repositories/item-uploads.js';
 import {
   fileNameTaken,
   type ItemRow,
@@ -23,7 +24,7 @@ import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest, forbidden, GeoError, isGeoError } from '../../lib/errors.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
-import type { UploadedFile } from '../params.js';
+import type { RequestParams, UploadedFile } from '../params.js';
 import { sendJson } from '../render.js';
 import { requirePrivilege } from './access.js';
 import { batchError, batchOfItems, changeableItem, readableItem } from './item-access.js';
@@ -33,6 +34,7 @@ import { readItemProperties } from './item-params.js';
 import { deleteItemEverywhere } from './item-removal.js';
 import { readThumbnail, storeThumbnail, thumbnailResponse } from './item-thumbnail.js';
 import { addPart, beginUpload, cancel, commit, multipartFilename } from './item-uploads.js';
+import { relate, relationshipOnAdd } from './relationships-router.js';
 import { userNotFound } from './users-router.js';
 
 const FOLDER = '{[0-9a-f]{32}}';
@@ -73,6 +75,14 @@ async function storeData(c: Context<AppEnv>, id: string, data: ReturnType<typeof
   return undefined;
 }
 
+/** A true/false parameter (absent or empty: false). */
+function flag(params: RequestParams, name: string): boolean {
+  const raw = params.get(name)?.trim().toLowerCase();
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw badRequest('Invalid or missing input parameters.', [`'${name}' must be true or false.`]);
+}
+
 async function addItem(c: Context<AppEnv>) {
   const caller = requirePrivilege(c, 'portal:user:createItem');
   const { database, store, now } = c.get('deps');
@@ -92,6 +102,9 @@ async function addItem(c: Context<AppEnv>) {
   if (data.name) await assertNameFree(c, owner.username, folderId, data.name);
   const thumbnail = await readThumbnail(c);
   const id = newId();
+  // A relationship to make with the new item, read (and refused when malformed) before anything is stored.
+  const related = relationshipOnAdd(c, id);
+  const asyncAdd = flag(c.get('params'), 'async');
   const stored = await storeData(c, id, data);
   const thumbnailName = thumbnail && (await storeThumbnail(c, { id, thumbnail: null }, thumbnail));
   const t = now();
@@ -109,14 +122,26 @@ async function addItem(c: Context<AppEnv>) {
     created: t,
     modified: t,
   };
+  let row: ItemRow;
   try {
-    await insertItem(database.db, item);
+    row = await insertItem(database.db, item);
   } catch (e) {
     // The row is the item; without it the stored object must not stay behind.
     if (stored || thumbnailName) await store.removePrefix(itemPrefix(id));
     throw e;
   }
+  if (related) {
+    try {
+      await relate(c, caller, related.type, related.key);
+    } catch (e) {
+      // The item was asked for with its relationship: without the relationship there is no item.
+      await deleteItemEverywhere(c.get('deps'), row);
+      throw e;
+    }
+  }
   if (inParts) await beginUpload(c, id, inParts);
+  // async=true: the item is added by the time this answers; its status says completed, as a client polls it.
+  else if (asyncAdd) await recordCompletedAdd(database.db, id, data.name ?? '', now());
   return sendJson(c, { success: true, id, folder: folderId });
 }
 

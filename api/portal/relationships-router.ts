@@ -58,6 +58,62 @@ function relationshipKey(c: Context<AppEnv>, type: RelationshipType): Relationsh
   };
 }
 
+/**
+ * Adds the relationship `key` of `type` for `caller` (addRelationship, and addItem's originItemId or
+ * destinationItemId): both items readable, the type's rules met, not there already.
+ */
+export async function relate(
+  c: Context<AppEnv>,
+  caller: ReturnType<typeof requireUser>,
+  type: RelationshipType,
+  key: RelationshipKey,
+): Promise<void> {
+  if (key.originItemId === key.destinationItemId) throw missing('An item cannot be related to itself.');
+  const origin = await readableItem(c, key.originItemId);
+  const destination = await readableItem(c, key.destinationItemId);
+  assertRelationshipAllowed(type, { origin, destination }, caller.username);
+  const { database, now } = c.get('deps');
+  if (await findRelationship(database.db, key)) {
+    throw new GeoError({
+      code: 409,
+      message: 'Relationship already exists.',
+      details: [`${key.originItemId} already has a ${type.name} relationship to ${key.destinationItemId}.`],
+    });
+  }
+  await insertRelationship(database.db, { ...key, createdBy: caller.username, created: now() });
+  // copyOriginShareOnAdd: the destination takes the origin's sharing (when the caller may change it).
+  if (type.copyOriginShareOnAdd && canChange(destination, caller))
+    await copySharing(database.db, origin, destination, caller.username, now());
+}
+
+/**
+ * The relationship addItem is asked to make with the new item `itemId` (originItemId: the new item is
+ * the destination; destinationItemId: the origin), or undefined when it is asked for none.
+ */
+export function relationshipOnAdd(
+  c: Context<AppEnv>,
+  itemId: string,
+): { type: RelationshipType; key: RelationshipKey } | undefined {
+  const params = c.get('params');
+  const origin = params.get('originItemId')?.trim();
+  const destination = params.get('destinationItemId')?.trim();
+  if (!origin && !destination) {
+    if (params.get('relationshipType'))
+      throw missing("'relationshipType' needs 'originItemId' or 'destinationItemId'.");
+    return undefined;
+  }
+  if (origin && destination) throw missing("Give either 'originItemId' or 'destinationItemId', not both.");
+  const type = oneType(c);
+  return {
+    type,
+    key: {
+      originItemId: origin ? normalizeItemId(origin) : itemId,
+      destinationItemId: destination ? normalizeItemId(destination) : itemId,
+      relationshipType: type.name,
+    },
+  };
+}
+
 async function deleteRelationship(c: Context<AppEnv>) {
   const caller = actingUser(c);
   const key = relationshipKey(c, oneType(c));
@@ -78,23 +134,7 @@ export function createRelationshipsRouter(): Hono<AppEnv> {
   router.post('/content/users/:username/addRelationship', async (c) => {
     const caller = actingUser(c);
     const type = oneType(c);
-    const key = relationshipKey(c, type);
-    if (key.originItemId === key.destinationItemId) throw missing('An item cannot be related to itself.');
-    const origin = await readableItem(c, key.originItemId);
-    const destination = await readableItem(c, key.destinationItemId);
-    assertRelationshipAllowed(type, { origin, destination }, caller.username);
-    const { database, now } = c.get('deps');
-    if (await findRelationship(database.db, key)) {
-      throw new GeoError({
-        code: 409,
-        message: 'Relationship already exists.',
-        details: [`${key.originItemId} already has a ${type.name} relationship to ${key.destinationItemId}.`],
-      });
-    }
-    await insertRelationship(database.db, { ...key, createdBy: caller.username, created: now() });
-    // copyOriginShareOnAdd: the destination takes the origin's sharing (when the caller may change it).
-    if (type.copyOriginShareOnAdd && canChange(destination, caller))
-      await copySharing(database.db, origin, destination, caller.username, now());
+    await relate(c, caller, type, relationshipKey(c, type));
     return sendJson(c, { success: true });
   });
 

@@ -62,3 +62,13 @@ export async function countUploadBytes(
     .returning({ bytes: itemUploads.bytes });
   return rows.length > 0;
 }
+
+/** An item added with async=true: added by the time addItem answers, so its status is completed at once. */
+export async function recordCompletedAdd(
+  db: Database,
+  itemId: string,
+  filename: string,
+  now: number,
+): Promise<void> {
+  await db.insert(itemUploads).values({ itemId, filename, status: 'completed', created: now });
+}

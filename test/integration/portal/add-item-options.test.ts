@@ -1,0 +1,112 @@
+import { createItem, getItemStatus, getRelatedItems, getUserContent } from '@esri/arcgis-rest-portal';
+import { ArcGISIdentityManager, request } from '@esri/arcgis-rest-request';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { stack } from '../support/portal-client.js';
+import { newUser, type TestUser, unique } from './portal-helpers.js';
+
+// addItem's relationship and async parameters, as rest-js's createItem passes them through.
+describe('addItem with a relationship or async, through @esri/arcgis-rest-portal', () => {
+  let user: TestUser;
+  let authentication: ArcGISIdentityManager;
+  const portal = () => `${stack().baseUrl}/sharing/rest`;
+  const itemIds = async () => (await getUserContent({ authentication })).items.map((i) => i.id).sort();
+  const serviceItem = () => ({
+    title: unique('Service '),
+    type: 'Feature Service',
+    url: `${stack().baseUrl}/rest/services/x/FeatureServer`,
+  });
+  const refusal = async (params: Record<string, string>) => {
+    try {
+      await request(`${portal()}/content/users/${user.username}/addItem`, {
+        params: { ...serviceItem(), ...params },
+        authentication,
+      });
+    } catch (e) {
+      return (e as { response: { error: { code: number; message: string; details: string[] } } }).response
+        .error;
+    }
+    throw new Error('the item was added');
+  };
+
+  beforeAll(async () => {
+    user = await newUser('org_publisher');
+    authentication = await ArcGISIdentityManager.signIn({
+      username: user.username,
+      password: user.password,
+      portal: portal(),
+    });
+  });
+
+  it('relates the new item to an origin or a destination in the same call', async () => {
+    const map = await createItem({
+      item: { title: unique('Map '), type: 'Web Map' },
+      text: '{"operationalLayers":[]}',
+      authentication,
+    });
+    // originItemId: the new item is the destination.
+    const service = await createItem({
+      item: serviceItem(),
+      params: { originItemId: map.id, relationshipType: 'Map2Service' },
+      authentication,
+    });
+    const forward = await getRelatedItems({
+      id: map.id,
+      relationshipType: 'Map2Service',
+      direction: 'forward',
+      authentication,
+    });
+    expect(forward.relatedItems.map((r) => r.id)).toEqual([service.id]);
+    // destinationItemId: the new item is the origin.
+    const second = await createItem({
+      item: { title: unique('Map '), type: 'Web Map' },
+      text: '{}',
+      params: { destinationItemId: service.id, relationshipType: 'Map2Service' },
+      authentication,
+    });
+    const reverse = await getRelatedItems({
+      id: service.id,
+      relationshipType: 'Map2Service',
+      direction: 'reverse',
+      authentication,
+    });
+    expect(reverse.relatedItems.map((r) => r.id).sort()).toEqual([map.id, second.id].sort());
+  });
+
+  it('adds no item when its relationship cannot be made, or is asked for wrongly', async () => {
+    const before = await itemIds();
+    const missing = await refusal({ originItemId: 'f'.repeat(32), relationshipType: 'Map2Service' });
+    expect(missing.code).toBeGreaterThanOrEqual(400);
+    const map = await createItem({
+      item: { title: unique('Map '), type: 'Web Map' },
+      text: '{}',
+      authentication,
+    });
+    // Map2Service joins a map to a service: a service cannot be its origin.
+    const wrongWay = await refusal({ destinationItemId: map.id, relationshipType: 'Map2Service' });
+    expect(wrongWay.code).toBe(400);
+    const both = await refusal({
+      originItemId: map.id,
+      destinationItemId: map.id,
+      relationshipType: 'Map2Service',
+    });
+    expect(both.details).toEqual(["Give either 'originItemId' or 'destinationItemId', not both."]);
+    const noType = await refusal({ originItemId: map.id });
+    expect(noType.code).toBe(400);
+    expect(await itemIds()).toEqual([...before, map.id].sort());
+  });
+
+  it('answers async=true with the item added, and a completed status', async () => {
+    const added = await createItem({
+      item: { title: unique('Async '), type: 'Web Map' },
+      text: '{}',
+      async: true,
+      authentication,
+    } as Parameters<typeof createItem>[0]);
+    expect(added.success).toBe(true);
+    expect(await getItemStatus({ id: added.id, owner: user.username, authentication })).toMatchObject({
+      status: 'completed',
+      itemId: added.id,
+    });
+    expect((await refusal({ async: 'sometimes' })).details).toEqual(["'async' must be true or false."]);
+  });
+});
