@@ -1,40 +1,30 @@
 import { createItem, getItemStatus, getRelatedItems, getUserContent } from '@esri/arcgis-rest-portal';
-import { ArcGISIdentityManager, request } from '@esri/arcgis-rest-request';
+import { type ArcGISIdentityManager, request } from '@esri/arcgis-rest-request';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stack } from '../support/portal-client.js';
-import { newUser, type TestUser, unique } from './portal-helpers.js';
+import { restJsRefusal, restJsUser, type TestUser, unique } from './portal-helpers.js';
 
 // addItem's relationship and async parameters, as rest-js's createItem passes them through.
 describe('addItem with a relationship or async, through @esri/arcgis-rest-portal', () => {
   let user: TestUser;
   let authentication: ArcGISIdentityManager;
-  const portal = () => `${stack().baseUrl}/sharing/rest`;
+  let portal: string;
   const itemIds = async () => (await getUserContent({ authentication })).items.map((i) => i.id).sort();
   const serviceItem = () => ({
     title: unique('Service '),
     type: 'Feature Service',
     url: `${stack().baseUrl}/rest/services/x/FeatureServer`,
   });
-  const refusal = async (params: Record<string, string>) => {
-    try {
-      await request(`${portal()}/content/users/${user.username}/addItem`, {
+  const refusal = (params: Record<string, string>) =>
+    restJsRefusal(
+      request(`${portal}/content/users/${user.username}/addItem`, {
         params: { ...serviceItem(), ...params },
         authentication,
-      });
-    } catch (e) {
-      return (e as { response: { error: { code: number; message: string; details: string[] } } }).response
-        .error;
-    }
-    throw new Error('the item was added');
-  };
+      }),
+    );
 
   beforeAll(async () => {
-    user = await newUser('org_publisher');
-    authentication = await ArcGISIdentityManager.signIn({
-      username: user.username,
-      password: user.password,
-      portal: portal(),
-    });
+    ({ user, authentication, portal } = await restJsUser());
   });
 
   it('relates the new item to an origin or a destination in the same call', async () => {

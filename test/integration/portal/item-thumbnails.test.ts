@@ -2,11 +2,14 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createItem, getItem, updateItem } from '@esri/arcgis-rest-portal';
-import { ArcGISIdentityManager, NODEJS_DEFAULT_REFERER_HEADER, request } from '@esri/arcgis-rest-request';
+import {
+  type ArcGISIdentityManager,
+  NODEJS_DEFAULT_REFERER_HEADER,
+  request,
+} from '@esri/arcgis-rest-request';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { stack } from '../support/portal-client.js';
-import { newUser, type TestUser, unique } from './portal-helpers.js';
+import { restJsRefusal, restJsUser, type TestUser, unique } from './portal-helpers.js';
 
 /** A small image of one colour, in `format`. */
 const image = (format: 'png' | 'jpeg', rgb: [number, number, number]) =>
@@ -19,32 +22,22 @@ const blob = (bytes: Uint8Array, type: string) => new Blob([bytes], { type });
 describe('item thumbnails through @esri/arcgis-rest-portal', () => {
   let user: TestUser;
   let authentication: ArcGISIdentityManager;
-  const portal = () => `${stack().baseUrl}/sharing/rest`;
+  let portal: string;
   /** The thumbnail as an <img> would load it (the token is bound to rest-js's referer in Node). */
   const getThumbnail = (id: string, thumbnail: string, token?: string) =>
-    fetch(`${portal()}/content/items/${id}/info/${thumbnail}${token ? `?token=${token}` : ''}`, {
+    fetch(`${portal}/content/items/${id}/info/${thumbnail}${token ? `?token=${token}` : ''}`, {
       headers: { referer: NODEJS_DEFAULT_REFERER_HEADER },
     });
-  const refusal = async (params: Record<string, string | Blob>) => {
-    try {
-      await request(`${portal()}/content/users/${user.username}/addItem`, {
+  const refusal = (params: Record<string, string | Blob>) =>
+    restJsRefusal(
+      request(`${portal}/content/users/${user.username}/addItem`, {
         params: { title: unique('Refused '), type: 'Web Map', text: '{}', ...params },
         authentication,
-      });
-    } catch (e) {
-      return (e as { response: { error: { code: number; message: string; details: string[] } } }).response
-        .error;
-    }
-    throw new Error('the item was added');
-  };
+      }),
+    );
 
   beforeAll(async () => {
-    user = await newUser('org_publisher');
-    authentication = await ArcGISIdentityManager.signIn({
-      username: user.username,
-      password: user.password,
-      portal: portal(),
-    });
+    ({ user, authentication, portal } = await restJsUser());
   });
 
   it('keeps the thumbnail sent with addItem, serves it to readers only, and replaces it on update', async () => {
@@ -57,7 +50,7 @@ describe('item thumbnails through @esri/arcgis-rest-portal', () => {
     });
     const item = await getItem(added.id, { authentication });
     expect(item.thumbnail).toBe('thumbnail/thumbnail.png');
-    const token = await authentication.getToken(portal());
+    const token = await authentication.getToken(portal);
     const res = await getThumbnail(added.id, item.thumbnail, token);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
@@ -127,7 +120,7 @@ describe('item thumbnails through @esri/arcgis-rest-portal', () => {
       });
       const item = await getItem(added.id, { authentication });
       expect(item.thumbnail).toBe('thumbnail/thumbnail.png');
-      const res = await getThumbnail(added.id, item.thumbnail, await authentication.getToken(portal()));
+      const res = await getThumbnail(added.id, item.thumbnail, await authentication.getToken(portal));
       expect(Buffer.from(await res.arrayBuffer()).equals(png)).toBe(true);
       const page = await refusal({ thumbnailUrl: `${base}/page.html` });
       expect(page.details).toEqual(['The thumbnail must be a PNG, JPEG, GIF or WebP image.']);

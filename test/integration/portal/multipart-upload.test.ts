@@ -9,8 +9,7 @@ import {
 } from '@esri/arcgis-rest-portal';
 import { ArcGISIdentityManager, request } from '@esri/arcgis-rest-request';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { stack } from '../support/portal-client.js';
-import { newUser, type TestUser, unique } from './portal-helpers.js';
+import { newUser, restJsUser, type TestUser, unique } from './portal-helpers.js';
 
 /** Deterministic bytes that differ from part to part (a CSV's worth of text). */
 function bytesOf(seed: number, size: number): Uint8Array {
@@ -29,11 +28,11 @@ const blob = (bytes: Uint8Array) => new Blob([bytes], { type: 'application/octet
 describe('items uploaded in parts through @esri/arcgis-rest-portal', () => {
   let user: TestUser;
   let authentication: ArcGISIdentityManager;
-  const portal = () => `${stack().baseUrl}/sharing/rest`;
+  let portal: string;
   /** A call the way rest-js makes it, answering the error body a client reads instead of throwing it. */
   const post = async (path: string, params: Record<string, string | Blob>) => {
     try {
-      return (await request(`${portal()}${path}`, { params, authentication })) as Record<string, any>;
+      return (await request(`${portal}${path}`, { params, authentication })) as Record<string, any>;
     } catch (e) {
       const body = (e as { response?: { error?: unknown } }).response;
       if (!body?.error) throw e;
@@ -42,12 +41,7 @@ describe('items uploaded in parts through @esri/arcgis-rest-portal', () => {
   };
 
   beforeAll(async () => {
-    user = await newUser('org_publisher');
-    authentication = await ArcGISIdentityManager.signIn({
-      username: user.username,
-      password: user.password,
-      portal: portal(),
-    });
+    ({ user, authentication, portal } = await restJsUser());
   });
 
   const startUpload = async (filename: string) => {
@@ -135,7 +129,7 @@ describe('items uploaded in parts through @esri/arcgis-rest-portal', () => {
     const otherAuth = await ArcGISIdentityManager.signIn({
       username: other.username,
       password: other.password,
-      portal: portal(),
+      portal,
     });
     await expect(
       addItemPart({

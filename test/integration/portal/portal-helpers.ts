@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ArcGISIdentityManager } from '@esri/arcgis-rest-request';
 import { Client } from 'minio';
 import postgres from 'postgres';
 import { call, signIn, stack } from '../support/portal-client.js';
@@ -98,4 +99,31 @@ export async function objectKeys(prefix: string): Promise<string[]> {
   const keys: string[] = [];
   for await (const obj of client.listObjectsV2(bucket, prefix, true)) if (obj.name) keys.push(obj.name);
   return keys;
+}
+
+/** A new account signed in through rest-js's identity manager, as an application signs in. */
+export async function restJsUser(role = 'org_publisher') {
+  const user = await newUser(role);
+  const portal = `${stack().baseUrl}/sharing/rest`;
+  const authentication = await ArcGISIdentityManager.signIn({
+    username: user.username,
+    password: user.password,
+    portal,
+  });
+  return { user, authentication, portal };
+}
+
+/** The error body of a rest-js call that must fail (it throws when the call succeeds). */
+export async function restJsRefusal(
+  call: Promise<unknown>,
+): Promise<{ code: number; message: string; details: string[] }> {
+  try {
+    await call;
+  } catch (e) {
+    const body = (e as { response?: { error?: { code: number; message: string; details: string[] } } })
+      .response;
+    if (body?.error) return body.error;
+    throw e;
+  }
+  throw new Error('the call succeeded');
 }
