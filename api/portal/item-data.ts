@@ -5,8 +5,12 @@
 import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
 import { Readable } from 'node:stream';
+import type { Context } from 'hono';
 import type { ItemRow } from '../../db/repositories/items.js';
 import type { ObjectStore } from '../../infra/object-store.js';
+import { createOutboundFetch } from '../../infra/outbound-fetch.js';
+import { GeoError } from '../../lib/errors.js';
+import type { AppEnv } from '../env.js';
 import type { UploadedFile } from '../params.js';
 import { downloadHeaders } from '../stored-download.js';
 
@@ -66,6 +70,36 @@ export async function storeStream(
   const key = dataKey(itemId);
   await store.put(key, body, size, contentType);
   return { dataKey: key, dataSize: size, dataContentType: contentType };
+}
+
+/**
+ * The file at `url` as the item's data: fetched only from hosts the administrator allowed
+ * (OUTBOUND_ALLOWED_HOSTS) and at most OUTBOUND_MAX_MB, like every URL a client hands the server.
+ */
+export async function storeDownload(
+  c: Context<AppEnv>,
+  itemId: string,
+  url: string,
+  filename: string,
+): Promise<StoredData> {
+  const { config, store } = c.get('deps');
+  const res = await createOutboundFetch(config.outbound)(url);
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new GeoError({
+      code: 400,
+      message: 'The file could not be downloaded.',
+      details: [`${url}: HTTP ${res.status}.`],
+    });
+  }
+  const body = Buffer.from(await res.arrayBuffer());
+  const contentType = contentTypeOf(
+    filename,
+    res.headers.get('content-type')?.split(';')[0]?.trim() || undefined,
+  );
+  const key = dataKey(itemId);
+  await store.put(key, body, body.length, contentType);
+  return { dataKey: key, dataSize: body.length, dataContentType: contentType };
 }
 
 export async function storeText(store: ObjectStore, itemId: string, text: string): Promise<StoredData> {

@@ -46,8 +46,10 @@ export function multipartFilename(params: RequestParams): string | undefined {
     throw invalid(`'multipart' must be true or false, not '${multipart}'.`);
   const filename = (params.get('filename') ?? '').trim();
   if (!filename) throw invalid("'filename' is required when 'multipart' is true.");
-  if (params.file('file') || params.get('text') !== undefined) {
-    throw invalid("A multipart upload sends its file with addPart: 'file' and 'text' are not allowed here.");
+  if (params.file('file') || params.get('text') !== undefined || params.get('dataUrl')) {
+    throw invalid(
+      "A multipart upload sends its file with addPart: 'file', 'text' and 'dataUrl' are not allowed here.",
+    );
   }
   return filename;
 }

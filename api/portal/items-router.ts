@@ -28,7 +28,14 @@ import type { RequestParams, UploadedFile } from '../params.js';
 import { sendJson } from '../render.js';
 import { requirePrivilege } from './access.js';
 import { batchError, batchOfItems, changeableItem, readableItem } from './item-access.js';
-import { itemPrefix, readItemData, type StoredData, storeText, storeUpload } from './item-data.js';
+import {
+  itemPrefix,
+  readItemData,
+  type StoredData,
+  storeDownload,
+  storeText,
+  storeUpload,
+} from './item-data.js';
 import { defaultTypeKeywords, itemJson } from './item-json.js';
 import { readItemProperties } from './item-params.js';
 import { deleteItemEverywhere } from './item-removal.js';
@@ -39,16 +46,34 @@ import { userNotFound } from './users-router.js';
 
 const FOLDER = '{[0-9a-f]{32}}';
 
-/** The new data of an add or update: an uploaded file or text, or nothing. */
-function readData(c: Context<AppEnv>): { file?: UploadedFile; text?: string; name?: string } {
+/** The new data of an add or update: an uploaded file, text, a file the server downloads, or nothing. */
+function readData(c: Context<AppEnv>): {
+  file?: UploadedFile;
+  text?: string;
+  dataUrl?: string;
+  name?: string;
+} {
   const params = c.get('params');
   const file = params.file('file');
   const text = params.get('text');
-  if (file && text !== undefined) {
-    throw badRequest('Invalid or missing input parameters.', ["Send either 'file' or 'text', not both."]);
+  const dataUrl = params.get('dataUrl')?.trim() || undefined;
+  if ([file, text, dataUrl].filter((v) => v !== undefined).length > 1) {
+    throw badRequest('Invalid or missing input parameters.', ["Send one of 'file', 'text' and 'dataUrl'."]);
   }
   if (file) return { file, name: (params.get('fileName') || file.filename).trim() };
+  if (dataUrl) return { dataUrl, name: (params.get('fileName') || fileNameOfUrl(dataUrl)).trim() };
   return text !== undefined ? { text } : {};
+}
+
+/** The last segment of a URL's path, as a file name ('data' when it has none). */
+function fileNameOfUrl(raw: string): string {
+  try {
+    const last = new URL(raw).pathname.split('/').pop() ?? '';
+    const kept = [...decodeURIComponent(last)].filter((ch) => ch >= ' ' && ch !== '/' && ch !== '\\');
+    return kept.join('') || 'data';
+  } catch {
+    return 'data';
+  }
 }
 
 async function assertNameFree(
@@ -72,6 +97,7 @@ async function storeData(c: Context<AppEnv>, id: string, data: ReturnType<typeof
   const { store } = c.get('deps');
   if (data.file) return storeUpload(store, id, data.file);
   if (data.text !== undefined) return storeText(store, id, data.text);
+  if (data.dataUrl) return storeDownload(c, id, data.dataUrl, data.name ?? 'data');
   return undefined;
 }
 
@@ -159,7 +185,7 @@ async function updateItemRoute(c: Context<AppEnv>) {
   const thumbnail = await readThumbnail(c);
   const stored: StoredData | undefined = await storeData(c, item.id, data);
   const thumbnailName = thumbnail && (await storeThumbnail(c, item, thumbnail));
-  const name = data.file ? data.name : data.text !== undefined ? null : undefined;
+  const name = data.file || data.dataUrl ? data.name : data.text !== undefined ? null : undefined;
   await updateItem(database.db, item.id, {
     ...properties,
     ...stored,

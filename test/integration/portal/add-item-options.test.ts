@@ -1,4 +1,14 @@
-import { createItem, getItemStatus, getRelatedItems, getUserContent } from '@esri/arcgis-rest-portal';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createItem,
+  getItem,
+  getItemData,
+  getItemStatus,
+  getRelatedItems,
+  getUserContent,
+} from '@esri/arcgis-rest-portal';
 import { type ArcGISIdentityManager, request } from '@esri/arcgis-rest-request';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stack } from '../support/portal-client.js';
@@ -98,5 +108,37 @@ describe('addItem with a relationship or async, through @esri/arcgis-rest-portal
       itemId: added.id,
     });
     expect((await refusal({ async: 'sometimes' })).details).toEqual(["'async' must be true or false."]);
+  });
+
+  it('downloads the file of a dataUrl from an allowed host into the item data', async () => {
+    const csv = 'name,lat,lon\nOslo,59.91,10.75\n';
+    const server = createServer((req, res) => {
+      if (req.url === '/files/places%20list.csv') res.writeHead(200, { 'content-type': 'text/csv' }).end(csv);
+      else res.writeHead(404).end();
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const added = await createItem({
+        item: { title: unique('Downloaded '), type: 'CSV' },
+        dataUrl: `${base}/files/places%20list.csv`,
+        authentication,
+      } as Parameters<typeof createItem>[0]);
+      expect(await getItem(added.id, { authentication })).toMatchObject({
+        name: 'places list.csv',
+        size: Buffer.byteLength(csv),
+      });
+      const data = (await getItemData(added.id, { authentication, file: true })) as Blob;
+      expect(await data.text()).toBe(csv);
+      const missing = await refusal({ dataUrl: `${base}/files/gone.csv` });
+      expect(missing).toMatchObject({ code: 400, message: 'The file could not be downloaded.' });
+      const elsewhere = await refusal({ dataUrl: 'http://169.254.169.254/latest/meta-data/' });
+      expect(elsewhere).toMatchObject({ code: 400, message: 'The URL is not allowed.' });
+      const both = await refusal({ dataUrl: `${base}/files/places%20list.csv`, text: 'x' });
+      expect(both.details).toEqual(["Send one of 'file', 'text' and 'dataUrl'."]);
+    } finally {
+      server.close();
+    }
   });
 });
