@@ -11,8 +11,10 @@ import { itemGroupIds } from '../../db/repositories/item-sharing.js';
 import { recordCompletedAdd } from '../../db/repositories/item-uploads.js';
 import {
   fileNameTaken,
+  findItem,
   type ItemRow,
   insertItem,
+  itemWithFileName,
   type NewItem,
   updateItem,
 } from '../../db/repositories/items.js';
@@ -109,6 +111,36 @@ function flag(params: RequestParams, name: string): boolean {
   throw badRequest('Invalid or missing input parameters.', [`'${name}' must be true or false.`]);
 }
 
+/** addItem with overwrite=true onto `item`, the folder's item of the same file name: its data and properties. */
+async function overwriteItem(
+  c: Context<AppEnv>,
+  itemId: string,
+  properties: Partial<NewItem>,
+  data: ReturnType<typeof readData>,
+  folderId: string | null,
+) {
+  const params = c.get('params');
+  if (params.get('originItemId') || params.get('destinationItemId') || multipartFilename(params)) {
+    throw badRequest('Invalid or missing input parameters.', [
+      "'overwrite' replaces an item's file: it makes no relationship and takes no upload in parts.",
+    ]);
+  }
+  const { database, now } = c.get('deps');
+  const item = await findItem(database.db, itemId);
+  if (!item) throw badRequest('Item does not exist or is inaccessible.');
+  const thumbnail = await readThumbnail(c);
+  const stored = await storeData(c, item.id, data);
+  const thumbnailName = thumbnail && (await storeThumbnail(c, item, thumbnail));
+  await updateItem(database.db, item.id, {
+    ...properties,
+    ...stored,
+    name: data.name ?? item.name,
+    ...(thumbnailName ? { thumbnail: thumbnailName } : {}),
+    modified: now(),
+  });
+  return sendJson(c, { success: true, id: item.id, folder: folderId });
+}
+
 async function addItem(c: Context<AppEnv>) {
   const caller = requirePrivilege(c, 'portal:user:createItem');
   const { database, store, now } = c.get('deps');
@@ -125,6 +157,13 @@ async function addItem(c: Context<AppEnv>) {
   const inParts = multipartFilename(c.get('params'));
   const data = inParts ? { name: inParts } : readData(c);
   const folderId = folder?.id ?? null;
+  // overwrite=true: a file item of the same name in the folder takes the new file (and properties).
+  const overwrite = flag(c.get('params'), 'overwrite');
+  const same =
+    overwrite && data.name
+      ? await itemWithFileName(database.db, owner.username, folderId, data.name)
+      : undefined;
+  if (same) return overwriteItem(c, same, properties, data, folderId);
   if (data.name) await assertNameFree(c, owner.username, folderId, data.name);
   const thumbnail = await readThumbnail(c);
   const id = newId();

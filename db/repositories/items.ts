@@ -121,13 +121,14 @@ export async function relatedItemRows(
 }
 
 /** Another item of the owner's folder already holds this file name. */
-export async function fileNameTaken(
+/** The id of the owner's item with file name `name` in the folder (case-insensitively), but `exceptId`. */
+export async function itemWithFileName(
   db: Database,
   owner: string,
   folderId: string | null,
   name: string,
   exceptId?: string,
-): Promise<boolean> {
+): Promise<string | undefined> {
   const rows = await db
     .select({ id: items.id })
     .from(items)
@@ -140,7 +141,17 @@ export async function fileNameTaken(
       ),
     )
     .limit(1);
-  return rows.length > 0;
+  return rows[0]?.id;
+}
+
+export async function fileNameTaken(
+  db: Database,
+  owner: string,
+  folderId: string | null,
+  name: string,
+  exceptId?: string,
+): Promise<boolean> {
+  return (await itemWithFileName(db, owner, folderId, name, exceptId)) !== undefined;
 }
 
 export type ItemSortField = 'title' | 'created' | 'modified' | 'type' | 'owner' | 'size';

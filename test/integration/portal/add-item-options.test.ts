@@ -141,4 +141,35 @@ describe('addItem with a relationship or async, through @esri/arcgis-rest-portal
       server.close();
     }
   });
+
+  it("overwrites the folder's item of the same file name with overwrite=true, and refuses the name without it", async () => {
+    const file = (text: string) => new Blob([text], { type: 'text/csv' });
+    const first = await createItem({
+      item: { title: unique('First '), type: 'CSV' },
+      file: file('a,b\n1,2\n'),
+      params: { fileName: 'same.csv' },
+      authentication,
+    });
+    const taken = await restJsRefusal(
+      createItem({
+        item: { title: unique('Second '), type: 'CSV' },
+        file: file('a,b\n3,4\n'),
+        params: { fileName: 'same.csv' },
+        authentication,
+      }),
+    );
+    expect(taken.code).toBe(409);
+    const title = unique('Overwritten ');
+    const second = await createItem({
+      item: { title, type: 'CSV' },
+      file: file('a,b\n5,6\n7,8\n'),
+      params: { fileName: 'SAME.csv' },
+      overwrite: true,
+      authentication,
+    } as Parameters<typeof createItem>[0]);
+    expect(second.id).toBe(first.id);
+    expect(await getItem(first.id, { authentication })).toMatchObject({ title, name: 'SAME.csv', size: 12 });
+    const data = (await getItemData(first.id, { authentication, file: true })) as Blob;
+    expect(await data.text()).toBe('a,b\n5,6\n7,8\n');
+  });
 });
