@@ -247,9 +247,12 @@ export const ROUTE_RULES: readonly RouteRule[] = [
     resource: 'item:read',
   },
   {
-    operation: 'item thumbnail',
+    operation: 'item thumbnail and metadata',
     methods: GET,
-    paths: [`${SR}/content/items/:itemId/info/thumbnail/:name`],
+    paths: [
+      `${SR}/content/items/:itemId/info/thumbnail/:name`,
+      `${SR}/content/items/:itemId/info/metadata/metadata.xml`,
+    ],
     caller: anyone,
     resource: 'item:read',
   },

@@ -39,6 +39,7 @@ import {
   storeUpload,
 } from './item-data.js';
 import { defaultTypeKeywords, itemJson } from './item-json.js';
+import { metadataResponse, readMetadata, storeMetadata } from './item-metadata.js';
 import { readItemProperties } from './item-params.js';
 import { deleteItemEverywhere } from './item-removal.js';
 import { readThumbnail, storeThumbnail, thumbnailResponse } from './item-thumbnail.js';
@@ -129,8 +130,10 @@ async function overwriteItem(
   const item = await findItem(database.db, itemId);
   if (!item) throw badRequest('Item does not exist or is inaccessible.');
   const thumbnail = await readThumbnail(c);
+  const metadata = await readMetadata(c);
   const stored = await storeData(c, item.id, data);
   const thumbnailName = thumbnail && (await storeThumbnail(c, item, thumbnail));
+  if (metadata) await storeMetadata(c, item.id, metadata);
   await updateItem(database.db, item.id, {
     ...properties,
     ...stored,
@@ -166,12 +169,14 @@ async function addItem(c: Context<AppEnv>) {
   if (same) return overwriteItem(c, same, properties, data, folderId);
   if (data.name) await assertNameFree(c, owner.username, folderId, data.name);
   const thumbnail = await readThumbnail(c);
+  const metadata = await readMetadata(c);
   const id = newId();
   // A relationship to make with the new item, read (and refused when malformed) before anything is stored.
   const related = relationshipOnAdd(c, id);
   const asyncAdd = flag(c.get('params'), 'async');
   const stored = await storeData(c, id, data);
   const thumbnailName = thumbnail && (await storeThumbnail(c, { id, thumbnail: null }, thumbnail));
+  if (metadata) await storeMetadata(c, id, metadata);
   const t = now();
   const item: NewItem = {
     ...properties,
@@ -192,7 +197,7 @@ async function addItem(c: Context<AppEnv>) {
     row = await insertItem(database.db, item);
   } catch (e) {
     // The row is the item; without it the stored object must not stay behind.
-    if (stored || thumbnailName) await store.removePrefix(itemPrefix(id));
+    if (stored || thumbnailName || metadata) await store.removePrefix(itemPrefix(id));
     throw e;
   }
   if (related) {
@@ -222,8 +227,10 @@ async function updateItemRoute(c: Context<AppEnv>) {
   if (inParts) await assertNameFree(c, item.owner, item.folderId, inParts, item.id);
   if (data.name) await assertNameFree(c, item.owner, item.folderId, data.name, item.id);
   const thumbnail = await readThumbnail(c);
+  const metadata = await readMetadata(c);
   const stored: StoredData | undefined = await storeData(c, item.id, data);
   const thumbnailName = thumbnail && (await storeThumbnail(c, item, thumbnail));
+  if (metadata) await storeMetadata(c, item.id, metadata);
   const name = data.file || data.dataUrl ? data.name : data.text !== undefined ? null : undefined;
   await updateItem(database.db, item.id, {
     ...properties,
@@ -394,6 +401,9 @@ export function createItemsRouter(): Hono<AppEnv> {
   router.post('/content/users/:username/items/:itemId/protect', protection(true));
   router.post('/content/users/:username/items/:itemId/unprotect', protection(false));
 
+  router.get('/content/items/:itemId/info/metadata/metadata.xml', async (c) =>
+    metadataResponse(c, await readableItem(c, c.req.param('itemId'))),
+  );
   router.get('/content/items/:itemId/info/thumbnail/:name', async (c) => {
     const item = await readableItem(c, c.req.param('itemId'));
     return thumbnailResponse(c, item, c.req.param('name'));

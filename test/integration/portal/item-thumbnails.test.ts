@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createItem, getItem, updateItem } from '@esri/arcgis-rest-portal';
+import { createItem, getItem, getItemMetadata, updateItem } from '@esri/arcgis-rest-portal';
 import {
   type ArcGISIdentityManager,
   NODEJS_DEFAULT_REFERER_HEADER,
@@ -127,5 +127,42 @@ describe('item thumbnails through @esri/arcgis-rest-portal', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('keeps a metadata document sent with addItem or update and hands it to readers with getItemMetadata', async () => {
+    const xml =
+      '<?xml version="1.0" encoding="UTF-8"?><metadata><idinfo><citation>Places</citation></idinfo></metadata>';
+    const added = await createItem({
+      item: { title: unique('Described '), type: 'Web Map' },
+      text: '{}',
+      params: { metadata: blob(Buffer.from(xml), 'application/xml') },
+      authentication,
+    });
+    expect(await getItemMetadata(added.id, { authentication })).toBe(xml);
+    const newer = xml.replace('Places', 'Towns');
+    await updateItem({
+      item: { id: added.id },
+      params: { metadata: blob(Buffer.from(newer), 'text/xml') },
+      authentication,
+    });
+    expect(await getItemMetadata(added.id, { authentication })).toBe(newer);
+    // Served as a download, never rendered on the portal's origin.
+    const res = await fetch(
+      `${portal}/content/items/${added.id}/info/metadata/metadata.xml?token=${await authentication.getToken(portal)}`,
+      {
+        headers: { referer: NODEJS_DEFAULT_REFERER_HEADER },
+      },
+    );
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment/);
+    const plain = await createItem({
+      item: { title: unique('Bare '), type: 'Web Map' },
+      text: '{}',
+      authentication,
+    });
+    // rest-js reads the file as text without looking for an error: the error is the text it gets.
+    const none = JSON.parse(await getItemMetadata(plain.id, { authentication }));
+    expect(none.error).toMatchObject({ code: 404, message: 'The item has no metadata.' });
+    const notXml = await refusal({ metadata: blob(Buffer.from('just text'), 'text/plain') });
+    expect(notXml.details).toEqual(["'metadata' must be an XML document in UTF-8."]);
   });
 });
