@@ -12,6 +12,11 @@ export interface ObjectStore {
   /** Creates the bucket when it is missing; safe to call from several processes at once. */
   ensureBucket(): Promise<void>;
   put(key: string, body: Buffer | Readable | string, size?: number, contentType?: string): Promise<void>;
+  /**
+   * An object written as its bytes arrive, of a length not known ahead (at most `maxBytes`): write the
+   * chunks, then `end` stores the object whole; `abort` (or a failed write) leaves no object and no parts.
+   */
+  upload(key: string, options?: { contentType?: string; maxBytes?: number }): ObjectUpload;
   getBuffer(key: string): Promise<Buffer>;
   getStream(key: string): Promise<Readable>;
   /** The object's bytes from `offset` to its end, as a stream. */
@@ -28,6 +33,16 @@ export interface ObjectStore {
   remove(key: string): Promise<void>;
   removePrefix(prefix: string): Promise<number>;
   list(prefix: string): Promise<string[]>;
+}
+
+/** An object being stored as it arrives (ObjectStore.upload). */
+export interface ObjectUpload {
+  /** Takes a chunk (kept, not copied, until its part is sent); waits while four parts are in flight. */
+  write(chunk: Buffer): Promise<void>;
+  /** Sends what is left and makes the object appear whole. */
+  end(): Promise<void>;
+  /** Stops, sends nothing more and removes the parts sent; safe to call after a failure or twice. */
+  abort(): Promise<void>;
 }
 
 export function createObjectStore(config: Config['minio']): ObjectStore {
@@ -67,6 +82,8 @@ export function createObjectStore(config: Config['minio']): ObjectStore {
       }
       await client.putObject(bucket, key, body, size, { 'Content-Type': contentType });
     },
+    upload: (key, options = {}) =>
+      partedUpload(client, bucket, key, options.contentType ?? 'application/octet-stream', options.maxBytes),
     getBuffer: async (key) => toBuffer(await client.getObject(bucket, key)),
     getStream: (key) => client.getObject(bucket, key),
     getStreamFrom: (key, offset) => client.getPartialObject(bucket, key, offset),
@@ -103,11 +120,9 @@ const PART_SIZE = 8 * 1024 * 1024;
 const PARTS_AT_ONCE = 4;
 
 /**
- * Stores a large stream as a multipart upload of 8 MB parts, up to four in flight. The client's own
- * putObject sends 64 MB parts one after the other, so reading, signing, sending and the server's writing
- * never overlap; here they do (about twice as fast on a local MinIO). The object appears whole at the
- * completing request or not at all: a failed part, a stream error or a stream whose length is not `size`
- * aborts the upload and leaves no object and no parts behind.
+ * Stores a large stream of a known size (see partedUpload): the object appears whole at the end or not
+ * at all; a failed part, a stream error or a stream whose length is not `size` leaves no object and no
+ * parts behind.
  */
 async function putInParts(
   client: Client,
@@ -117,15 +132,63 @@ async function putInParts(
   size: number,
   contentType: string,
 ): Promise<void> {
-  const uploadID = await client.initiateNewMultipartUpload(bucket, key, { 'Content-Type': contentType });
+  const upload = partedUpload(client, bucket, key, contentType, size);
+  try {
+    let total = 0;
+    for await (const chunk of body as AsyncIterable<Buffer | string>) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      total += bytes.length;
+      if (total > size) throw new Error(`the stream for ${key} is longer than its stated ${size} bytes`);
+      await upload.write(bytes);
+    }
+    if (total !== size) {
+      throw new Error(`the stream for ${key} ended at ${total} of its stated ${size} bytes`);
+    }
+    await upload.end();
+  } catch (e) {
+    body.destroy();
+    await upload.abort();
+    throw e;
+  }
+}
+
+/**
+ * An object sent as a multipart upload of 8 MB parts, up to four in flight, begun when the first part
+ * is full (a shorter object is one plain PUT at the end). The client's own putObject sends 64 MB parts
+ * one after the other, so reading, signing, sending and the server's writing never overlap; here they
+ * do (about twice as fast on a local MinIO), and the bytes can be sent while they still arrive. Past
+ * 10,000 × 8 MB (S3's part count) the parts grow so that `maxBytes` still fits.
+ */
+function partedUpload(
+  client: Client,
+  bucket: string,
+  key: string,
+  contentType: string,
+  maxBytes = 0,
+): ObjectUpload {
+  const partSize = Math.max(PART_SIZE, Math.ceil(maxBytes / 10_000));
+  /** Chunks not yet sent, `filled` bytes in all (less than a part between writes). */
+  let held: Buffer[] = [];
+  let filled = 0;
+  let partNumber = 0;
+  let uploadID: Promise<string> | undefined;
   const etags: { part: number; etag: string }[] = [];
   const inFlight = new Set<Promise<void>>();
   let failed: unknown;
-  const send = (partNumber: number, part: Buffer) => {
-    const sent: Promise<void> = client
-      .uploadPart({ bucketName: bucket, objectName: key, uploadID, partNumber, headers: {} }, part)
+  let state: 'open' | 'ended' | 'aborted' = 'open';
+
+  const send = (bytes: Buffer) => {
+    const n = ++partNumber;
+    uploadID ??= client.initiateNewMultipartUpload(bucket, key, { 'Content-Type': contentType });
+    const sent: Promise<void> = uploadID
+      .then((id) =>
+        client.uploadPart(
+          { bucketName: bucket, objectName: key, uploadID: id, partNumber: n, headers: {} },
+          bytes,
+        ),
+      )
       .then((r) => {
-        etags.push({ part: partNumber, etag: r.etag });
+        etags.push({ part: n, etag: r.etag });
       })
       .catch((e) => {
         failed ??= e;
@@ -133,52 +196,56 @@ async function putInParts(
       .finally(() => inFlight.delete(sent));
     inFlight.add(sent);
   };
-  try {
-    let partNumber = 0;
-    let total = 0;
-    // S3 allows 10,000 parts: past 10,000 × 8 MB the parts grow so that the object still fits.
-    const partSize = Math.max(PART_SIZE, Math.ceil(size / 10_000));
-    for await (const part of fixedParts(body, partSize)) {
-      total += part.length;
-      if (total > size) throw new Error(`the stream for ${key} is longer than its stated ${size} bytes`);
-      send(++partNumber, part);
-      while (inFlight.size >= PARTS_AT_ONCE) await Promise.race(inFlight);
-      if (failed) throw failed;
-    }
-    await Promise.all(inFlight);
+  const check = () => {
     if (failed) throw failed;
-    if (total !== size) {
-      throw new Error(`the stream for ${key} ended at ${total} of its stated ${size} bytes`);
-    }
-    etags.sort((a, b) => a.part - b.part);
-    await client.completeMultipartUpload(bucket, key, uploadID, etags);
-  } catch (e) {
-    body.destroy();
-    await Promise.all(inFlight);
-    await client.abortMultipartUpload(bucket, key, uploadID).catch(() => {});
-    throw e;
-  }
-}
+    if (state !== 'open') throw new Error(`the upload of ${key} was ${state}`);
+  };
 
-/** The stream's bytes in buffers of exactly `size` bytes, the last one shorter. */
-async function* fixedParts(stream: Readable, size: number): AsyncGenerator<Buffer> {
-  let part = Buffer.allocUnsafe(size);
-  let filled = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer | string>) {
-    let bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    while (bytes.length > 0) {
-      const n = Math.min(bytes.length, size - filled);
-      bytes.copy(part, filled, 0, n);
-      filled += n;
-      bytes = bytes.subarray(n);
-      if (filled === size) {
-        yield part;
-        part = Buffer.allocUnsafe(size);
-        filled = 0;
+  return {
+    async write(chunk) {
+      check();
+      held.push(chunk);
+      filled += chunk.length;
+      while (filled >= partSize) {
+        const whole = Buffer.concat(held, filled);
+        send(whole.subarray(0, partSize));
+        const rest = whole.subarray(partSize);
+        held = rest.length > 0 ? [rest] : [];
+        filled = rest.length;
+        while (inFlight.size >= PARTS_AT_ONCE) await Promise.race(inFlight);
+        check();
       }
-    }
-  }
-  if (filled > 0) yield part.subarray(0, filled);
+    },
+    async end() {
+      check();
+      state = 'ended';
+      try {
+        if (uploadID === undefined) {
+          const whole = Buffer.concat(held, filled);
+          await client.putObject(bucket, key, whole, filled, { 'Content-Type': contentType });
+          return;
+        }
+        if (filled > 0) send(Buffer.concat(held, filled));
+        held = [];
+        await Promise.all(inFlight);
+        if (failed) throw failed;
+        etags.sort((a, b) => a.part - b.part);
+        await client.completeMultipartUpload(bucket, key, await uploadID, etags);
+      } catch (e) {
+        state = 'open';
+        await this.abort();
+        throw e;
+      }
+    },
+    async abort() {
+      if (state === 'aborted') return;
+      state = 'aborted';
+      await Promise.all(inFlight);
+      if (uploadID === undefined) return;
+      const id = await uploadID.catch(() => undefined);
+      if (id !== undefined) await client.abortMultipartUpload(bucket, key, id).catch(() => {});
+    },
+  };
 }
 
 function isNotFound(e: unknown): boolean {

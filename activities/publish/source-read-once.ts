@@ -20,6 +20,7 @@ export function readingSourceOnce(store: ObjectStore, sourceKey: string): Object
     bucket: store.bucket,
     ensureBucket: () => store.ensureBucket(),
     put: (key, body, size, contentType) => store.put(key, body, size, contentType),
+    upload: (key, options) => store.upload(key, options),
     getBuffer: (key) => (key === sourceKey ? source() : store.getBuffer(key)),
     getStream: async (key) =>
       key === sourceKey ? Readable.from([await source()], { objectMode: false }) : store.getStream(key),

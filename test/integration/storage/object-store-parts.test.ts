@@ -109,4 +109,35 @@ describe('storing a large stream in parts', () => {
     expect(await store.stat(long)).toBeUndefined();
     expect(await unfinished(long)).toBe(0);
   });
+
+  it('stores an object of unknown length as it is written: one PUT when short, parts when long', async () => {
+    const short = randomBytes(3 * 1024 * 1024 + 17);
+    const shortKey = `${prefix}written-short`;
+    const a = store.upload(shortKey, { contentType: 'text/csv' });
+    for (let at = 0; at < short.length; at += 1_000_003) await a.write(short.subarray(at, at + 1_000_003));
+    await a.end();
+    expect(sha(await store.getBuffer(shortKey))).toBe(sha(short));
+    // A plain object's ETag is its MD5, with no part count.
+    expect((await store.stat(shortKey))?.etag).toBe(createHash('md5').update(short).digest('hex'));
+    expect((await client.statObject(store.bucket, shortKey)).metaData['content-type']).toBe('text/csv');
+
+    const long = randomBytes(3 * 8 * 1024 * 1024 + 5);
+    const longKey = `${prefix}written-long`;
+    const b = store.upload(longKey);
+    for await (const chunk of chunked(long)) await b.write(chunk as Buffer);
+    await b.end();
+    expect(sha(await store.getBuffer(longKey))).toBe(sha(long));
+    expect((await store.stat(longKey))?.etag).toMatch(/-4$/);
+    expect(await unfinished(longKey)).toBe(0);
+  });
+
+  it('an aborted written object leaves no object and no parts, and refuses further writes', async () => {
+    const key = `${prefix}written-aborted`;
+    const upload = store.upload(key);
+    await upload.write(randomBytes(20 * 1024 * 1024));
+    await upload.abort();
+    await expect(upload.write(Buffer.from('more'))).rejects.toThrow('was aborted');
+    expect(await store.stat(key)).toBeUndefined();
+    expect(await unfinished(key)).toBe(0);
+  });
 });
