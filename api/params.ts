@@ -14,6 +14,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
+import type { ObjectStore, ObjectUpload } from '../infra/object-store.js';
 import { badRequest, GeoError, invalidToken } from '../lib/errors.js';
 import type { AnonymousSpool, AnonymousSpools } from './anonymous-spools.js';
 import { BodyBudget, type BodyLimits, bodyTooLarge } from './body-budget.js';
@@ -25,6 +26,29 @@ export interface UploadedFile {
   /** Path of the temporary file holding the upload; deleted when the request ends. */
   path: string;
   size: number;
+  /** The same bytes stored in the object store as they arrived (RequestAccess.stage), when they were. */
+  staged?: StagedFile;
+}
+
+/**
+ * A file part's copy in the object store, made while the part arrived. It is removed when the request
+ * ends unless the route adopts it (keeps the object as its own, under `key`).
+ */
+export interface StagedFile {
+  /** What the staging chose the key for (for a publish, the job id the key belongs to). */
+  id: string;
+  key: string;
+  adopt(): void;
+}
+
+/**
+ * Where file parts are stored as they arrive, beside their temporary files, so that a route that keeps
+ * the file in the object store does not send it there again after the whole body is read.
+ */
+export interface FileStaging {
+  store: Pick<ObjectStore, 'upload' | 'remove'>;
+  /** The id and key a part of this field is stored under, or undefined to keep it on disk only. */
+  target(field: string): { id: string; key: string } | undefined;
 }
 
 export interface RequestParams {
@@ -60,7 +84,16 @@ export interface RequestAccess {
    * `request.body` is read.
    */
   body?: Readable;
+  /** Staging in the object store (see FileStaging) for the file parts this route keeps there. */
+  stage?: FileStaging;
 }
+
+/**
+ * What a temporary file's write stream holds before it stops the part: chunks that arrive while a write
+ * is under way go out together in the next one (one `writev`), instead of one write a 64 KB chunk. An
+ * 83 MB file was written in a third of the time as with the default 16 KB.
+ */
+export const WRITE_BUFFER_BYTES = 1024 * 1024;
 
 const tooManyFields = (max: number) =>
   badRequest('Too many parameters.', [`A request may carry at most ${max} parameters (FORM_MAX_FIELDS).`]);
@@ -102,8 +135,14 @@ export async function parseParams(
 ): Promise<{ params: RequestParams; cleanup: () => Promise<void> }> {
   const fields = new Map<string, string>();
   const files = new Map<string, UploadedFile>();
+  const staged = new Map<string, { file: UploadedFile; adopted: boolean }>();
   const cleanup = async () => {
-    await Promise.all([...files.values()].map((f) => rm(f.path, { force: true })));
+    await Promise.all([
+      ...[...files.values()].map((f) => rm(f.path, { force: true })),
+      ...[...staged.values()].flatMap(({ file, adopted }) =>
+        adopted || !file.staged ? [] : [access.stage?.store.remove(file.staged.key).catch(() => {})],
+      ),
+    ]);
   };
   let count = 0;
   for (const [k, v] of new URL(request.url).searchParams) {
@@ -115,7 +154,7 @@ export async function parseParams(
   const type = request.headers.get('content-type') ?? '';
   const hasBody = access.body !== undefined || request.body !== null;
   if (hasBody && (request.method === 'POST' || request.method === 'PUT')) {
-    const state: MultipartState = { fields, files, count, budget, access };
+    const state: MultipartState = { fields, files, staged, count, budget, access };
     try {
       if (type.startsWith('multipart/form-data')) {
         await readMultipart(request, type, limits, state);
@@ -168,6 +207,8 @@ function tokenIn(prefix: string): string {
 interface MultipartState {
   fields: Map<string, string>;
   files: Map<string, UploadedFile>;
+  /** Files staged in the object store, by temporary path, and whether their route adopted them. */
+  staged: Map<string, { file: UploadedFile; adopted: boolean }>;
   /** Parameters counted so far (the query string's). */
   count: number;
   budget: BodyBudget;
@@ -286,7 +327,19 @@ function readMultipart(
         admitFile(state)
           .then(async () => {
             files.set(name.toLowerCase(), file);
-            await pipeline(stream, counter, createWriteStream(path));
+            // Staged under the same bounds as the temporary file (a part spooled before the token is
+            // counted against the anonymous spool bound, and removed with it when refused).
+            const upload = stageFile(state, file, limits.maxUploadBytes);
+            try {
+              const sink = createWriteStream(path, { highWaterMark: WRITE_BUFFER_BYTES });
+              if (upload) await pipeline(stream, counter, sendingTo(upload), sink);
+              else await pipeline(stream, counter, sink);
+              if (truncated) await upload?.abort();
+              else await upload?.end();
+            } catch (e) {
+              await upload?.abort();
+              throw e;
+            }
             if (truncated) fail(tooLarge(limits.maxUploadBytes));
             file.size = (await stat(path)).size;
           })
@@ -301,5 +354,33 @@ function readMultipart(
     });
     body.on('error', (e) => stop(badRequest('The upload was interrupted.', [String(e.message)])));
     body.pipe(parser);
+  });
+}
+
+/** Starts the staged copy of a file part when the request's staging wants this field; marks the file. */
+function stageFile(state: MultipartState, file: UploadedFile, maxBytes: number): ObjectUpload | undefined {
+  const staging = state.access.stage;
+  const target = staging?.target(file.field);
+  if (!staging || !target) return undefined;
+  const entry = { file, adopted: false };
+  file.staged = {
+    ...target,
+    adopt: () => {
+      entry.adopted = true;
+    },
+  };
+  state.staged.set(file.path, entry);
+  return staging.store.upload(target.key, { maxBytes });
+}
+
+/** Passes each chunk on after handing it to the upload (which waits only while its parts are in flight). */
+function sendingTo(upload: ObjectUpload): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      upload.write(chunk).then(
+        () => done(null, chunk),
+        (e: unknown) => done(e as Error),
+      );
+    },
   });
 }

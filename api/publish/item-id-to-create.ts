@@ -25,14 +25,18 @@ export interface ChosenItemId {
   previous: PublishJobRow | undefined;
 }
 
-/** Reads and checks itemIdToCreate; refuses an id that an item other than our own job's has. */
+/**
+ * Reads and checks itemIdToCreate; refuses an id that an item other than our own job's has. Without
+ * one, the job id is `freshJobId` (the id its uploaded file was staged under) or a new one.
+ */
 export async function chooseItemId(
   db: Database,
   params: RequestParams,
   owner: string,
+  freshJobId: string = randomUUID(),
 ): Promise<ChosenItemId> {
   const given = params.get('itemIdToCreate') || undefined;
-  if (given === undefined) return { itemIdToCreate: given, jobId: randomUUID(), previous: undefined };
+  if (given === undefined) return { itemIdToCreate: given, jobId: freshJobId, previous: undefined };
   if (!ITEM_ID.test(given)) {
     throw badRequest('Invalid or missing input parameters.', [
       'itemIdToCreate must be 32 letters or digits.',

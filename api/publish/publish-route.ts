@@ -106,7 +106,12 @@ export async function publish(c: Context<AppEnv>) {
   if (await isTiledServiceDefinition(c)) return publishTiles(c, 'tilePackage');
   if (params.get('overwrite')?.toLowerCase() === 'true') return overwriteService(c);
 
-  const { itemIdToCreate, jobId, previous } = await chooseItemId(db, params, user.username);
+  const { itemIdToCreate, jobId, previous } = await chooseItemId(
+    db,
+    params,
+    user.username,
+    params.file('file')?.staged?.id,
+  );
   if (previous) return servicesResponse(c, previous, await findJob(db, cacheJobIdFor(jobId)));
 
   const rawType = params.get('filetype');

@@ -13,11 +13,11 @@ import type { UserRow } from '../../db/repositories/users.js';
 import type { PublishFileType } from '../../db/schema/publish-request.js';
 import type { ObjectStore } from '../../infra/object-store.js';
 import { badRequest, forbidden, itemNotFound } from '../../lib/errors.js';
-import type { RequestParams } from '../params.js';
+import type { RequestParams, StagedFile } from '../params.js';
 
 export type SourceRef =
   | { kind: 'item'; item: ItemRow; key: string; size: number; name: string }
-  | { kind: 'file'; path: string; size: number; name: string }
+  | { kind: 'file'; path: string; size: number; name: string; staged?: StagedFile }
   | { kind: 'text'; text: string; size: number; name: string };
 
 /** Item types whose data each file type reads. */
@@ -54,7 +54,8 @@ export async function resolveSource(
     return { kind: 'item', item, key: item.dataKey, size: item.dataSize, name: item.name ?? item.title };
   }
   const file = params.file('file');
-  if (file) return { kind: 'file', path: file.path, size: file.size, name: file.filename };
+  if (file)
+    return { kind: 'file', path: file.path, size: file.size, name: file.filename, staged: file.staged };
   const text = params.get('text');
   if (text !== undefined && text !== '')
     return { kind: 'text', text, size: Buffer.byteLength(text), name: 'text' };
@@ -75,10 +76,16 @@ export function checkSourceSize(fileType: PublishFileType, source: SourceRef, sq
     ]);
 }
 
-/** Stores the source under `key` (a server-side copy for items). */
+/**
+ * Stores the source under `key`: a server-side copy for items; an uploaded file staged under that very
+ * key while it arrived is adopted as it is, one staged elsewhere is copied server-side.
+ */
 export async function storeSource(store: ObjectStore, source: SourceRef, key: string): Promise<void> {
   if (source.kind === 'item') {
     await store.copy(source.key, key);
+  } else if (source.kind === 'file' && source.staged) {
+    if (source.staged.key === key) source.staged.adopt();
+    else await store.copy(source.staged.key, key);
   } else if (source.kind === 'file') {
     await store.put(key, createReadStream(source.path), source.size);
   } else {

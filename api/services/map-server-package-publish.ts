@@ -5,7 +5,6 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import type { Context } from 'hono';
 import { mayReadItem } from '../../db/repositories/access.js';
 import { findItem, insertItem, insertRelationship } from '../../db/repositories/items.js';
@@ -19,6 +18,7 @@ import { tilePublishWorkflowId } from '../../workflows/tile-cache-messages.js';
 import { requireUser } from '../auth.js';
 import type { AppEnv } from '../env.js';
 import { chooseItemId } from '../publish/item-id-to-create.js';
+import { storeSource } from '../publish/publish-source.js';
 import { servicesUrl } from '../urls.js';
 import { parseTileParameters } from './map-server-parameters.js';
 import {
@@ -43,7 +43,12 @@ async function publishTilesFromPackage(
   const deps = c.get('deps');
   const db = deps.database.db;
   const params = c.get('params');
-  const { itemIdToCreate, jobId, previous } = await chooseItemId(db, params, user.username);
+  const { itemIdToCreate, jobId, previous } = await chooseItemId(
+    db,
+    params,
+    user.username,
+    params.file('file')?.staged?.id,
+  );
   if (previous) return tileServicesResponse(c, previous);
   const parameters = parseTileParameters(params.get('publishParameters'));
   const serviceType = kind === 'vectorTilePackage' ? 'VectorTileServer' : 'MapServer';
@@ -65,7 +70,7 @@ async function publishTilesFromPackage(
     await deps.store.copy(item.dataKey, key);
     sourceItemId = item.id;
   } else if (file) {
-    await deps.store.put(key, createReadStream(file.path), file.size);
+    await storeSource(deps.store, { kind: 'file', ...file, name: file.filename }, key);
   } else {
     throw badRequest('Invalid or missing input parameters.', ["One of 'itemid' or 'file' is required."]);
   }
