@@ -268,9 +268,53 @@ export function byteCellEncoder(
         return null;
       };
     }
+    case 'esriFieldTypeDate': {
+      // Dates of ten characters (2024-03-02, 03/02/2024) repeat through a file: each distinct one is
+      // parsed once, as the string path parses it, and the others are found by a number made of their
+      // bytes, without making a string of them.
+      const seen = new Map<number, AttributeValue | { reason: string }>();
+      const write = valueWriter(field);
+      return (buf, s, e, w) => {
+        const key = e - s === 10 ? tenByteKey(buf, s) : -1;
+        if (key < 0) return viaString(buf, s, e, w);
+        let hit = seen.get(key);
+        if (hit === undefined) {
+          const parsed = parseCellValue(buf.toString('latin1', s, e), field, options);
+          hit = parsed.ok ? parsed.value : { reason: parsed.reason };
+          if (seen.size >= DATE_CACHE_LIMIT) seen.clear();
+          seen.set(key, hit);
+        }
+        if (hit !== null && typeof hit === 'object') return hit.reason;
+        return write(w, hit, field);
+      };
+    }
     default:
       return viaString;
   }
+}
+
+/**
+ * Ten ASCII bytes of exactly eight digits and two other characters, as one number that no other such
+ * ten bytes give (the digits in order, where the other two stand, and what they are); -1 for any other
+ * ten bytes. At most 10^8 × 100 × 128², well inside the integers a double holds exactly.
+ */
+export function tenByteKey(b: Uint8Array, start: number): number {
+  let digits = 0;
+  let places = 0;
+  let others = 0;
+  let count = 0;
+  for (let i = 0; i < 10; i++) {
+    const c = b[start + i];
+    const d = c - 48;
+    if (d >= 0 && d <= 9) digits = digits * 10 + d;
+    else {
+      if (++count > 2 || c >= 128) return -1;
+      places = places * 10 + i;
+      others = others * 128 + c;
+    }
+  }
+  if (count !== 2) return -1;
+  return (digits * 100 + places) * 16384 + others;
 }
 
 /** plainInteger over the bytes `[start, end)`. */

@@ -4,6 +4,7 @@ import {
   coordinateReader,
   plainDecimal,
   plainDecimalBytes,
+  tenByteKey,
 } from '../../../activities/publish/cell-encoders.js';
 
 /** A plain decimal as a file writes it: a sign or not, 1-15 integer digits, and 0-17 fraction digits. */
@@ -39,5 +40,36 @@ describe('the fast number readers', () => {
     const read = coordinateReader(false, Number);
     expect(read('-13092079.162597656')).toBe(-13092079.162597656);
     expect(read('-0.12345678901234567')).toBe(-Number('0.12345678901234567'));
+  });
+});
+
+/** Ten ASCII characters, mostly digits with a few separators (dates and near-dates). */
+const tenChars = fc
+  .array(fc.constantFrom(...'0123456789012345678901234567890123456789-/. T:a'), {
+    minLength: 10,
+    maxLength: 10,
+  })
+  .map((cs) => cs.join(''));
+
+describe('the key of a ten-character date', () => {
+  it('is one number per text of eight digits and two other characters, and -1 for any other', () => {
+    const keys = new Map<number, string>();
+    fc.assert(
+      fc.property(tenChars, (s) => {
+        const key = tenByteKey(Buffer.from(`,${s}`, 'latin1'), 1);
+        const digits = s.replaceAll(/[^0-9]/g, '').length;
+        if (digits !== 8) {
+          expect(key).toBe(-1);
+          return;
+        }
+        expect(Number.isSafeInteger(key) && key >= 0).toBe(true);
+        const before = keys.get(key);
+        if (before !== undefined) expect(before).toBe(s);
+        keys.set(key, s);
+      }),
+      { numRuns: 20000 },
+    );
+    expect(tenByteKey(Buffer.from('2024-03-02'), 0)).not.toBe(tenByteKey(Buffer.from('20240-3-02'), 0));
+    expect(tenByteKey(Buffer.from('2024-03-02'), 0)).not.toBe(tenByteKey(Buffer.from('2024/03/02'), 0));
   });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CsvDialect, parseRecords } from '../../../activities/publish/csv-source.js';
 import { createRowEncoder } from '../../../activities/publish/row-encoder.js';
@@ -354,6 +355,54 @@ describe('encodeDelimited', () => {
     expect(bytes.rejected[4].reason).toBe('Value of name contains a NUL character.');
     expect(bytes.loaded).toBe(strings.loaded);
     expect(Buffer.from(bytes.data).equals(Buffer.from(strings.data))).toBe(true);
+  });
+
+  it('reads dates from their bytes as the string path does, for every date order and a time zone', () => {
+    const dialect = (located.source as { dialect: CsvDialect }).dialect;
+    // Drawn dates of ten characters (valid and not, repeated), and a few of other lengths.
+    const day = fc
+      .tuple(
+        fc.integer({ min: 1890, max: 2040 }),
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 0, max: 32 }),
+        fc.constantFrom('-', '/', '.', ' '),
+        fc.constantFrom('ymd', 'mdy', 'dmy'),
+      )
+      .map(([y, m, d, sep, order]) => {
+        const [mm, dd] = [String(m).padStart(2, '0'), String(d).padStart(2, '0')];
+        if (order === 'ymd') return `${y}${sep}${mm}${sep}${dd}`;
+        return order === 'mdy' ? `${mm}${sep}${dd}${sep}${y}` : `${dd}${sep}${mm}${sep}${y}`;
+      });
+    const cell = fc.oneof(
+      { weight: 8, arbitrary: day },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom('2024-3-5', '2024-03-05T10:00:00Z', '12345678ab', 'abcdefghij'),
+      },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(cell, { minLength: 1, maxLength: 60 }),
+        fc.constantFrom(undefined, 'iso', 'ymd', 'mdy', 'dmy'),
+        fc.constantFrom(undefined, 'America/Chicago'),
+        (dates, dateFormat, timeZone) => {
+          const layer: LayerPlan = {
+            ...located,
+            timeZone,
+            fields: located.fields.map((f) =>
+              f.name === 'opened' ? { ...f, ...(dateFormat ? { dateFormat } : {}) } : f,
+            ),
+          };
+          // Each date twice, so the second reading comes from what the first left.
+          const text = [...dates, ...dates].map((d, i) => `n${i},${d},1,41.5,-87.5,1,1`).join('\n');
+          const { strings, bytes } = both(layer, dialect, `${text}\n`);
+          expect(bytes.rejected).toEqual(strings.rejected);
+          expect(bytes.loaded).toBe(strings.loaded);
+          expect(Buffer.from(bytes.data).equals(Buffer.from(strings.data))).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('reads CRLF lines (a bare LF stays in its field), Latin-1, semicolons and decimal commas alike', () => {
