@@ -10,6 +10,7 @@
  * no string is made for most cells; any other line takes the string route, with the same result.
  */
 
+import { isAscii } from 'node:buffer';
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
 import type { LayerPlan } from '../../db/schema/publish-request.js';
 import { geometryBounds, isEmptyGeometry } from '../../lib/geometry/index.js';
@@ -215,6 +216,9 @@ export function createRowEncoder(
       let loaded = 0;
       let records = 0;
       const n = bytes.length;
+      // A batch of plain ASCII without NUL (most machine-written files; one native pass each) has only
+      // its delimiters looked for, byte by byte; any other batch is checked line by line as it is split.
+      const allPlain = delimiter >= 0 && isAscii(buf) && !buf.includes(0);
       let lineStart = 0;
       while (lineStart < n) {
         // The line ends at the dialect's newline (a bare LF stays in the line of a CRLF file).
@@ -233,16 +237,29 @@ export function createRowEncoder(
         let plain = delimiter >= 0;
         let blank = true;
         let fieldStart = lineStart;
-        for (let i = lineStart; plain && i < lineEnd; i++) {
-          const c = bytes[i];
-          if (c === delimiter) {
-            if (fields * 2 + 4 > bounds.length) bounds = grow(bounds);
-            bounds[fields * 2] = fieldStart;
-            bounds[fields * 2 + 1] = i;
-            fields++;
-            fieldStart = i + 1;
-          } else if (c >= 0x80 || c === 0) plain = false;
-          else if (blank && WHITESPACE[c] === 0) blank = false;
+        if (allPlain) {
+          for (let i = lineStart; i < lineEnd; i++) {
+            if (bytes[i] === delimiter) {
+              if (fields * 2 + 4 > bounds.length) bounds = grow(bounds);
+              bounds[fields * 2] = fieldStart;
+              bounds[fields * 2 + 1] = i;
+              fields++;
+              fieldStart = i + 1;
+            }
+          }
+          blank = blankLine(bytes, lineStart, lineEnd, delimiter);
+        } else {
+          for (let i = lineStart; plain && i < lineEnd; i++) {
+            const c = bytes[i];
+            if (c === delimiter) {
+              if (fields * 2 + 4 > bounds.length) bounds = grow(bounds);
+              bounds[fields * 2] = fieldStart;
+              bounds[fields * 2 + 1] = i;
+              fields++;
+              fieldStart = i + 1;
+            } else if (c >= 0x80 || c === 0) plain = false;
+            else if (blank && WHITESPACE[c] === 0) blank = false;
+          }
         }
         if (!plain) {
           // Not plain ASCII: the line as parseRecords reads it, as strings.
@@ -325,6 +342,15 @@ export function createRowEncoder(
 function isPlainPoint(g: EsriGeometry): g is { x: number; y: number } {
   const p = g as { x?: unknown; y?: unknown; z?: unknown; m?: unknown };
   return typeof p.x === 'number' && typeof p.y === 'number' && p.z === undefined && p.m === undefined;
+}
+
+/** Whether the plain ASCII line `[start, end)` holds nothing but blanks and delimiters. */
+function blankLine(bytes: Uint8Array, start: number, end: number, delimiter: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = bytes[i];
+    if (c !== delimiter && WHITESPACE[c] === 0) return false;
+  }
+  return true;
 }
 
 function grow(bounds: Int32Array): Int32Array {

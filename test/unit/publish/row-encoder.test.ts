@@ -357,6 +357,19 @@ describe('encodeDelimited', () => {
     expect(Buffer.from(bytes.data).equals(Buffer.from(strings.data))).toBe(true);
   });
 
+  it('writes the same from a batch of plain ASCII only, blank lines and short rows included', () => {
+    const dialect = (located.source as { dialect: CsvDialect }).dialect;
+    // Without the non-ASCII and NUL lines, the batch takes the path that looks for delimiters only.
+    const plain = lines.filter((l) => /^[\x01-\x7f]*$/.test(l));
+    expect(plain.length).toBe(lines.length - 2);
+    const text = `${[...plain, ',,,,', '   ', ',x', ...plain].join('\n')}\n`;
+    const { strings, bytes, rows } = both(located, dialect, text);
+    expect(bytes.records).toBe(rows.length);
+    expect(bytes.rejected).toEqual(strings.rejected);
+    expect(bytes.loaded).toBe(strings.loaded);
+    expect(Buffer.from(bytes.data).equals(Buffer.from(strings.data))).toBe(true);
+  });
+
   it('reads dates from their bytes as the string path does, for every date order and a time zone', () => {
     const dialect = (located.source as { dialect: CsvDialect }).dialect;
     // Drawn dates of ten characters (valid and not, repeated), and a few of other lengths.
