@@ -135,10 +135,12 @@ export async function parseParams(
 ): Promise<{ params: RequestParams; cleanup: () => Promise<void> }> {
   const fields = new Map<string, string>();
   const files = new Map<string, UploadedFile>();
+  /** Every file part written, a repeated name's earlier parts included: all are removed at the end. */
+  const written: UploadedFile[] = [];
   const staged = new Map<string, { file: UploadedFile; adopted: boolean }>();
   const cleanup = async () => {
     await Promise.all([
-      ...[...files.values()].map((f) => rm(f.path, { force: true })),
+      ...written.map((f) => rm(f.path, { force: true })),
       ...[...staged.values()].flatMap(({ file, adopted }) =>
         adopted || !file.staged ? [] : [access.stage?.store.remove(file.staged.key).catch(() => {})],
       ),
@@ -154,7 +156,7 @@ export async function parseParams(
   const type = request.headers.get('content-type') ?? '';
   const hasBody = access.body !== undefined || request.body !== null;
   if (hasBody && (request.method === 'POST' || request.method === 'PUT')) {
-    const state: MultipartState = { fields, files, staged, count, budget, access };
+    const state: MultipartState = { fields, files, written, staged, count, budget, access };
     try {
       if (type.startsWith('multipart/form-data')) {
         await readMultipart(request, type, limits, state);
@@ -207,6 +209,7 @@ function tokenIn(prefix: string): string {
 interface MultipartState {
   fields: Map<string, string>;
   files: Map<string, UploadedFile>;
+  written: UploadedFile[];
   /** Files staged in the object store, by temporary path, and whether their route adopted them. */
   staged: Map<string, { file: UploadedFile; adopted: boolean }>;
   /** Parameters counted so far (the query string's). */
@@ -327,6 +330,7 @@ function readMultipart(
         admitFile(state)
           .then(async () => {
             files.set(name.toLowerCase(), file);
+            state.written.push(file);
             // Staged under the same bounds as the temporary file (a part spooled before the token is
             // counted against the anonymous spool bound, and removed with it when refused).
             const upload = stageFile(state, file, limits.maxUploadBytes);

@@ -50,6 +50,24 @@ describe('request parameters', () => {
     expect(existsSync(file!.path)).toBe(false);
   });
 
+  it('removes every temporary file of a repeated file part, not only the last one kept', async () => {
+    const form = new FormData();
+    form.set('token', 'good');
+    form.append('file', new Blob(['first\n']), 'a.csv');
+    form.append('file', new Blob(['second\n']), 'b.csv');
+    form.append('FILE', new Blob(['third\n']), 'c.csv');
+    const l = limits();
+    const { params, cleanup } = await parseParams(
+      new Request('http://x/', { method: 'POST', body: form }),
+      l,
+      uploads,
+    );
+    expect(readFileSync(params.file('file')!.path, 'utf8')).toBe('third\n');
+    expect(readdirSync(l.tmpDir).length).toBe(3);
+    await cleanup();
+    expect(readdirSync(l.tmpDir)).toEqual([]);
+  });
+
   it('rejects an upload over the limit with 413 and leaves no temporary file', async () => {
     const form = new FormData();
     form.set('token', 'good');
