@@ -360,7 +360,7 @@ describe('encodeDelimited', () => {
   it('writes the same from a batch of plain ASCII only, blank lines and short rows included', () => {
     const dialect = (located.source as { dialect: CsvDialect }).dialect;
     // Without the non-ASCII and NUL lines, the batch takes the path that looks for delimiters only.
-    const plain = lines.filter((l) => /^[\x01-\x7f]*$/.test(l));
+    const plain = lines.filter((l) => [...l].every((ch) => ch.charCodeAt(0) > 0 && ch.charCodeAt(0) < 0x80));
     expect(plain.length).toBe(lines.length - 2);
     const text = `${[...plain, ',,,,', '   ', ',x', ...plain].join('\n')}\n`;
     const { strings, bytes, rows } = both(located, dialect, text);
