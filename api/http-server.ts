@@ -4,11 +4,13 @@
  * front of that the socket front (plain tile GETs answered on the connection, before Node parses them).
  */
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.js';
 import type { AppDeps } from './env.js';
 import { createTileFastPath } from './tile-fast-path.js';
 import { attachSocketFront } from './tile-socket-front.js';
+import { sweepStaleUploads } from './upload-sweep.js';
 
 export interface ServeOptions {
   port: number;
@@ -37,6 +39,9 @@ export function serveApp(deps: AppDeps, { port, hostname }: ServeOptions): Serve
     front.closeAll();
     closeAll();
   };
+  // Upload files a killed process left behind (the app's own requests remove theirs).
+  const stopSweep = sweepStaleUploads(join(deps.config.dataDir, 'tmp'), deps.log);
+  server.on('close', stopSweep);
   server.listen(port, hostname);
   return server;
 }
