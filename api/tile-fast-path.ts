@@ -35,7 +35,13 @@ import type { AppDeps } from './env.js';
 import { queryParam } from './params.js';
 import { errorEnvelope } from './render.js';
 import { createServiceAuthorizer, type ServiceAudience } from './services/service-access.js';
-import { answerTile, type TileAnswer, type TileRequest, tileAnswerNow } from './services/tile-serving.js';
+import {
+  answerTile,
+  locateTile,
+  type TileAnswer,
+  type TileRequest,
+  tileAnswerNow,
+} from './services/tile-serving.js';
 
 /** A token's grant is looked up again after this long, so a sign-out or a disabled user shows soon. */
 const GRANT_TTL_MS = 5_000;
@@ -81,6 +87,11 @@ export interface TileFastPath {
   /** The answer after reading what memory lacks, or undefined when the full stack must answer. */
   answer(ask: TileAsk): Promise<TileAnswer | undefined>;
   /**
+   * What `answer`, just given by answerNow for `ask` on a connection from `socketAddress`, was made of;
+   * undefined when it may not be given again without asking (a 404, or anything not from memory).
+   */
+  basisOf(ask: TileAsk, answer: TileAnswer, socketAddress: string | undefined): AnswerBasis | undefined;
+  /**
    * For the socket front: the SOAP ask of a POST to `target` under `basePath` (its body still to be set),
    * or undefined when the request is no GetMapTile this path may read (path, type, length).
    */
@@ -89,6 +100,16 @@ export interface TileFastPath {
   soapAnswerNow(ask: SoapTileAsk): Buffer | null | undefined;
   /** The GetMapTile response envelope after reading what memory lacks; undefined: the route answers. */
   soapAnswer(ask: SoapTileAsk): Promise<Buffer | undefined>;
+}
+
+/**
+ * What a tile answer from memory was made of: the token's grant, the cache row and the access answer as
+ * their memos hold them, and for a 200 the tile's bytes in the tile memory. While each memo still holds
+ * that very answer, asking again would give the same answer: `holds` says so, without redoing the rest.
+ */
+export interface AnswerBasis {
+  /** True while the same request, on a connection from `socketAddress`, has the same answer. */
+  holds(socketAddress: string | undefined): boolean;
 }
 
 export function createTileFastPath(deps: AppDeps): TileFastPath {
@@ -171,6 +192,42 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
     }
   }
 
+  function basisOf(
+    ask: TileAsk,
+    answer: TileAnswer,
+    socketAddress: string | undefined,
+  ): AnswerBasis | undefined {
+    if (answer.status === 404) return undefined;
+    const token = tokenOf(queryToken(ask.query), ask.header);
+    const grant = token ? grants.peek(token) : undefined;
+    const user = grant ? signedIn(grant.value, originOf(ask)) : undefined;
+    if (token && !user) return undefined;
+    const { serviceType, name } = ask;
+    const cache = rows.known(serviceType, name);
+    if (!cache) return undefined;
+    const audience = authorize.known(cache.serviceItemId, user);
+    if (!audience) return undefined;
+    const spot = answer.status === 200 ? locateTile(cache, tileRequest(ask)) : undefined;
+    const tile = spot && reader.peeking(spot.at, spot.tile);
+    const bytes = answer.status === 200 ? answer.bytes : undefined;
+    if (answer.status === 200 && tile?.() !== bytes) return undefined;
+    // Each lookup with its key made once: the replay's checks cost a few map reads.
+    const row = rows.knowing(serviceType, name);
+    const access = authorize.knowing(cache.serviceItemId, user);
+    return {
+      holds(address) {
+        if (token) {
+          // The same grant, still in force, for a caller at the same address (a grant may be bound to one).
+          if (address !== socketAddress || grants.peek(token) !== grant) return false;
+          if (!(grant?.value && grant.value.expires > deps.now())) return false;
+        }
+        if (row() !== cache || access() !== audience) return false;
+        // The tile still in memory (a use that keeps it there, as answering it would).
+        return tile === undefined || tile() === bytes;
+      },
+    };
+  }
+
   /**
    * A GetMapTile answer from memory alone, as the SOAP route and its handler give it: the same access
    * check (the cache row by name, then the service's audience), map name, tile address and tile.
@@ -246,6 +303,7 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
     },
     answerNow,
     answer,
+    basisOf,
     soapAskOf(basePath, target, header, socketAddress) {
       const prefix = `${basePath}/services/Hosted/`;
       if (!target.startsWith(prefix)) return undefined;

@@ -18,7 +18,7 @@ import type { Socket } from 'node:net';
 import { SOAP_CONTENT_TYPE } from '../soap/dispatcher.js';
 import { simpleCorsHeaders } from './cors.js';
 import type { TileAnswer } from './services/tile-serving.js';
-import type { TileFastPath, WireAnswer } from './tile-fast-path.js';
+import type { AnswerBasis, TileFastPath, WireAnswer } from './tile-fast-path.js';
 import { wireAnswer } from './tile-fast-path.js';
 
 /** A tile request head is a few hundred bytes; a longer one goes to Node's parser and its limits. */
@@ -92,6 +92,7 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
     return ends;
   };
   const headOf = createHeadMemory();
+  const replays = createReplays();
 
   server.on('connection', (socket: Socket) => {
     const state = { busy: false };
@@ -144,7 +145,15 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
         const end = data.indexOf('\r\n\r\n', at, 'latin1');
         // A head still coming in parts (rare for a small GET) is Node's to wait for, with its timeouts.
         if (end < 0) return toHttp(data.subarray(at));
-        const get = end - at <= MAX_HEAD ? readHead(data.toString('latin1', at, end)) : undefined;
+        const text = end - at <= MAX_HEAD ? data.toString('latin1', at, end) : undefined;
+        const again = text === undefined ? undefined : replays.get(text);
+        if (again?.basis.holds(socket.remoteAddress)) {
+          reached.at = end + 4;
+          // Remembered only for requests that keep the connection open.
+          if (send(KEEP_OPEN, again.head, again.body) || waitingForClient(data, reached.at)) return;
+          continue;
+        }
+        const get = text === undefined ? undefined : readHead(text);
         if (get?.method === 'POST') {
           if (!serveSoap(data, reached, get, end + 4)) return;
           continue;
@@ -155,7 +164,10 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
         if (now === null) return toHttp(data.subarray(at));
         if (now) {
           reached.at = end + 4;
-          writeTile(get, now, ask.header('origin'));
+          const written = writeTile(get, now, ask.header('origin'));
+          if (written && text !== undefined && !get.close) {
+            replays.remember(text, get, written, tiles.basisOf(ask, now, socket.remoteAddress));
+          }
           if (get.close || waitingForClient(data, reached.at)) return;
           continue;
         }
@@ -232,16 +244,31 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
       return false;
     };
 
-    const write = (get: PlainRequest, wire: WireAnswer) => send(get, headBytes(wire), wire.body);
+    const write = (get: PlainRequest, wire: WireAnswer) => {
+      if (send(get, headBytes(wire), wire.body)) get.close = true;
+    };
 
-    /** A tile answer: a 200 or 304 with its remembered head, a 404 with its error body. */
-    const writeTile = (get: PlainRequest, found: TileAnswer, origin: string | undefined) => {
-      if (found.status === 404) return write(get, wireAnswer(found, origin, get.head));
-      send(get, headOf(found, origin), found.status === 200 && !get.head ? found.bytes : undefined);
+    /**
+     * A tile answer: a 200 or 304 with its remembered head (returned with the body written, for the
+     * replays), a 404 with its error body.
+     */
+    const writeTile = (
+      get: PlainRequest,
+      found: TileAnswer,
+      origin: string | undefined,
+    ): { head: Buffer; body: Uint8Array | undefined } | undefined => {
+      if (found.status === 404) {
+        write(get, wireAnswer(found, origin, get.head));
+        return undefined;
+      }
+      const head = headOf(found, origin);
+      const body = found.status === 200 && !get.head ? found.bytes : undefined;
+      if (send(get, head, body)) get.close = true;
+      return { head, body };
     };
 
     /** Writes a response: `head` (status line and headers), then Date and Connection, then `body`. */
-    const send = (get: PlainRequest, head: Buffer, body: Uint8Array | undefined) => {
+    const send = (get: { close: boolean }, head: Buffer, body: Uint8Array | undefined) => {
       const closing = get.close || !server.listening;
       const tail = closing ? endLines().close : endLines().keepAlive;
       const lines = Buffer.allocUnsafe(head.length + tail.length);
@@ -254,10 +281,10 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
         socket.uncork();
       } else socket.write(lines);
       if (closing) {
-        get.close = true;
         socket.removeListener('data', onData);
         socket.end();
       }
+      return closing;
     };
 
     /**
@@ -300,6 +327,53 @@ function headBytes(wire: WireAnswer): Buffer {
   let text = STATUS_LINES[wire.status];
   for (let i = 0; i < wire.headers.length; i += 2) text += `${wire.headers[i]}: ${wire.headers[i + 1]}\r\n`;
   return Buffer.from(text, 'latin1');
+}
+
+/** Requests whose answers are remembered for replay; all are forgotten when this many are held. */
+const MAX_REPLAYS = 4096;
+/** Bytes of tiles the replays may hold beyond the tile memory's bound (tiles it has let go). */
+const MAX_REPLAY_BYTES = 32 * 1024 ** 2;
+/** Longer request heads are answered, not remembered. */
+const MAX_REPLAY_HEAD = 2048;
+
+const KEEP_OPEN = { close: false };
+
+interface Replay {
+  head: Buffer;
+  body: Uint8Array | undefined;
+  basis: AnswerBasis;
+}
+
+/**
+ * Tile answers by the exact request head that asked for them. A map client's tiles are asked for again
+ * and again (by the same client and by every client showing the same map), so the same head with the
+ * same basis (grant, cache row, access answer and tile, as the lean path's memos hold them now: see
+ * AnswerBasis) gets the same response bytes again without reading the head, the path or the memos one
+ * by one: most of what a warm tile cost in JavaScript (bench/README "Tiles", session 18).
+ */
+function createReplays() {
+  const replays = new Map<string, Replay>();
+  let bytes = 0;
+  return {
+    get: (text: string) => replays.get(text),
+    remember(
+      text: string,
+      get: PlainRequest,
+      written: { head: Buffer; body: Uint8Array | undefined },
+      basis: AnswerBasis | undefined,
+    ) {
+      if (!basis || text.length > MAX_REPLAY_HEAD || get.close) return;
+      const size = written.body?.length ?? 0;
+      if (replays.size >= MAX_REPLAYS || bytes + size > MAX_REPLAY_BYTES) {
+        replays.clear();
+        bytes = 0;
+      }
+      const before = replays.get(text);
+      if (before) bytes -= before.body?.length ?? 0;
+      replays.set(text, { head: written.head, body: written.body, basis });
+      bytes += size;
+    },
+  };
 }
 
 /** Remembered heads of 304 answers, by ETag; cleared when full. */

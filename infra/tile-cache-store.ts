@@ -45,9 +45,14 @@ export function explodedKey(serviceItemId: string, tile: TileAddress, extension 
   return `${cachePrefix(serviceItemId)}_alllayers/${explodedTilePath(tile, extension)}`;
 }
 
-/** Least-recently-used map bounded by a total weight (entries count 1 unless a weight is given). */
+/**
+ * A map bounded by a total weight (entries count 1 unless a weight is given) that lets go of the entries
+ * least recently used first, approximately: a use marks its entry (one map read, where moving it to the
+ * end was three map operations and the map's regrowth, on every warm tile), and making room passes over
+ * the entries from the oldest, giving each marked one a second chance at the end (the "clock" scheme).
+ */
 export class LruMap<V> {
-  private readonly entries = new Map<string, { value: V; weight: number }>();
+  private readonly entries = new Map<string, { value: V; weight: number; used: boolean }>();
   private weight = 0;
 
   constructor(private readonly maxWeight: number) {}
@@ -55,20 +60,24 @@ export class LruMap<V> {
   get(key: string): V | undefined {
     const hit = this.entries.get(key);
     if (!hit) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, hit);
+    hit.used = true;
     return hit.value;
   }
 
   set(key: string, value: V, weight = 1): void {
     if (weight > this.maxWeight) return;
     this.delete(key);
-    this.entries.set(key, { value, weight });
+    this.entries.set(key, { value, weight, used: false });
     this.weight += weight;
+    // Each marked entry moves to the end once, unmarked, as does the entry just set (it is let go last):
+    // every entry is passed at most twice before the weight is in bounds.
     for (const [k, e] of this.entries) {
       if (this.weight <= this.maxWeight) break;
       this.entries.delete(k);
-      this.weight -= e.weight;
+      if (e.used || k === key) {
+        e.used = false;
+        this.entries.set(k, e);
+      } else this.weight -= e.weight;
     }
   }
 
@@ -105,6 +114,8 @@ export interface TileCacheReader {
    * when only the object store can tell (then call readTile).
    */
   peekTile(at: TileLocation, tile: TileAddress): Uint8Array | null | undefined;
+  /** `peekTile` for one tile, its key made once: for a lookup repeated with every request. */
+  peeking(at: TileLocation, tile: TileAddress): () => Uint8Array | null | undefined;
   /**
    * The tile sizes of a compact bundle by slot (0: no tile), from its index as the tile reads keep it;
    * undefined when the bundle does not exist. Tile maps are answered from these.
@@ -283,6 +294,10 @@ export function createTileCacheReader(
       return indexFetches;
     },
     peekTile: (at, tile) => peek(keyOf(at, tile)),
+    peeking(at, tile) {
+      const key = keyOf(at, tile);
+      return () => peek(key);
+    },
     readTile(at, tile) {
       const tileCacheKey = keyOf(at, tile);
       const known = peek(tileCacheKey);

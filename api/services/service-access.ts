@@ -30,6 +30,8 @@ export interface ServiceAuthorizer {
   (db: Database, serviceItemId: string, viewer: UserRow | undefined): Promise<ServiceAudience>;
   /** A remembered grant, synchronously; undefined when not remembered, expired or refused. */
   known(serviceItemId: string, viewer: UserRow | undefined): ServiceAudience | undefined;
+  /** `known` for one item and viewer, its key made once: for a lookup repeated with every request. */
+  knowing(serviceItemId: string, viewer: UserRow | undefined): () => ServiceAudience | undefined;
   /** Forgets every answer, after a change made in this process (sharing, deletion, a user's role). */
   clear(): void;
 }
@@ -60,9 +62,15 @@ export function createServiceAuthorizer(
     if ('audience' in answer) return answer.audience;
     throw answer.error;
   };
-  const known = (serviceItemId: string, viewer: UserRow | undefined) => {
-    const hit = answers.peek(keyOf(serviceItemId, viewer))?.value;
+  const knownByKey = (key: string) => {
+    const hit = answers.peek(key)?.value;
     return hit && 'audience' in hit ? hit.audience : undefined;
   };
-  return Object.assign(authorize, { known, clear: () => answers.clear() });
+  const known = (serviceItemId: string, viewer: UserRow | undefined) =>
+    knownByKey(keyOf(serviceItemId, viewer));
+  const knowing = (serviceItemId: string, viewer: UserRow | undefined) => {
+    const key = keyOf(serviceItemId, viewer);
+    return () => knownByKey(key);
+  };
+  return Object.assign(authorize, { known, knowing, clear: () => answers.clear() });
 }

@@ -70,7 +70,7 @@ export async function answerTile(
   return bytes ? found(bytes, spot, audience, req) : notFound(req);
 }
 
-interface TileSpot {
+export interface TileSpot {
   at: TileLocation;
   tile: { level: number; row: number; col: number };
   etag: string;
@@ -78,7 +78,7 @@ interface TileSpot {
 }
 
 /** Where the requested tile would be, or undefined when the request names no tile of this cache. */
-function locateTile(cache: TileCacheRow, req: TileRequest): TileSpot | undefined {
+export function locateTile(cache: TileCacheRow, req: TileRequest): TileSpot | undefined {
   const level = Number(req.level);
   const row = Number(req.row);
   const col = Number(req.col.endsWith('.pbf') ? req.col.slice(0, -4) : req.col);

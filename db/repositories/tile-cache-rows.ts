@@ -13,6 +13,8 @@ export interface TileCacheRows {
   (db: Database, serviceType: TileServiceType, name: string): Promise<TileCacheRow | undefined>;
   /** The row when it has been read and is still fresh, synchronously; otherwise undefined. */
   known(serviceType: TileServiceType, name: string): TileCacheRow | undefined;
+  /** `known` for one service, its key made once: for a lookup repeated with every request. */
+  knowing(serviceType: TileServiceType, name: string): () => TileCacheRow | undefined;
 }
 
 /**
@@ -36,5 +38,9 @@ export function createTileCacheRows({
       return cache && cache.status !== 'failed' ? cache : undefined;
     });
   const known = (serviceType: TileServiceType, name: string) => memo.peek(keyOf(serviceType, name))?.value;
-  return Object.assign(rows, { known });
+  const knowing = (serviceType: TileServiceType, name: string) => {
+    const key = keyOf(serviceType, name);
+    return () => memo.peek(key)?.value;
+  };
+  return Object.assign(rows, { known, knowing });
 }

@@ -4,6 +4,7 @@
  * for a refused token, 499/403 for a private service, ETag/304, Cache-Control per audience, CORS, a
  * 404 error body for a missing tile, gzip vector tiles, and a rebuilt cache's new generation.
  */
+import { Agent, type IncomingHttpHeaders, request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newUser, type TestUser } from '../portal/portal-helpers.js';
 import { uniqueName } from '../publish/publish-client.js';
@@ -218,6 +219,70 @@ describe('tiles of a public Map Service', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });
 });
+
+describe('a public tile answered again from memory (the socket front replays it)', () => {
+  const name = uniqueName('lean_replayed');
+  let id = '';
+  const owner = () => stack().admin.username;
+  const share = async (everyone: boolean) => {
+    const shared = await call(`/sharing/rest/content/users/${owner()}/items/${id}/share`, {
+      token: await adminToken(),
+      everyone: String(everyone),
+      org: 'false',
+    });
+    expect(shared.json.itemId).toBe(id);
+  };
+
+  beforeAll(async () => {
+    id = await publishedPackage('red.tpkx', 'tilePackage', name);
+    await share(true);
+  }, 120_000);
+
+  it('stops once the service is no longer shared, within the time the access answer is remembered', async () => {
+    // One kept-alive connection that carries tile GETs alone stays with the socket front, which replays
+    // the same request head; fetch's shared pool would have sent other requests first (those connections
+    // go to Node's server, and the lean path answers their tiles).
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const first = await getOn(agent, tileUrl(name, '1/1/1'));
+      expect(first.headers['content-type']).toBe('image/png');
+      for (let i = 0; i < 20; i++) {
+        const again = await getOn(agent, tileUrl(name, '1/1/1'));
+        expect(again.headers.etag).toBe(first.headers.etag);
+        expect(again.body.equals(first.body)).toBe(true);
+      }
+      await share(false);
+      const unshared = Date.now();
+      let res = await getOn(agent, tileUrl(name, '1/1/1'));
+      while (res.headers['content-type'] === 'image/png' && Date.now() - unshared < 15_000) {
+        await new Promise((r) => setTimeout(r, 50));
+        res = await getOn(agent, tileUrl(name, '1/1/1'));
+      }
+      // An anonymous caller is asked for a token, as the full stack asks (the access answer is kept 2 s
+      // and looked up again while in use; the replay holds no longer than that answer does).
+      expect(JSON.parse(res.body.toString()).error.code).toBe(499);
+      expect(Date.now() - unshared).toBeLessThan(6_000);
+    } finally {
+      agent.destroy();
+    }
+  }, 60_000);
+});
+
+/** A GET on `agent`'s connections: status, headers and the whole body. */
+function getOn(agent: Agent, url: string) {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    const req = request(url, { agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 describe('tiles of a Vector Tile Service (from a .vtpk)', () => {
   const name = uniqueName('lean_roads');

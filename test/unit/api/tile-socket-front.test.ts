@@ -76,6 +76,16 @@ function standInTiles(): TileFastPath {
     },
     answer: (ask) =>
       new Promise((resolve) => setTimeout(() => resolve(ask.level === '2' ? answerOf(ask) : undefined), 20)),
+    basisOf: (_ask, answer, socketAddress) => {
+      if (answer.status === 404) return undefined;
+      const made = basisVersion;
+      return {
+        holds: (address) => {
+          heldFor.push(address);
+          return address === socketAddress && basisVersion === made;
+        },
+      };
+    },
     soapAskOf(basePath, target, header) {
       if (target !== `${basePath}/services/Hosted/pts/MapServer`) return undefined;
       // As the lean path does: the type and the length from the headers.
@@ -98,6 +108,10 @@ function standInTiles(): TileFastPath {
 
 let server: Server | undefined;
 let answeredNow = 0;
+/** What the stand-in's answers are made of: a new version and no remembered answer holds. */
+let basisVersion = 0;
+/** The socket addresses the front asked a basis about. */
+const heldFor: (string | undefined)[] = [];
 const sockets: Socket[] = [];
 afterEach(async () => {
   for (const s of sockets.splice(0)) s.destroy();
@@ -137,7 +151,12 @@ async function start(): Promise<{ port: number; httpAnswered: string[] }> {
 }
 
 /** Writes `chunks` (each after the previous is sent) and reads until `responses` responses have come. */
-async function exchange(port: number, chunks: string[], responses: number): Promise<Buffer> {
+async function exchange(
+  port: number,
+  chunks: string[],
+  responses: number,
+  heads: boolean[] = [],
+): Promise<Buffer> {
   const socket = connect(port, '127.0.0.1');
   sockets.push(socket);
   await new Promise((r) => socket.once('connect', r));
@@ -145,7 +164,7 @@ async function exchange(port: number, chunks: string[], responses: number): Prom
   const done = new Promise<void>((resolve, reject) => {
     socket.on('data', (d) => {
       got.push(d);
-      if (splitResponses(Buffer.concat(got)).length >= responses) resolve();
+      if (splitResponses(Buffer.concat(got), heads).length >= responses) resolve();
     });
     socket.on('error', reject);
     socket.on('close', () => resolve());
@@ -245,6 +264,64 @@ describe('socket front', () => {
     expect(
       new Set(front.map((r) => headerOf(r.headers, 'access-control-allow-origin'))).size,
     ).toBeGreaterThan(1);
+  });
+
+  it('answers a head asked again from the remembered answer while its basis holds, as the first time', async () => {
+    const { port, httpAnswered } = await start();
+    const before = answeredNow;
+    heldFor.length = 0;
+    const again = [
+      get(tile(1, 5, 5)),
+      get(tile(1, 5, 5)),
+      get(tile(1, 5, 5), 'If-None-Match: "t-1-5-5"\r\n'),
+    ];
+    const first = splitResponses(await exchange(port, [again.join('')], 3));
+    // The second GET is the first one's head again: replayed, with no answer asked of the tile path.
+    expect(answeredNow - before).toBe(2);
+    expect(heldFor).toEqual(['127.0.0.1']);
+    expect(first.map((r) => r.status)).toEqual([200, 200, 304]);
+    expect(withoutDate(first[1])).toEqual(withoutDate(first[0]));
+    // On another connection, the same three: all replayed (the 304 too), the same bytes but for Date.
+    const second = splitResponses(await exchange(port, [again.join('')], 3));
+    expect(answeredNow - before).toBe(2);
+    expect(second.map(withoutDate)).toEqual(first.map(withoutDate));
+    // Once the basis no longer holds (a grant, a row, an access answer or the tile changed), asked again.
+    basisVersion++;
+    const third = splitResponses(await exchange(port, [again.join('')], 3));
+    expect(answeredNow - before).toBe(4);
+    expect(third.map(withoutDate)).toEqual(first.map(withoutDate));
+    // Node's server answers the same requests with the same bytes.
+    const viaNode = splitResponses(await exchange(port, [get('/info') + again.join('')], 4));
+    expect(httpAnswered.length).toBe(4);
+    expect(viaNode.slice(1).map(withoutDate)).toEqual(first.map(withoutDate));
+  });
+
+  it('remembers neither a request that closes its connection, nor a 404, nor a head differing in a byte', async () => {
+    const { port } = await start();
+    const before = answeredNow;
+    const asks = [
+      get(tile(1, 6, 6), 'Connection: close\r\n'),
+      get(tile(1, 404, 6)),
+      get(tile(1, 404, 6)),
+      get(tile(1, 6, 6), 'Origin: https://a.example\r\n'),
+      get(tile(1, 6, 6), 'Origin: https://b.example\r\n'),
+      get(tile(1, 6, 6), 'Connection: close\r\n'),
+    ];
+    for (const ask of asks) await exchange(port, [ask], 1);
+    expect(answeredNow - before).toBe(6);
+    // HEAD and GET of one tile are two heads: each answered as itself, the HEAD with no body.
+    const heads = [false, true, false];
+    const both = splitResponses(
+      await exchange(
+        port,
+        [get(tile(1, 6, 6)) + get(tile(1, 6, 6)).replace('GET', 'HEAD') + get(tile(1, 6, 6))],
+        3,
+        heads,
+      ),
+      heads,
+    );
+    expect(both.map((r) => r.body.length)).toEqual([3005, 0, 3005]);
+    expect(headerOf(both[1].headers, 'content-length')).toBe('3005');
   });
 
   it('answers pipelined requests in order, handing the connection to Node at the first it does not answer', async () => {

@@ -34,3 +34,38 @@ describe('LruMap', () => {
     expect([m.get('s1/a'), m.get('s1/b'), m.get('s2/a')]).toEqual([undefined, undefined, 3]);
   });
 });
+
+describe('LruMap making room', () => {
+  it('lets the oldest unused entry go first, used ones after the rest, and never the entry just set', () => {
+    const m = new LruMap<number>(3);
+    m.set('a', 1);
+    m.set('b', 2);
+    m.set('c', 3);
+    for (const k of ['a', 'b', 'c']) m.get(k);
+    // All used: each has its second chance, and the oldest of them goes.
+    m.set('d', 4);
+    expect(m.size).toBe(3);
+    expect(m.get('a')).toBeUndefined();
+    // b and c were passed (unmarked), d is new: the unmarked b is next, then c; d stays through both.
+    m.set('e', 5, 2);
+    expect([m.get('b'), m.get('c'), m.get('d'), m.get('e')]).toEqual([undefined, undefined, 4, 5]);
+  });
+
+  it('keeps the weight within bounds over many uses and sets', () => {
+    const m = new LruMap<number>(50);
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed;
+    };
+    let kept = 0;
+    for (let i = 0; i < 5000; i++) {
+      const k = `k${next() % 200}`;
+      if (next() % 3 === 0) m.set(k, i, 1 + (next() % 5));
+      else if (m.get(k) !== undefined) kept++;
+      // Never more than the bound allows (every entry weighs at least 1).
+      expect(m.size).toBeLessThanOrEqual(50);
+    }
+    expect(kept).toBeGreaterThan(0);
+  });
+});
