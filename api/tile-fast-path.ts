@@ -22,6 +22,7 @@ import type { TileCacheRow, TileServiceType } from '../db/repositories/tile-cach
 import type { UserRow } from '../db/repositories/users.js';
 import type { TileLocation } from '../infra/tile-cache-store.js';
 import { tileExtension } from '../lib/tiles/exploded-paths.js';
+import type { TileAddress } from '../lib/tiles/web-mercator.js';
 import { createTtlMemo } from '../lib/ttl-memo.js';
 import { operationOfSoapAction, SOAP_CONTENT_TYPE } from '../soap/dispatcher.js';
 import { getMapTileResponse, readGetMapTile } from '../soap/get-map-tile-fast.js';
@@ -100,6 +101,8 @@ export interface TileFastPath {
   soapAnswerNow(ask: SoapTileAsk): Buffer | null | undefined;
   /** The GetMapTile response envelope after reading what memory lacks; undefined: the route answers. */
   soapAnswer(ask: SoapTileAsk): Promise<Buffer | undefined>;
+  /** basisOf for a GetMapTile envelope soapAnswerNow has just given for `ask`. */
+  soapBasisOf(ask: SoapTileAsk, socketAddress: string | undefined): AnswerBasis | undefined;
 }
 
 /**
@@ -198,19 +201,53 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
     socketAddress: string | undefined,
   ): AnswerBasis | undefined {
     if (answer.status === 404) return undefined;
+    const bytes = answer.status === 200 ? answer.bytes : undefined;
+    return basisFrom(ask, ask.serviceType, ask.name, socketAddress, (cache) => {
+      if (!bytes) return undefined;
+      const spot = locateTile(cache, tileRequest(ask));
+      return spot ? { at: spot.at, tile: spot.tile, bytes } : null;
+    });
+  }
+
+  function soapBasisOf(ask: SoapTileAsk, socketAddress: string | undefined): AnswerBasis | undefined {
+    const q = readSoapAsk(ask);
+    if (!q) return undefined;
+    return basisFrom(ask, 'MapServer', ask.name, socketAddress, (cache) => {
+      const at = cache.serviceType === 'MapServer' ? soapTileSpot(cache, q) : undefined;
+      if (!at) return null;
+      const tile = { level: q.Level, row: q.Row, col: q.Column };
+      const bytes = reader.peekTile(at, tile);
+      return bytes ? { at, tile, bytes } : null;
+    });
+  }
+
+  /**
+   * The basis of an answer from memory to `ask`: the token's grant, the cache row and the access answer
+   * as the memos hold them now, and the tile `tileOf` names (undefined: a 304, which reads no tile; null:
+   * no basis). Undefined when any is not in memory.
+   */
+  function basisFrom(
+    ask: Pick<TileAsk, 'query' | 'header' | 'address'>,
+    serviceType: TileServiceType,
+    name: string,
+    socketAddress: string | undefined,
+    tileOf: (
+      cache: TileCacheRow,
+    ) => { at: TileLocation; tile: TileAddress; bytes: Uint8Array } | null | undefined,
+  ): AnswerBasis | undefined {
     const token = tokenOf(queryToken(ask.query), ask.header);
     const grant = token ? grants.peek(token) : undefined;
     const user = grant ? signedIn(grant.value, originOf(ask)) : undefined;
     if (token && !user) return undefined;
-    const { serviceType, name } = ask;
     const cache = rows.known(serviceType, name);
     if (!cache) return undefined;
     const audience = authorize.known(cache.serviceItemId, user);
     if (!audience) return undefined;
-    const spot = answer.status === 200 ? locateTile(cache, tileRequest(ask)) : undefined;
+    const spot = tileOf(cache);
+    if (spot === null) return undefined;
     const tile = spot && reader.peeking(spot.at, spot.tile);
-    const bytes = answer.status === 200 ? answer.bytes : undefined;
-    if (answer.status === 200 && tile?.() !== bytes) return undefined;
+    const bytes = spot?.bytes;
+    if (tile && tile() !== bytes) return undefined;
     // Each lookup with its key made once: the replay's checks cost a few map reads.
     const row = rows.knowing(serviceType, name);
     const access = authorize.knowing(cache.serviceItemId, user);
@@ -304,6 +341,7 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
     answerNow,
     answer,
     basisOf,
+    soapBasisOf,
     soapAskOf(basePath, target, header, socketAddress) {
       const prefix = `${basePath}/services/Hosted/`;
       if (!target.startsWith(prefix)) return undefined;

@@ -207,11 +207,18 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
       bodyAt: number,
     ): boolean => {
       const at = reached.at;
+      const bodyEnd = bodyAt + post.bodyLength;
+      // The whole request (head and body, byte for byte) is what a GetMapTile answer is remembered by.
+      const whole = bodyEnd <= data.length ? data.toString('latin1', at, bodyEnd) : undefined;
+      const again = whole === undefined ? undefined : replays.get(whole);
+      if (again?.basis.holds(socket.remoteAddress)) {
+        reached.at = bodyEnd;
+        return !send(KEEP_OPEN, again.head, again.body) && !waitingForClient(data, bodyEnd);
+      }
       const header = (h: string) => post.headers.get(h);
       const ask = tiles.soapAskOf(basePath, post.target, header, socket.remoteAddress);
-      const bodyEnd = bodyAt + post.bodyLength;
       // A body still coming in parts is Node's to read, as is any POST that is no GetMapTile of a service.
-      if (!ask || bodyEnd > data.length) {
+      if (!ask || whole === undefined) {
         toHttp(data.subarray(at));
         return false;
       }
@@ -223,7 +230,11 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
       }
       if (now) {
         reached.at = bodyEnd;
-        write(post, soapWire(now, header('origin')));
+        const head = headBytes(soapWire(now, header('origin')));
+        if (send(post, head, now)) post.close = true;
+        if (!post.close) {
+          replays.remember(whole, post, { head, body: now }, tiles.soapBasisOf(ask, socket.remoteAddress));
+        }
         return !post.close && !waitingForClient(data, bodyEnd);
       }
       state.busy = true;
@@ -333,8 +344,8 @@ function headBytes(wire: WireAnswer): Buffer {
 const MAX_REPLAYS = 4096;
 /** Bytes of tiles the replays may hold beyond the tile memory's bound (tiles it has let go). */
 const MAX_REPLAY_BYTES = 32 * 1024 ** 2;
-/** Longer request heads are answered, not remembered. */
-const MAX_REPLAY_HEAD = 2048;
+/** Longer requests (a head, or a GetMapTile's head and body) are answered, not remembered. */
+const MAX_REPLAY_REQUEST = 4096;
 
 const KEEP_OPEN = { close: false };
 
@@ -345,9 +356,9 @@ interface Replay {
 }
 
 /**
- * Tile answers by the exact request head that asked for them. A map client's tiles are asked for again
- * and again (by the same client and by every client showing the same map), so the same head with the
- * same basis (grant, cache row, access answer and tile, as the lean path's memos hold them now: see
+ * Tile answers by the exact request that asked for them (a GET's head; a GetMapTile's head and body). A
+ * map client's tiles are asked for again and again (by the same client and by every client showing the
+ * same map), so the same request with the same basis (grant, cache row, access answer and tile, as the lean path's memos hold them now: see
  * AnswerBasis) gets the same response bytes again without reading the head, the path or the memos one
  * by one: most of what a warm tile cost in JavaScript (bench/README "Tiles", session 18).
  */
@@ -362,7 +373,7 @@ function createReplays() {
       written: { head: Buffer; body: Uint8Array | undefined },
       basis: AnswerBasis | undefined,
     ) {
-      if (!basis || text.length > MAX_REPLAY_HEAD || get.close) return;
+      if (!basis || text.length > MAX_REPLAY_REQUEST || get.close) return;
       const size = written.body?.length ?? 0;
       if (replays.size >= MAX_REPLAYS || bytes + size > MAX_REPLAY_BYTES) {
         replays.clear();

@@ -92,7 +92,12 @@ function standInTiles(): TileFastPath {
       if (header('content-type') !== 'text/xml' || !(Number(header('content-length')) > 0)) return undefined;
       return { name: 'pts', query: '', header, address: undefined, body: '' };
     },
+    soapBasisOf: (_ask, socketAddress) => {
+      const made = basisVersion;
+      return { holds: (address) => address === socketAddress && basisVersion === made };
+    },
     soapAnswerNow: (ask) => {
+      soapAnsweredNow++;
       const level = /<Level>(\d)<\/Level>/.exec(ask.body)?.[1];
       return level === '1' ? soapEnvelope(ask.body) : level === '2' ? undefined : null;
     },
@@ -108,6 +113,7 @@ function standInTiles(): TileFastPath {
 
 let server: Server | undefined;
 let answeredNow = 0;
+let soapAnsweredNow = 0;
 /** What the stand-in's answers are made of: a new version and no remembered answer holds. */
 let basisVersion = 0;
 /** The socket addresses the front asked a basis about. */
@@ -294,6 +300,22 @@ describe('socket front', () => {
     const viaNode = splitResponses(await exchange(port, [get('/info') + again.join('')], 4));
     expect(httpAnswered.length).toBe(4);
     expect(viaNode.slice(1).map(withoutDate)).toEqual(first.map(withoutDate));
+  });
+
+  it('replays a GetMapTile POST sent again byte for byte, and asks again for another body', async () => {
+    const { port, httpAnswered } = await start();
+    const before = soapAnsweredNow;
+    const posts = [soapPost(1), soapPost(1), soapPost(1, 'Origin: https://maps.example\r\n')];
+    const first = splitResponses(await exchange(port, [posts.join('')], 3));
+    expect(soapAnsweredNow - before).toBe(2);
+    expect(first.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(withoutDate(first[1])).toEqual(withoutDate(first[0]));
+    expect(headerOf(first[2].headers, 'access-control-allow-origin')).toBe('https://maps.example');
+    basisVersion++;
+    const again = splitResponses(await exchange(port, [posts.join('')], 3));
+    expect(soapAnsweredNow - before).toBe(4);
+    expect(again.map(withoutDate)).toEqual(first.map(withoutDate));
+    expect(httpAnswered).toEqual([]);
   });
 
   it('remembers neither a request that closes its connection, nor a 404, nor a head differing in a byte', async () => {
