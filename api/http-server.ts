@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.js';
 import type { AppDeps } from './env.js';
+import { sweepOrphanObjects } from './object-sweep.js';
+import { ANALYZE_SLACK_MS } from './publish/analyze-route.js';
 import { createTileFastPath } from './tile-fast-path.js';
 import { attachSocketFront } from './tile-socket-front.js';
 import { sweepStaleUploads } from './upload-sweep.js';
@@ -42,6 +44,10 @@ export function serveApp(deps: AppDeps, { port, hostname }: ServeOptions): Serve
   // Upload files a killed process left behind (the app's own requests remove theirs).
   const stopSweep = sweepStaleUploads(join(deps.config.dataDir, 'tmp'), deps.log);
   server.on('close', stopSweep);
+  // Objects a killed process left in the bucket (a staged upload before its job's row, an analyze call's).
+  const analyzeLongest = deps.config.parseLimits.timeoutMs + ANALYZE_SLACK_MS;
+  const stopObjectSweep = sweepOrphanObjects(deps.store, deps.database.db, deps.log, 2 * analyzeLongest);
+  server.on('close', stopObjectSweep);
   server.listen(port, hostname);
   return server;
 }

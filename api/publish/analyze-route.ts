@@ -20,7 +20,7 @@ import { parseFileType, parseJsonParameter } from './publish-parameters.js';
 import { checkSourceSize, impliedFileType, resolveSource, type SourceRef } from './publish-source.js';
 
 /** Beyond the whole-file parse deadline, time for the reads and the queue. */
-const ANALYZE_SLACK_MS = 60_000;
+export const ANALYZE_SLACK_MS = 60_000;
 
 export async function analyze(c: Context<AppEnv>): Promise<Record<string, unknown>> {
   // Analyze prepares a publish, so it takes publishFeatures too: see api/privileges.ts.
