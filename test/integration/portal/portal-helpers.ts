@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ArcGISIdentityManager } from '@esri/arcgis-rest-request';
-import { Client } from 'minio';
 import postgres from 'postgres';
+import { minioClient } from '../support/minio-client.js';
 import { call, signIn, stack } from '../support/portal-client.js';
 
 /** Satisfies every policy the tests set: 31 characters, upper, lower, digits and others. */
@@ -86,16 +86,8 @@ export async function withDatabase<T>(work: (sql: postgres.Sql) => Promise<T>): 
 }
 
 export async function objectKeys(prefix: string): Promise<string[]> {
-  const { endpoint, accessKey, secretKey, bucket } = stack().minio;
-  const url = new URL(endpoint);
-  const client = new Client({
-    endPoint: url.hostname,
-    port: Number(url.port),
-    useSSL: false,
-    accessKey,
-    secretKey,
-    region: 'us-east-1',
-  });
+  const { bucket } = stack().minio;
+  const client = minioClient();
   const keys: string[] = [];
   for await (const obj of client.listObjectsV2(bucket, prefix, true)) if (obj.name) keys.push(obj.name);
   return keys;

@@ -5,9 +5,10 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { Client } from 'minio';
+import type { Client } from 'minio';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createObjectStore, type ObjectStore, PARTED_FROM } from '../../../infra/object-store.js';
+import { minioClient } from '../support/minio-client.js';
 import { stack } from '../support/portal-client.js';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -40,16 +41,8 @@ describe('storing a large stream in parts', () => {
 
   beforeAll(() => {
     const s = stack();
-    const endpoint = new URL(s.minio.endpoint);
-    store = createObjectStore({ ...s.minio, endpoint, consolePort: 0 });
-    client = new Client({
-      endPoint: endpoint.hostname,
-      port: Number(endpoint.port),
-      useSSL: false,
-      accessKey: s.minio.accessKey,
-      secretKey: s.minio.secretKey,
-      region: 'us-east-1',
-    });
+    store = createObjectStore({ ...s.minio, endpoint: new URL(s.minio.endpoint), consolePort: 0 });
+    client = minioClient();
   });
 
   const unfinished = async (key: string) => {

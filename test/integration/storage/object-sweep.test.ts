@@ -6,13 +6,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { Client } from 'minio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeOrphanObjects, STALE_OBJECT_MS } from '../../../api/object-sweep.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { insertJob } from '../../../db/repositories/jobs.js';
 import { publishJobs } from '../../../db/schema/publishing.js';
 import { createObjectStore, type ObjectStore } from '../../../infra/object-store.js';
+import { minioClient } from '../support/minio-client.js';
 import { stack } from '../support/portal-client.js';
 
 describe('sweeping objects nothing will remove', () => {
@@ -45,17 +45,7 @@ describe('sweeping objects nothing will remove', () => {
   afterAll(async () => {
     if (store) {
       await store.removePrefix('');
-      const m = stack().minio;
-      const endpoint = new URL(m.endpoint);
-      const client = new Client({
-        endPoint: endpoint.hostname,
-        port: Number(endpoint.port),
-        useSSL: false,
-        accessKey: m.accessKey,
-        secretKey: m.secretKey,
-        region: 'us-east-1',
-      });
-      await client.removeBucket(store.bucket);
+      await minioClient().removeBucket(store.bucket);
     }
     await database?.db.delete(publishJobs).where(eq(publishJobs.id, jobId));
     await database?.close();
