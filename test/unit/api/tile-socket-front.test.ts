@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TileAnswer } from '../../../api/services/tile-serving.js';
 import type { TileAsk, TileFastPath } from '../../../api/tile-fast-path.js';
 import { wireAnswer } from '../../../api/tile-fast-path.js';
@@ -300,6 +300,27 @@ describe('socket front', () => {
     const viaNode = splitResponses(await exchange(port, [get('/info') + again.join('')], 4));
     expect(httpAnswered.length).toBe(4);
     expect(viaNode.slice(1).map(withoutDate)).toEqual(first.map(withoutDate));
+  });
+
+  it('replays an answer with the Date of the second it is written in, the rest byte for byte', async () => {
+    const { port } = await start();
+    const second = 1_790_000_000_000;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(second);
+      const first = splitResponses(await exchange(port, [get(tile(1, 6, 6)).repeat(2)], 2));
+      vi.setSystemTime(second + 5_000);
+      const later = splitResponses(await exchange(port, [get(tile(1, 6, 6))], 1));
+      expect(first.map((r) => headerOf(r.headers, 'date'))).toEqual([
+        new Date(second).toUTCString(),
+        new Date(second).toUTCString(),
+      ]);
+      expect(headerOf(later[0].headers, 'date')).toBe(new Date(second + 5_000).toUTCString());
+      expect(withoutDate(later[0])).toEqual(withoutDate(first[0]));
+      expect(later[0].body.equals(first[0].body)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('replays a GetMapTile POST sent again byte for byte, and asks again for another body', async () => {
