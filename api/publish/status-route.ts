@@ -90,7 +90,7 @@ async function statusOf(
     statusMessage: 'processing',
     ...base,
     ...counts,
-    ...(live.progress ? progressCounts(live.progress) : {}),
+    ...(live.progress ? progressCounts(live.progress, counts) : {}),
     // buildInitialCache: the cache's bundles and tiles so far, as its own Map Service job counts them.
     ...(cacheJob
       ? { cache: { jobId: cacheJob.id, serviceItemId: cacheJob.serviceItemId, ...cacheJob.progress } }
@@ -98,14 +98,35 @@ async function statusOf(
   };
 }
 
-function progressCounts(p: PublishProgress) {
-  const sum = (k: 'rowsRead' | 'rowsLoaded' | 'rowsRejected') => p.layers.reduce((n, l) => n + l[k], 0);
+/**
+ * The live counts. The load writes its own layer's counts to the job row every second (`stored`:
+ * `layerId`, `rowsRead`, `rowsLoaded`, `rowsRejected`); the workflow knows a layer's counts once its
+ * load has returned. Each layer shows the further of the two, and the job's counts are the layers' sums,
+ * so they never mix one layer's stored counts with the sums (rowsLoaded past rowsRead) and never fall
+ * back to the row's last second once the workflow knows more.
+ */
+export function progressCounts(p: PublishProgress, stored: Record<string, unknown>) {
+  const at = typeof stored.layerId === 'number' ? stored.layerId : undefined;
+  const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  const layers = p.layers.map((l) =>
+    l.layerId === at && count(stored.rowsRead) > l.rowsRead
+      ? {
+          ...l,
+          rowsRead: count(stored.rowsRead),
+          rowsLoaded: count(stored.rowsLoaded),
+          rowsRejected: count(stored.rowsRejected),
+        }
+      : l,
+  );
+  const sum = (k: 'rowsRead' | 'rowsLoaded' | 'rowsRejected') => layers.reduce((n, l) => n + l[k], 0);
   return {
     phase: p.phase,
     layersTotal: p.layersTotal,
     layersDone: p.layersDone,
-    layers: p.layers,
-    ...(p.layersDone > 0 ? { rowsLoaded: sum('rowsLoaded'), rowsRejected: sum('rowsRejected') } : {}),
+    layers,
+    ...(layers.length > 0
+      ? { rowsRead: sum('rowsRead'), rowsLoaded: sum('rowsLoaded'), rowsRejected: sum('rowsRejected') }
+      : {}),
   };
 }
 
