@@ -1,6 +1,7 @@
 /**
  * Renders one bundle (a 128×128 block of tiles of one level): one feature query per layer for the
- * block, then 4×4 metatiles drawn once and cut into tiles. Metatiles without features are skipped
+ * block (or, for a layer too large for that, per metatile, in pages), then 4×4 metatiles drawn once and
+ * cut into tiles. Metatiles without features are skipped
  * before drawing, tiles without a painted pixel are neither encoded nor stored.
  */
 import type { DrawableLayer, LocatedFeature } from '../../db/repositories/layer-features.js';
@@ -8,7 +9,7 @@ import type { Bounds } from '../../lib/geometry/types.js';
 import type { MarkerSpriteCache } from '../../lib/render/marker-sprites.js';
 import { tilePainted } from '../../lib/render/metatile-crop.js';
 import { encodeRgbaPng } from '../../lib/render/png-encode.js';
-import { renderTile } from '../../lib/render/render-tile.js';
+import { beginLayerDraw, type LayerDraw, renderTile } from '../../lib/render/render-tile.js';
 import { maxSymbolReach, queryBounds } from '../../lib/render/symbol-reach.js';
 import type { RgbaImage } from '../../lib/render/types.js';
 import { BUNDLE_DIM, BundleBuilder } from '../../lib/tiles/compact-bundle.js';
@@ -24,6 +25,15 @@ import {
 } from '../../lib/tiles/web-mercator.js';
 
 export const METATILE = 4;
+
+/**
+ * About how many features of a layer a bundle reads and holds at once (about 170 bytes each as drawn,
+ * plus the statement's text): a layer with more in a bundle's area is read for each metatile, and in
+ * pages of about this many where a metatile has more (db/repositories/layer-features.ts featurePagesIn).
+ * Tried with 1.7 million points on the embedded stack: the shallow bundles read every point at once
+ * before (2.9 GB, statements past the heartbeat timeout).
+ */
+export const FEATURES_AT_ONCE = 250_000;
 
 export interface BundleArea {
   level: number;
@@ -54,11 +64,17 @@ export function rangeBounds(r: TileRange): Bounds {
   ];
 }
 
-export interface LayerFeatures {
+/**
+ * A layer to draw: its features read for the whole range (`features`), or read for each metatile by
+ * `read` (in one or several pages, drawn as they come), for a layer too large to hold for a bundle.
+ */
+export type LayerFeatures = {
   layer: DrawableLayer;
-  features: LocatedFeature[];
   sprites: MarkerSpriteCache;
-}
+} & (
+  | { features: LocatedFeature[]; read?: undefined }
+  | { features?: undefined; read: (area: Bounds) => AsyncIterable<LocatedFeature[]> }
+);
 
 export interface RenderedTile extends TileAddress {
   png: Uint8Array;
@@ -99,40 +115,55 @@ export async function renderRange(
   };
   try {
     for (const meta of metatilesInRange(range, METATILE)) {
-      const drawn = layers
-        .map((l, i) => {
-          const area = queryBounds(meta.bounds, reaches[i], resolution);
-          return { l, features: l.features.filter((f) => meets(f.bounds, area)) };
-        })
-        .filter((d) => d.features.length > 0);
       metatiles++;
       const encodes: Promise<void>[] = [];
-      if (drawn.length > 0) {
-        // Every tile's rows are copied out when its encode starts, so one buffer serves every metatile.
+      // The buffer is cleared when the metatile's first feature is drawn: a metatile without features
+      // is neither cleared nor cut. Every tile's rows are copied out when its encode starts, so one
+      // buffer serves every metatile.
+      let target: Uint8Array | undefined;
+      const canvas = (): Uint8Array => {
+        if (target) return target;
         const size = meta.width * meta.height * 4;
         if (rgba?.length === size) rgba.fill(0);
         else rgba = new Uint8Array(size);
-        for (const { l, features } of drawn) {
-          renderTile({
-            features,
-            drawingInfo: l.layer.drawingInfo,
-            geometryType: l.layer.geometryType,
-            envelope: meta.bounds,
-            width: meta.width,
-            height: meta.height,
-            target: rgba,
-            sprites: l.sprites,
-            pictures,
-          });
+        target = rgba;
+        return target;
+      };
+      for (let i = 0; i < layers.length; i++) {
+        const l = layers[i];
+        const area = queryBounds(meta.bounds, reaches[i], resolution);
+        const input = {
+          drawingInfo: l.layer.drawingInfo,
+          geometryType: l.layer.geometryType,
+          envelope: meta.bounds,
+          width: meta.width,
+          height: meta.height,
+          sprites: l.sprites,
+          pictures,
+        };
+        if (l.features) {
+          const features = l.features.filter((f) => meets(f.bounds, area));
+          if (features.length > 0) renderTile({ ...input, features, target: canvas() });
+          continue;
         }
+        let layer: LayerDraw | undefined;
+        for await (const page of l.read(area)) {
+          if (page.length === 0) continue;
+          layer ??= beginLayerDraw({ ...input, target: canvas() });
+          layer.draw(page);
+        }
+        layer?.finish();
+      }
+      if (target) {
+        const drawn = target;
         for (const t of metatileTiles(meta, range)) {
           // Most tiles of a metatile at the data's edge are empty: look before copying.
-          if (!tilePainted(rgba, meta.width, t.col - meta.col0, t.row - meta.row0, TILE_SIZE)) continue;
+          if (!tilePainted(drawn, meta.width, t.col - meta.col0, t.row - meta.row0, TILE_SIZE)) continue;
           // The tile's rows are read straight out of the metatile: no copy of the tile first.
           const x0 = (t.col - meta.col0) * TILE_SIZE;
           const y0 = (t.row - meta.row0) * TILE_SIZE;
           encodes.push(
-            encodeRgbaPng(rgba, meta.width, x0, y0, TILE_SIZE, TILE_SIZE).then(async (png) => {
+            encodeRgbaPng(drawn, meta.width, x0, y0, TILE_SIZE, TILE_SIZE).then(async (png) => {
               tiles++;
               await onTile({ ...t, png });
             }),

@@ -8,7 +8,12 @@
 
 import { ApplicationFailure } from '@temporalio/common';
 import { findJob, finishJob, updateJobProgress } from '../../db/repositories/jobs.js';
-import { drawableLayers, featuresIn } from '../../db/repositories/layer-features.js';
+import {
+  drawableLayers,
+  estimatedFeaturesIn,
+  featuresIn,
+  featuresInParts,
+} from '../../db/repositories/layer-features.js';
 import {
   beginRebuild,
   bundleTotals,
@@ -42,6 +47,8 @@ import { decodePictures } from './picture-symbols.js';
 import {
   bundleCollector,
   bundleTileRange,
+  FEATURES_AT_ONCE,
+  type LayerFeatures,
   type RenderedTile,
   rangeBounds,
   renderRange,
@@ -85,6 +92,7 @@ export interface CacheTotals {
 export function createTileActivities(deps: TileDeps) {
   const { database, store } = deps;
   const db = database.db;
+  const featuresAtOnce = deps.featuresAtOnce ?? FEATURES_AT_ONCE;
 
   async function cacheOf(serviceItemId: string): Promise<TileCacheRow> {
     const row = await findTileCache(db, serviceItemId);
@@ -226,16 +234,20 @@ export function createTileActivities(deps: TileDeps) {
       if (range && source) {
         const area = rangeBounds(range);
         const resolution = lodOf(level).resolution;
-        const withFeatures = [];
+        const withFeatures: LayerFeatures[] = [];
         for (const layer of layers) {
           const reach = maxSymbolReach(layer.drawingInfo);
-          const features = await featuresIn(
-            database,
-            layer,
-            source.storageSR,
-            queryBounds(area, reach, resolution),
-          );
-          if (features.length > 0) withFeatures.push({ layer, features, sprites: new MarkerSpriteCache(96) });
+          const bounds = queryBounds(area, reach, resolution);
+          const sprites = new MarkerSpriteCache(96);
+          // A layer with more features here than a bundle holds at once is read for each metatile.
+          if (estimatedFeaturesIn(layer, bounds) > featuresAtOnce) {
+            const read = (at: Bounds) =>
+              featuresInParts(database, layer, source.storageSR, at, featuresAtOnce);
+            withFeatures.push({ layer, read, sprites });
+            continue;
+          }
+          const features = await featuresIn(database, layer, source.storageSR, bounds);
+          if (features.length > 0) withFeatures.push({ layer, features, sprites });
         }
         recordProgress({ level, row0, col0, metatiles: 0 });
         const pictures = await decodePictures(layers.map((l) => l.drawingInfo));

@@ -11,4 +11,6 @@ export interface TileDeps {
   parseLimits?: { archive: ArchiveBudget };
   /** Most tiles one cache build may cover (TILE_BUILD_MAX_TILES); DEFAULT_TILE_BUDGET when absent. */
   maxTiles?: number;
+  /** Features a bundle reads for a layer at once before it reads per metatile, in pages; FEATURES_AT_ONCE when absent. */
+  featuresAtOnce?: number;
 }

@@ -3,7 +3,7 @@
  * bounding box from the per-layer table (GiST on `bbox`), projected to Web Mercator, carrying only the
  * attributes the layer's renderer reads.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { geometryBounds } from '../../lib/geometry/bounds.js';
 import {
   type Bounds,
@@ -104,6 +104,82 @@ export async function featuresIn(
   storageSR: SpatialReference,
   bounds: Bounds,
 ): Promise<LocatedFeature[]> {
+  return readFeatures(database, layer, storageSR, bounds, undefined);
+}
+
+/** A run of the table's blocks: `from` up to (not including) `to`; no `to` for the rest of the table. */
+interface BlockRun {
+  from: number;
+  to?: number;
+}
+
+/**
+ * featuresIn in pages of about `pageRows` rows, for an area that holds too many features to read at once
+ * (a low level's metatile over a large layer): the table is read in runs of its blocks (a TID range
+ * scan each), so each page holds only its run's features and a statement of the embedded PGlite, which
+ * runs on the worker's thread, stays short. Pages come in the table's physical order, the order a
+ * bitmap scan of the spatial index returns the same rows in, so drawing them page by page gives the
+ * pixels featuresIn's one read gives.
+ */
+export async function* featurePagesIn(
+  database: DatabaseHandle,
+  layer: DrawableLayer,
+  storageSR: SpatialReference,
+  bounds: Bounds,
+  pageRows: number,
+): AsyncGenerator<LocatedFeature[]> {
+  const table = checkedTable(layer.tableName);
+  const [size] = await database.rows<{ blocks: number | string }>(
+    sql`select (pg_relation_size(${sql.raw(`'${table}'`)}::regclass) / current_setting('block_size')::int)::int as "blocks"`,
+  );
+  const blocks = Number(size?.blocks ?? 0);
+  const step = Math.max(1, Math.floor((blocks * pageRows) / Math.max(1, layer.featureCount)));
+  // The last run is open-ended: rows added since the size was read are not left out.
+  for (let from = 0; ; from += step) {
+    const last = from + step >= blocks;
+    yield await readFeatures(database, layer, storageSR, bounds, last ? { from } : { from, to: from + step });
+    if (last) return;
+  }
+}
+
+/**
+ * The features meeting `bounds`, in one page when about `atOnce` or fewer are expected there, otherwise
+ * in pages of about that many (featurePagesIn).
+ */
+export async function* featuresInParts(
+  database: DatabaseHandle,
+  layer: DrawableLayer,
+  storageSR: SpatialReference,
+  bounds: Bounds,
+  atOnce: number,
+): AsyncGenerator<LocatedFeature[]> {
+  if (estimatedFeaturesIn(layer, bounds) <= atOnce)
+    yield await featuresIn(database, layer, storageSR, bounds);
+  else yield* featurePagesIn(database, layer, storageSR, bounds, atOnce);
+}
+
+/**
+ * About how many of a layer's features meet `bounds` (Web Mercator), taking them as spread evenly over
+ * the layer's extent: what decides whether a bundle or metatile reads its features at once or in pages.
+ */
+export function estimatedFeaturesIn(layer: DrawableLayer, bounds: Bounds): number {
+  const e = layer.extent;
+  if (!e) return layer.featureCount;
+  const w = Math.min(bounds[2], e[2]) - Math.max(bounds[0], e[0]);
+  const h = Math.min(bounds[3], e[3]) - Math.max(bounds[1], e[1]);
+  if (w < 0 || h < 0) return 0;
+  const area = (e[2] - e[0]) * (e[3] - e[1]);
+  if (!(area > 0)) return layer.featureCount;
+  return Math.min(1, (w * h) / area) * layer.featureCount;
+}
+
+async function readFeatures(
+  database: DatabaseHandle,
+  layer: DrawableLayer,
+  storageSR: SpatialReference,
+  bounds: Bounds,
+  run: BlockRun | undefined,
+): Promise<LocatedFeature[]> {
   const toStorage = createTransformer(WEB_MERCATOR, storageSR);
   const toMercator = createTransformer(storageSR, WEB_MERCATOR);
   const box = boxLiteral(projectBounds(bounds, toStorage));
@@ -114,12 +190,17 @@ export async function featuresIn(
   // of a cache build read two numbers a row instead of parsing each row's shape.
   const isPoint = layer.geometryType === 'esriGeometryPoint';
   const points = isPoint ? sql` and ("bbox"[0]) <@ ${box}::box` : sql``;
-  if (isPoint && layer.rendererColumns.length === 0 && layer.featureCount <= MAX_POINTS_IN_ONE_ROW) {
-    return pointsIn(database, table, box, toMercator);
+  const blocks = run ? blockFilter(run) : sql``;
+  if (
+    isPoint &&
+    layer.rendererColumns.length === 0 &&
+    (run !== undefined || layer.featureCount <= MAX_POINTS_IN_ONE_ROW)
+  ) {
+    return pointsIn(database, table, box, blocks, toMercator);
   }
   const shape = isPoint ? sql`("bbox"[0])[0] as "x", ("bbox"[0])[1] as "y"` : sql`"shape"`;
   const rows = await database.rows<Record<string, unknown>>(
-    sql`select ${shape}${sql.raw(columns)} from ${sql.raw(table)} where "bbox" && ${box}::box${points}`,
+    sql`select ${shape}${sql.raw(columns)} from ${sql.raw(table)} where "bbox" && ${box}::box${points}${blocks}`,
   );
   const out: LocatedFeature[] = [];
   for (const row of rows) {
@@ -133,6 +214,14 @@ export async function featuresIn(
     out.push({ geometry, attributes, bounds: b });
   }
   return out;
+}
+
+/** The rows of a run of blocks, by their physical address (integers only: no text reaches the SQL). */
+function blockFilter(run: BlockRun) {
+  const from = Math.max(0, Math.floor(run.from));
+  const lower = sql.raw(` and ctid >= '(${from},0)'::tid`);
+  if (run.to === undefined) return lower;
+  return sql`${lower}${sql.raw(` and ctid < '(${Math.max(from, Math.floor(run.to))},0)'::tid`)}`;
 }
 
 /**
@@ -151,11 +240,12 @@ async function pointsIn(
   database: DatabaseHandle,
   table: string,
   box: string,
+  blocks: SQL,
   toMercator: ReturnType<typeof createTransformer>,
 ): Promise<LocatedFeature[]> {
   const [row] = await database.rows<{ points: string | null }>(
     sql`select string_agg(("bbox"[0])[0]::text || ' ' || ("bbox"[0])[1]::text, ' ') as "points"
-        from ${sql.raw(table)} where "bbox" && ${box}::box and ("bbox"[0]) <@ ${box}::box`,
+        from ${sql.raw(table)} where "bbox" && ${box}::box and ("bbox"[0]) <@ ${box}::box${blocks}`,
   );
   const out: LocatedFeature[] = [];
   if (!row?.points) return out;

@@ -39,6 +39,25 @@ export interface RenderTileInput {
  * part, so neighbouring tiles line up.
  */
 export function renderTile(input: RenderTileInput): Uint8Array {
+  const layer = beginLayerDraw(input);
+  layer.draw(input.features);
+  return layer.finish();
+}
+
+/** One layer being drawn by renderTile, its features given in parts. */
+export interface LayerDraw {
+  /** Draws these features over the ones drawn before (in the order given). */
+  draw(features: Iterable<RenderFeature>): void;
+  /** Composites the layer onto the target (at the layer's opacity) and returns the target's pixels. */
+  finish(): Uint8Array;
+}
+
+/**
+ * renderTile in parts: the features may come in several batches (a bundle's pages of a large layer), and
+ * the result is the same as one call with all of them in the same order. A transparent layer is drawn
+ * on a canvas of its own until `finish`, so its features overlap one another as in one call.
+ */
+export function beginLayerDraw(input: Omit<RenderTileInput, 'features'>): LayerDraw {
   const { width, height } = input;
   const target = new Canvas(width, height, input.target);
   const drawingInfo = input.drawingInfo?.renderer
@@ -50,7 +69,7 @@ export function renderTile(input: RenderTileInput): Uint8Array {
   const renderer = drawingInfo.renderer as FeatureRenderer;
   const transparency = Math.min(100, Math.max(0, Number(drawingInfo.transparency ?? 0) || 0));
   const opacity = 1 - transparency / 100;
-  if (opacity <= 0) return target.data;
+  if (opacity <= 0) return { draw: () => {}, finish: () => target.data };
   // Layer transparency applies to the layer as a whole (overlaps do not show through each other):
   // draw opaque on a layer of its own, then composite it at the layer's opacity.
   const canvas = opacity < 1 ? new Canvas(width, height) : target;
@@ -77,15 +96,24 @@ export function renderTile(input: RenderTileInput): Uint8Array {
   };
   const view = { xmin, ymax, sx: width / (xmax - xmin), sy: height / (ymax - ymin), width, height };
   const variables = visualVariablesOf(renderer);
-  for (const feature of input.features) {
-    if (!feature.geometry) continue;
-    const base = rendererSymbol(renderer, feature.attributes);
-    if (!base) continue;
-    const symbol = applyVisualVariables(base, variables, feature.attributes);
-    drawFeature(ctx, view, feature.geometry, symbol);
-  }
-  if (canvas !== target) compositeLayer(target, canvas, opacity);
-  return target.data;
+  let finished = false;
+  return {
+    draw(features) {
+      if (finished) throw new Error('the layer was finished');
+      for (const feature of features) {
+        if (!feature.geometry) continue;
+        const base = rendererSymbol(renderer, feature.attributes);
+        if (!base) continue;
+        const symbol = applyVisualVariables(base, variables, feature.attributes);
+        drawFeature(ctx, view, feature.geometry, symbol);
+      }
+    },
+    finish() {
+      if (!finished && canvas !== target) compositeLayer(target, canvas, opacity);
+      finished = true;
+      return target.data;
+    },
+  };
 }
 
 /** The renderer's visual variables, plus the older `rotationExpression: "[field]"` form as a rotation. */

@@ -120,6 +120,64 @@ describe('renderRange', () => {
     for (const [k, png] of expected) expect({ k, same: got.get(k)?.equals(png) }).toEqual({ k, same: true });
   });
 
+  it('draws a layer read for each metatile in pages as it draws the layer given whole, transparency included', async () => {
+    // Half-transparent big markers that overlap: drawn page by page onto the layer's own canvas they
+    // composite once, as one call does; composited page by page, the overlaps would show through.
+    const transparent: DrawableLayer = {
+      ...layer,
+      drawingInfo: {
+        transparency: 50,
+        renderer: {
+          type: 'simple',
+          symbol: { type: 'esriSMS', style: 'esriSMSCircle', color: [200, 30, 30, 255], size: 24 },
+        },
+      } as DrawableLayer['drawingInfo'],
+    };
+    const features = spreadPoints(90);
+    const whole = new Map<string, Buffer>();
+    await renderRange(
+      range,
+      [{ layer: transparent, features, sprites: new MarkerSpriteCache(96) }],
+      new Map(),
+      (t) => void whole.set(`${t.row}/${t.col}`, Buffer.from(t.png)),
+      () => {},
+    );
+    const asked: number[] = [];
+    const paged = new Map<string, Buffer>();
+    await renderRange(
+      range,
+      [
+        {
+          layer: transparent,
+          sprites: new MarkerSpriteCache(96),
+          async *read(area) {
+            const meets = features.filter(
+              (f) =>
+                f.bounds[0] <= area[2] &&
+                f.bounds[2] >= area[0] &&
+                f.bounds[1] <= area[3] &&
+                f.bounds[3] >= area[1],
+            );
+            asked.push(meets.length);
+            // Pages of 4, with an empty one between: the order of the whole is kept.
+            for (let i = 0; i < meets.length; i += 4) {
+              yield meets.slice(i, i + 4);
+              yield [];
+            }
+          },
+        },
+      ],
+      new Map(),
+      (t) => void paged.set(`${t.row}/${t.col}`, Buffer.from(t.png)),
+      () => {},
+    );
+    expect(asked).toHaveLength(4);
+    expect(Math.max(...asked)).toBeGreaterThan(8);
+    expect(whole.size).toBeGreaterThan(20);
+    expect([...paged.keys()].sort()).toEqual([...whole.keys()].sort());
+    for (const [k, png] of whole) expect({ k, same: paged.get(k)?.equals(png) }).toEqual({ k, same: true });
+  });
+
   it('fails when a tile cannot be handed on, after every encode has settled', async () => {
     let calls = 0;
     let callsAfter = 0;

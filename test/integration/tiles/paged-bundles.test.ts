@@ -1,0 +1,114 @@
+/**
+ * A cache built with every layer read for each metatile (and in pages where a metatile holds more than a
+ * bundle reads at once) stores the very bundles a build reading each layer once per bundle stores: the
+ * same source, levels and style, two caches, their bundle objects compared byte for byte.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTileActivities } from '../../../activities/tiles/tile-activities.js';
+import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
+import { insertItem } from '../../../db/repositories/items.js';
+import { insertTileCache } from '../../../db/repositories/tile-caches.js';
+import { createObjectStore } from '../../../infra/object-store.js';
+import { workflowsPath } from '../../../infra/temporal.js';
+import { bundleKey } from '../../../infra/tile-cache-store.js';
+import { webMercatorCache } from '../../../lib/tiles/cache-definition.js';
+import { BUNDLE_DIM, decodeBundle } from '../../../lib/tiles/compact-bundle.js';
+import { TILE_CACHE_BUILD_WORKFLOW } from '../../../workflows/tile-cache-messages.js';
+import { uniqueName } from '../publish/publish-client.js';
+import { signIn, stack } from '../support/portal-client.js';
+import { pixelOf, publishFeatures } from './tile-client.js';
+
+describe('a tile cache built with its layer read per metatile', () => {
+  const stamp = Date.now().toString(16);
+  const whole = stamp.padEnd(32, 'a');
+  const paged = stamp.padEnd(32, 'b');
+  let database: DatabaseHandle;
+  let store: ReturnType<typeof createObjectStore>;
+  const asked: Record<string, number> = {};
+
+  const build = async (serviceItemId: string, featuresAtOnce: number | undefined) => {
+    const s = stack();
+    const taskQueue = `tiles-paged-${serviceItemId}`;
+    const activities = createTileActivities({ database, store, now: Date.now, featuresAtOnce });
+    const connection = await NativeConnection.connect({ address: s.temporalAddress });
+    const worker = await Worker.create({ connection, taskQueue, workflowsPath, activities });
+    const client = new Client({ connection: await Connection.connect({ address: s.temporalAddress }) });
+    try {
+      const result = await worker.runUntil(
+        client.workflow.execute(TILE_CACHE_BUILD_WORKFLOW, {
+          taskQueue,
+          workflowId: taskQueue,
+          args: [{ serviceItemId, concurrency: 1 }],
+        }),
+      );
+      asked[serviceItemId] = result.tiles;
+    } finally {
+      await connection.close();
+      await client.connection.close();
+    }
+  };
+
+  beforeAll(async () => {
+    const s = stack();
+    database = await openDatabase({ databaseUrl: s.databaseUrl, poolSize: 2 });
+    store = createObjectStore({ ...s.minio, endpoint: new URL(s.minio.endpoint), consolePort: 0 } as never);
+    const features = await publishFeatures(
+      await signIn(),
+      'points.geojson',
+      'geojson',
+      uniqueName('paged_src'),
+    );
+    const now = Date.now();
+    for (const id of [whole, paged]) {
+      const name = uniqueName(`paged_${id.slice(-1)}`);
+      await insertItem(database.db, {
+        id,
+        owner: s.admin.username,
+        title: name,
+        name,
+        type: 'Map Service',
+        typeKeywords: ['Map Service', 'Hosted Service'],
+        created: now,
+        modified: now,
+      });
+      await insertTileCache(database.db, {
+        serviceItemId: id,
+        name,
+        owner: s.admin.username,
+        serviceType: 'MapServer',
+        sourceServiceItemId: features.serviceItemId,
+        status: 'building',
+        definition: webMercatorCache({ minLevel: 0, maxLevel: 13 }),
+        service: { layers: [] },
+        created: now,
+        modified: now,
+      });
+    }
+    await build(whole, undefined);
+    // One feature at once: every bundle reads its layer per metatile.
+    await build(paged, 1);
+  }, 300_000);
+
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('stores the same tiles in the same bundle objects, byte for byte', async () => {
+    expect(asked[whole]).toBeGreaterThanOrEqual(14);
+    expect(asked[paged]).toBe(asked[whole]);
+    let compared = 0;
+    for (let level = 0; level <= 13; level++) {
+      const { tile } = pixelOf(-87.65, 41.85, level);
+      const row0 = tile.row - (tile.row % BUNDLE_DIM);
+      const col0 = tile.col - (tile.col % BUNDLE_DIM);
+      const a = await store.getBuffer(bundleKey(whole, level, row0, col0));
+      const b = await store.getBuffer(bundleKey(paged, level, row0, col0));
+      expect(decodeBundle(a).size).toBeGreaterThan(0);
+      expect({ level, same: a.equals(b) }).toEqual({ level, same: true });
+      compared++;
+    }
+    expect(compared).toBe(14);
+  });
+});

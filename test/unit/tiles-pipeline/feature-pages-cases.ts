@@ -1,0 +1,100 @@
+/**
+ * The checks of a bundle's paged reads (db/repositories/layer-features.ts featurePagesIn), run on the
+ * embedded PGlite (unit) and on PostgreSQL (integration): the pages together are featuresIn's one read,
+ * row for row and in its order, on a table whose physical order is not its object id order.
+ */
+import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
+import type { DatabaseHandle } from '../../../db/client.js';
+import {
+  copyColumns,
+  copyRows,
+  createFeatureTable,
+  dropFeatureTable,
+  indexFeatureTable,
+} from '../../../db/repositories/feature-tables.js';
+import {
+  type DrawableLayer,
+  featurePagesIn,
+  featuresIn,
+  featuresInParts,
+  type LocatedFeature,
+} from '../../../db/repositories/layer-features.js';
+import type { Bounds } from '../../../lib/geometry/types.js';
+import { WEB_MERCATOR } from '../../../lib/geometry/types.js';
+
+const COLUMNS = [{ name: 'kind', column: 'a_0', type: 'esriFieldTypeString' as const }];
+
+/** 3,000 points over a 100 km square (a seeded generator), every third one deleted and loaded again. */
+export async function loadPagedTable(db: DatabaseHandle, table: string): Promise<DrawableLayer> {
+  let seed = 7;
+  const rand = () => {
+    seed = (seed * 48271) % 2147483647;
+    return seed / 2147483647;
+  };
+  const rows = Array.from({ length: 3000 }, (_, i) => {
+    const x = -9_800_000 + rand() * 100_000;
+    const y = 5_100_000 + rand() * 100_000;
+    return `${i + 1}\t${['a', 'b', 'c'][i % 3]}\t\\N\t(${x},${y}),(${x},${y})\n`;
+  });
+  await createFeatureTable(db, table, COLUMNS);
+  await copyRows(db, table, copyColumns(COLUMNS), rows.join(''));
+  // Deleted and added again: the new versions sit after the others, so the table's physical order
+  // (the order a page walks) is no longer the object id order.
+  await db.rows(sql.raw(`delete from "${table}" where objectid % 3 = 0`));
+  await copyRows(db, table, copyColumns(COLUMNS), rows.filter((_, i) => (i + 1) % 3 === 0).join(''));
+  await indexFeatureTable(db, table, 'esriGeometryPoint');
+  return {
+    layerId: 0,
+    name: 'points',
+    tableName: table,
+    geometryType: 'esriGeometryPoint',
+    drawingInfo: null,
+    rendererColumns: [],
+    extent: [-9_800_000, 5_100_000, -9_700_000, 5_200_000],
+    featureCount: 3000,
+  };
+}
+
+const keyOf = (f: LocatedFeature) => JSON.stringify([f.geometry, f.attributes]);
+
+async function pagesOf(pages: AsyncIterable<LocatedFeature[]>): Promise<LocatedFeature[][]> {
+  const out: LocatedFeature[][] = [];
+  for await (const page of pages) out.push(page);
+  return out;
+}
+
+export async function checkPagedReads(db: DatabaseHandle, layer: DrawableLayer): Promise<void> {
+  const areas: Bounds[] = [
+    [-9_800_000, 5_100_000, -9_700_000, 5_200_000],
+    [-9_790_000, 5_130_000, -9_745_000, 5_160_000],
+  ];
+  for (const withKind of [false, true]) {
+    const l = withKind ? { ...layer, rendererColumns: [{ name: 'kind', column: 'a_0' }] } : layer;
+    for (const area of areas) {
+      const whole = await featuresIn(db, l, WEB_MERCATOR, area);
+      const pages = await pagesOf(featurePagesIn(db, l, WEB_MERCATOR, area, 250));
+      // The expected rows, counted from the generator's box independently of both reads.
+      const inside = whole.filter((f) => {
+        const { x, y } = f.geometry as { x: number; y: number };
+        return x >= area[0] && x <= area[2] && y >= area[1] && y <= area[3];
+      });
+      expect(inside.length).toBe(whole.length);
+      expect(whole.length).toBeGreaterThan(100);
+      expect(pages.length).toBeGreaterThan(5);
+      expect(Math.max(...pages.map((p) => p.length))).toBeLessThan(600);
+      expect(pages.flat().map(keyOf)).toEqual(whole.map(keyOf));
+      if (withKind) expect(new Set(whole.map((f) => f.attributes?.kind))).toEqual(new Set(['a', 'b', 'c']));
+    }
+  }
+  // The whole square holds about 3,000: read at once under that, in pages over it.
+  expect((await pagesOf(featuresInParts(db, layer, WEB_MERCATOR, areas[0], 5000))).length).toBe(1);
+  expect((await pagesOf(featuresInParts(db, layer, WEB_MERCATOR, areas[0], 500))).length).toBeGreaterThan(1);
+  // Outside the layer's extent nothing is expected: one read, empty.
+  const away: Bounds = [0, 0, 1000, 1000];
+  expect(await pagesOf(featuresInParts(db, layer, WEB_MERCATOR, away, 10))).toEqual([[]]);
+}
+
+export async function dropPagedTable(db: DatabaseHandle, table: string): Promise<void> {
+  await dropFeatureTable(db, table);
+}
