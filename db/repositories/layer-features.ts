@@ -117,9 +117,9 @@ interface BlockRun {
  * featuresIn in pages of about `pageRows` rows, for an area that holds too many features to read at once
  * (a low level's metatile over a large layer): the table is read in runs of its blocks (a TID range
  * scan each), so each page holds only its run's features and a statement of the embedded PGlite, which
- * runs on the worker's thread, stays short. Pages come in the table's physical order, the order a
- * bitmap scan of the spatial index returns the same rows in, so drawing them page by page gives the
- * pixels featuresIn's one read gives.
+ * runs on the worker's thread, stays short. Pages come in the table's physical order: the order in which
+ * a bitmap or sequential scan (what the planner takes for so many rows) gives featuresIn's one read, so
+ * drawing them page by page gives its pixels.
  */
 export async function* featurePagesIn(
   database: DatabaseHandle,
