@@ -8,12 +8,7 @@
 
 import { ApplicationFailure } from '@temporalio/common';
 import { findJob, finishJob, updateJobProgress } from '../../db/repositories/jobs.js';
-import {
-  drawableLayers,
-  estimatedFeaturesIn,
-  featuresIn,
-  featuresInParts,
-} from '../../db/repositories/layer-features.js';
+import { drawableLayers } from '../../db/repositories/layer-features.js';
 import {
   beginRebuild,
   bundleTotals,
@@ -31,8 +26,7 @@ import { bundleKey, cachePrefix, confCdiKey, confXmlKey, explodedKey } from '../
 import { internalError } from '../../lib/errors.js';
 import { unionBounds } from '../../lib/geometry/index.js';
 import type { Bounds } from '../../lib/geometry/types.js';
-import { MarkerSpriteCache } from '../../lib/render/marker-sprites.js';
-import { maxSymbolReach, queryBounds } from '../../lib/render/symbol-reach.js';
+import { maxSymbolReach } from '../../lib/render/symbol-reach.js';
 import { confCdi, confXml } from '../../lib/tiles/cache-config.js';
 import { webMercatorCache } from '../../lib/tiles/cache-definition.js';
 import { BundleBuilder } from '../../lib/tiles/compact-bundle.js';
@@ -40,17 +34,15 @@ import { tileExtension } from '../../lib/tiles/exploded-paths.js';
 import { defaultLevelRange } from '../../lib/tiles/level-range.js';
 import { checkTileBudget, DEFAULT_TILE_BUDGET } from '../../lib/tiles/tile-budget.js';
 import { vectorTileServiceRoot } from '../../lib/tiles/vector-tile-service.js';
-import { lodOf } from '../../lib/tiles/web-mercator.js';
 import { recordProgress } from '../heartbeat.js';
 import { withFailureMapping } from '../publish/activity-errors.js';
 import { decodePictures } from './picture-symbols.js';
+import { rangeLayers } from './range-layers.js';
 import {
   bundleCollector,
   bundleTileRange,
   FEATURES_AT_ONCE,
-  type LayerFeatures,
   type RenderedTile,
-  rangeBounds,
   renderRange,
 } from './render-bundle.js';
 import type { TileDeps } from './tile-deps.js';
@@ -232,23 +224,7 @@ export function createTileActivities(deps: TileDeps) {
       let pending: Buffer | undefined;
       const drawn: RenderedTile[] = [];
       if (range && source) {
-        const area = rangeBounds(range);
-        const resolution = lodOf(level).resolution;
-        const withFeatures: LayerFeatures[] = [];
-        for (const layer of layers) {
-          const reach = maxSymbolReach(layer.drawingInfo);
-          const bounds = queryBounds(area, reach, resolution);
-          const sprites = new MarkerSpriteCache(96);
-          // A layer with more features here than a bundle holds at once is read for each metatile.
-          if (estimatedFeaturesIn(layer, bounds) > featuresAtOnce) {
-            const read = (at: Bounds) =>
-              featuresInParts(database, layer, source.storageSR, at, featuresAtOnce);
-            withFeatures.push({ layer, read, sprites });
-            continue;
-          }
-          const features = await featuresIn(database, layer, source.storageSR, bounds);
-          if (features.length > 0) withFeatures.push({ layer, features, sprites });
-        }
+        const withFeatures = await rangeLayers(database, layers, source.storageSR, range, featuresAtOnce);
         recordProgress({ level, row0, col0, metatiles: 0 });
         const pictures = await decodePictures(layers.map((l) => l.drawingInfo));
         const exploded = definition.storage === 'exploded';

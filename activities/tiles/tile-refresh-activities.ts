@@ -11,7 +11,7 @@
  * refresh never leaves old tiles in a rebuilt bundle, however its attempts are retried.
  */
 
-import { drawableLayers, featuresIn, type SourceLayers } from '../../db/repositories/layer-features.js';
+import { drawableLayers, type SourceLayers } from '../../db/repositories/layer-features.js';
 import {
   advanceGeneration,
   type BundleRecord,
@@ -22,8 +22,7 @@ import {
 import { bundleKey, confCdiKey, explodedKey } from '../../infra/tile-cache-store.js';
 import { unionBounds } from '../../lib/geometry/index.js';
 import type { Bounds } from '../../lib/geometry/types.js';
-import { MarkerSpriteCache } from '../../lib/render/marker-sprites.js';
-import { maxSymbolReach, queryBounds } from '../../lib/render/symbol-reach.js';
+import { maxSymbolReach } from '../../lib/render/symbol-reach.js';
 import { updateBundle } from '../../lib/tiles/bundle-append.js';
 import { confCdi } from '../../lib/tiles/cache-config.js';
 import type { CacheDefinition, CacheStorage } from '../../lib/tiles/cache-definition.js';
@@ -34,10 +33,11 @@ import {
   tileIndexInBundle,
 } from '../../lib/tiles/compact-bundle.js';
 import { tileExtension } from '../../lib/tiles/exploded-paths.js';
-import { lodOf, type TileAddress, type TileRange, tilesInRange } from '../../lib/tiles/web-mercator.js';
+import { type TileAddress, type TileRange, tilesInRange } from '../../lib/tiles/web-mercator.js';
 import { recordProgress } from '../heartbeat.js';
 import { decodePictures } from './picture-symbols.js';
-import { type LayerFeatures, rangeBounds, renderRange } from './render-bundle.js';
+import { rangeLayers } from './range-layers.js';
+import { FEATURES_AT_ONCE, renderRange } from './render-bundle.js';
 import type { TileDeps } from './tile-deps.js';
 import { encodeVectorRange, vectorSource } from './vector-bundle.js';
 
@@ -75,24 +75,19 @@ export interface BundleRefreshOutcome extends BundleRecord {
 export function createTileRefreshActivities(deps: TileDeps) {
   const { database, store } = deps;
   const db = database.db;
+  const featuresAtOnce = deps.featuresAtOnce ?? FEATURES_AT_ONCE;
 
   async function render(source: SourceLayers, ranges: TileRange[]): Promise<Map<string, Uint8Array>> {
     const pictures = await decodePictures(source.layers.map((l) => l.drawingInfo));
     const tiles = new Map<string, Uint8Array>();
     for (const range of ranges) {
-      const area = rangeBounds(range);
-      const resolution = lodOf(range.level).resolution;
-      const withFeatures: LayerFeatures[] = [];
-      for (const layer of source.layers) {
-        const reach = maxSymbolReach(layer.drawingInfo);
-        const features = await featuresIn(
-          database,
-          layer,
-          source.storageSR,
-          queryBounds(area, reach, resolution),
-        );
-        if (features.length > 0) withFeatures.push({ layer, features, sprites: new MarkerSpriteCache(96) });
-      }
+      const withFeatures = await rangeLayers(
+        database,
+        source.layers,
+        source.storageSR,
+        range,
+        featuresAtOnce,
+      );
       if (withFeatures.length === 0) continue;
       await renderRange(
         range,

@@ -1,15 +1,17 @@
 /**
  * A cache built with every layer read for each metatile (and in pages where a metatile holds more than a
  * bundle reads at once) stores the very bundles a build reading each layer once per bundle stores: the
- * same source, levels and style, two caches, their bundle objects compared byte for byte.
+ * same source, levels and style, two caches, their bundle objects compared byte for byte. A refresh of
+ * the paged cache's bundles (as after an edit) reading the same way draws the same tiles again.
  */
 import { Client, Connection } from '@temporalio/client';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTileActivities } from '../../../activities/tiles/tile-activities.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { insertItem } from '../../../db/repositories/items.js';
-import { insertTileCache } from '../../../db/repositories/tile-caches.js';
+import { findTileCache, insertTileCache } from '../../../db/repositories/tile-caches.js';
 import { createObjectStore } from '../../../infra/object-store.js';
 import { workflowsPath } from '../../../infra/temporal.js';
 import { bundleKey } from '../../../infra/tile-cache-store.js';
@@ -110,5 +112,40 @@ describe('a tile cache built with its layer read per metatile', () => {
       compared++;
     }
     expect(compared).toBe(14);
+  });
+
+  it('draws the same tiles again when a refresh reads the layer per metatile', async () => {
+    const generation = (await findTileCache(database.db, paged))?.generation ?? -1;
+    const refresh = createTileActivities({ database, store, now: Date.now, featuresAtOnce: 1 });
+    let drawn = 0;
+    for (let level = 0; level <= 13; level++) {
+      const { tile } = pixelOf(-87.65, 41.85, level);
+      const row0 = tile.row - (tile.row % BUNDLE_DIM);
+      const col0 = tile.col - (tile.col % BUNDLE_DIM);
+      // The 3×3 tiles around the point (as far as the level has them): its tile is drawn again.
+      const n = 2 ** level;
+      const range = {
+        level,
+        minRow: Math.max(row0, tile.row - 1),
+        maxRow: Math.min(n - 1, row0 + BUNDLE_DIM - 1, tile.row + 1),
+        minCol: Math.max(col0, tile.col - 1),
+        maxCol: Math.min(n - 1, col0 + BUNDLE_DIM - 1, tile.col + 1),
+      };
+      const out: Awaited<ReturnType<typeof refresh.refreshBundle>> = await new MockActivityEnvironment().run(
+        () => refresh.refreshBundle({ serviceItemId: paged, generation, level, row0, col0, ranges: [range] }),
+      );
+      expect(out.stale).toBe(false);
+      drawn += out.tilesDrawn;
+      const a = decodeBundle(await store.getBuffer(bundleKey(whole, level, row0, col0)));
+      const b = decodeBundle(await store.getBuffer(bundleKey(paged, level, row0, col0)));
+      expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
+      for (const [slot, bytes] of a)
+        expect({ level, slot, same: Buffer.from(bytes).equals(Buffer.from(b.get(slot) ?? [])) }).toEqual({
+          level,
+          slot,
+          same: true,
+        });
+    }
+    expect(drawn).toBeGreaterThanOrEqual(14);
   });
 });
