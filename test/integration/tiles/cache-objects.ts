@@ -3,9 +3,12 @@ import { Client, Connection } from '@temporalio/client';
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../../../api/env.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
+import { insertItem } from '../../../db/repositories/items.js';
 import { listLayers } from '../../../db/repositories/services.js';
+import { insertTileCache } from '../../../db/repositories/tile-caches.js';
 import { createObjectStore, type ObjectStore } from '../../../infra/object-store.js';
 import { cachePrefix } from '../../../infra/tile-cache-store.js';
+import { webMercatorCache } from '../../../lib/tiles/cache-definition.js';
 import { decodeBundle } from '../../../lib/tiles/compact-bundle.js';
 import { lonLatToMercator } from '../../../lib/tiles/web-mercator.js';
 import { stack } from '../support/portal-client.js';
@@ -68,4 +71,46 @@ export function bundleTiles(bundle: Uint8Array): Map<number, string> {
   const out = new Map<number, string>();
   for (const [slot, bytes] of decodeBundle(bundle)) out.set(slot, Buffer.from(bytes).toString('base64'));
   return out;
+}
+
+/**
+ * A Map Service item (tiles answer those who may read it: here its owner, the stack's administrator) and
+ * its cache row, building, drawn from `sourceServiceItemId` over `minLevel`-`maxLevel`: what a tile
+ * publish makes before its build workflow runs, for tests that run that workflow on a worker of their own.
+ */
+export async function insertBuildingCache(
+  database: DatabaseHandle,
+  cache: {
+    serviceItemId: string;
+    name: string;
+    sourceServiceItemId: string;
+    minLevel: number;
+    maxLevel: number;
+  },
+): Promise<void> {
+  const owner = stack().admin.username;
+  const now = Date.now();
+  const { serviceItemId, name, sourceServiceItemId, minLevel, maxLevel } = cache;
+  await insertItem(database.db, {
+    id: serviceItemId,
+    owner,
+    title: name,
+    name,
+    type: 'Map Service',
+    typeKeywords: ['Map Service', 'Hosted Service'],
+    created: now,
+    modified: now,
+  });
+  await insertTileCache(database.db, {
+    serviceItemId,
+    name,
+    owner,
+    serviceType: 'MapServer',
+    sourceServiceItemId,
+    status: 'building',
+    definition: webMercatorCache({ minLevel, maxLevel }),
+    service: { layers: [] },
+    created: now,
+    modified: now,
+  });
 }

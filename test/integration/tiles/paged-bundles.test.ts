@@ -10,16 +10,15 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTileActivities } from '../../../activities/tiles/tile-activities.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
-import { insertItem } from '../../../db/repositories/items.js';
-import { findTileCache, insertTileCache } from '../../../db/repositories/tile-caches.js';
+import { findTileCache } from '../../../db/repositories/tile-caches.js';
 import { createObjectStore } from '../../../infra/object-store.js';
 import { workflowsPath } from '../../../infra/temporal.js';
 import { bundleKey } from '../../../infra/tile-cache-store.js';
-import { webMercatorCache } from '../../../lib/tiles/cache-definition.js';
 import { BUNDLE_DIM, decodeBundle } from '../../../lib/tiles/compact-bundle.js';
 import { TILE_CACHE_BUILD_WORKFLOW } from '../../../workflows/tile-cache-messages.js';
 import { uniqueName } from '../publish/publish-client.js';
 import { signIn, stack } from '../support/portal-client.js';
+import { insertBuildingCache } from './cache-objects.js';
 import { pixelOf, publishFeatures } from './tile-client.js';
 
 describe('a tile cache built with its layer read per metatile', () => {
@@ -62,30 +61,14 @@ describe('a tile cache built with its layer read per metatile', () => {
       'geojson',
       uniqueName('paged_src'),
     );
-    const now = Date.now();
     for (const id of [whole, paged]) {
       const name = uniqueName(`paged_${id.slice(-1)}`);
-      await insertItem(database.db, {
-        id,
-        owner: s.admin.username,
-        title: name,
-        name,
-        type: 'Map Service',
-        typeKeywords: ['Map Service', 'Hosted Service'],
-        created: now,
-        modified: now,
-      });
-      await insertTileCache(database.db, {
+      await insertBuildingCache(database, {
         serviceItemId: id,
         name,
-        owner: s.admin.username,
-        serviceType: 'MapServer',
         sourceServiceItemId: features.serviceItemId,
-        status: 'building',
-        definition: webMercatorCache({ minLevel: 0, maxLevel: 13 }),
-        service: { layers: [] },
-        created: now,
-        modified: now,
+        minLevel: 0,
+        maxLevel: 13,
       });
     }
     await build(whole, undefined);

@@ -12,14 +12,12 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTileActivities } from '../../../activities/tiles/tile-activities.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
-import { insertItem } from '../../../db/repositories/items.js';
 import { drawableLayers, featuresIn } from '../../../db/repositories/layer-features.js';
-import { findTileCache, insertTileCache } from '../../../db/repositories/tile-caches.js';
+import { findTileCache } from '../../../db/repositories/tile-caches.js';
 import { createObjectStore } from '../../../infra/object-store.js';
 import { workflowsPath } from '../../../infra/temporal.js';
 import { bundleKey } from '../../../infra/tile-cache-store.js';
 import { SHAPE_TEXT } from '../../../lib/query/plan-statements.js';
-import { webMercatorCache } from '../../../lib/tiles/cache-definition.js';
 import { BUNDLE_DIM, decodeBundle } from '../../../lib/tiles/compact-bundle.js';
 import {
   TILE_CACHE_BUILD_WORKFLOW,
@@ -27,6 +25,7 @@ import {
 } from '../../../workflows/tile-cache-messages.js';
 import { uniqueName } from '../publish/publish-client.js';
 import { signIn, stack } from '../support/portal-client.js';
+import { insertBuildingCache } from './cache-objects.js';
 import { fetchTile, pixelOf, publishFeatures } from './tile-client.js';
 
 describe('a tile cache build that fails after writing a bundle', () => {
@@ -47,29 +46,12 @@ describe('a tile cache build that fails after writing a bundle', () => {
     store = createObjectStore({ ...s.minio, endpoint: new URL(s.minio.endpoint), consolePort: 0 } as never);
     const token = await signIn();
     features = await publishFeatures(token, 'points.geojson', 'geojson', uniqueName('resume_src'));
-    const now = Date.now();
-    // The cache's Map Service item: tiles answer those who may read it (here its owner).
-    await insertItem(database.db, {
-      id: serviceItemId,
-      owner: s.admin.username,
-      title: name,
-      name,
-      type: 'Map Service',
-      typeKeywords: ['Map Service', 'Hosted Service'],
-      created: now,
-      modified: now,
-    });
-    await insertTileCache(database.db, {
+    await insertBuildingCache(database, {
       serviceItemId,
       name,
-      owner: s.admin.username,
-      serviceType: 'MapServer',
       sourceServiceItemId: features.serviceItemId,
-      status: 'building',
-      definition: webMercatorCache({ minLevel: 8, maxLevel: 13 }),
-      service: { layers: [] },
-      created: now,
-      modified: now,
+      minLevel: 8,
+      maxLevel: 13,
     });
     const real = createTileActivities({ database, store, now: Date.now });
     const activities = {
