@@ -1,14 +1,16 @@
 /**
  * The layers a tile range is drawn from, each either read for the whole range at once or, when more
- * features are expected there than `atOnce`, read for each metatile (in pages where a metatile expects
- * more): see render-bundle.ts FEATURES_AT_ONCE.
+ * features than `atOnce` are there, read for each metatile (in pages where a metatile has more): see
+ * render-bundle.ts FEATURES_AT_ONCE. Where the layer's count spread over its extent puts more there, the
+ * range is not read at once at all; elsewhere a read of at most `atOnce` + 1 features tells, since a
+ * layer's features may be clustered.
  */
 import type { DatabaseHandle } from '../../db/client.js';
 import {
   type DrawableLayer,
   estimatedFeaturesIn,
-  featuresIn,
   featuresInParts,
+  featuresUpTo,
 } from '../../db/repositories/layer-features.js';
 import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
 import { MarkerSpriteCache } from '../../lib/render/marker-sprites.js';
@@ -30,13 +32,14 @@ export async function rangeLayers(
   for (const layer of layers) {
     const bounds = queryBounds(area, maxSymbolReach(layer.drawingInfo), resolution);
     const sprites = new MarkerSpriteCache(96);
-    if (estimatedFeaturesIn(layer, bounds) > atOnce) {
+    const features =
+      estimatedFeaturesIn(layer, bounds) <= atOnce
+        ? await featuresUpTo(database, layer, storageSR, bounds, atOnce)
+        : undefined;
+    if (!features) {
       const read = (at: Bounds) => featuresInParts(database, layer, storageSR, at, atOnce);
       out.push({ layer, read, sprites });
-      continue;
-    }
-    const features = await featuresIn(database, layer, storageSR, bounds);
-    if (features.length > 0) out.push({ layer, features, sprites });
+    } else if (features.length > 0) out.push({ layer, features, sprites });
   }
   return out;
 }

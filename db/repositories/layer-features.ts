@@ -104,7 +104,43 @@ export async function featuresIn(
   storageSR: SpatialReference,
   bounds: Bounds,
 ): Promise<LocatedFeature[]> {
-  return readFeatures(database, layer, storageSR, bounds, undefined);
+  return (await readFeatures(database, layer, storageSR, bounds, undefined, undefined)) ?? [];
+}
+
+/**
+ * featuresIn, or undefined when more than `most` features meet `bounds`: at most `most` + 1 rows are
+ * read, so a dense cluster in an area the even-spread estimate (estimatedFeaturesIn) takes for sparse is
+ * found out by reading no more than that.
+ */
+export async function featuresUpTo(
+  database: DatabaseHandle,
+  layer: DrawableLayer,
+  storageSR: SpatialReference,
+  bounds: Bounds,
+  most: number,
+): Promise<LocatedFeature[] | undefined> {
+  return readFeatures(database, layer, storageSR, bounds, undefined, Math.max(0, Math.floor(most)));
+}
+
+/**
+ * How many of a layer's features meet `bounds` (Web Mercator), counting no further than `most` + 1: an
+ * index scan that decodes no row, for a caller that reads every field only where few enough are there.
+ */
+export async function featureCountUpTo(
+  database: DatabaseHandle,
+  layer: DrawableLayer,
+  storageSR: SpatialReference,
+  bounds: Bounds,
+  most: number,
+): Promise<number> {
+  const box = boxLiteral(projectBounds(bounds, createTransformer(WEB_MERCATOR, storageSR)));
+  const table = checkedTable(layer.tableName);
+  const points = layer.geometryType === 'esriGeometryPoint' ? sql` and ("bbox"[0]) <@ ${box}::box` : sql``;
+  const limit = sql.raw(` limit ${Math.max(0, Math.floor(most)) + 1}`);
+  const [row] = await database.rows<{ n: number | string }>(
+    sql`select count(*)::int as "n" from (select 1 from ${sql.raw(table)} where "bbox" && ${box}::box${points}${limit}) as "found"`,
+  );
+  return Number(row?.n ?? 0);
 }
 
 /** A run of the table's blocks: `from` up to (not including) `to`; no `to` for the rest of the table. */
@@ -137,14 +173,16 @@ export async function* featurePagesIn(
   // The last run is open-ended: rows added since the size was read are not left out.
   for (let from = 0; ; from += step) {
     const last = from + step >= blocks;
-    yield await readFeatures(database, layer, storageSR, bounds, last ? { from } : { from, to: from + step });
+    const run = last ? { from } : { from, to: from + step };
+    yield (await readFeatures(database, layer, storageSR, bounds, run, undefined)) ?? [];
     if (last) return;
   }
 }
 
 /**
- * The features meeting `bounds`, in one page when about `atOnce` or fewer are expected there, otherwise
- * in pages of about that many (featurePagesIn).
+ * The features meeting `bounds`, in one page when `atOnce` or fewer are there, otherwise in pages of
+ * about that many (featurePagesIn). Where more are expected (estimatedFeaturesIn) the pages start at
+ * once; where fewer are, one read of at most `atOnce` + 1 rows tells.
  */
 export async function* featuresInParts(
   database: DatabaseHandle,
@@ -153,14 +191,18 @@ export async function* featuresInParts(
   bounds: Bounds,
   atOnce: number,
 ): AsyncGenerator<LocatedFeature[]> {
-  if (estimatedFeaturesIn(layer, bounds) <= atOnce)
-    yield await featuresIn(database, layer, storageSR, bounds);
+  const all =
+    estimatedFeaturesIn(layer, bounds) <= atOnce
+      ? await featuresUpTo(database, layer, storageSR, bounds, atOnce)
+      : undefined;
+  if (all) yield all;
   else yield* featurePagesIn(database, layer, storageSR, bounds, atOnce);
 }
 
 /**
  * About how many of a layer's features meet `bounds` (Web Mercator), taking them as spread evenly over
- * the layer's extent: what decides whether a bundle or metatile reads its features at once or in pages.
+ * the layer's extent: where it is over a bundle's or metatile's budget, the area is read in parts at
+ * once; under it, a capped read (featuresUpTo) checks, since features may be clustered.
  */
 export function estimatedFeaturesIn(layer: DrawableLayer, bounds: Bounds): number {
   const e = layer.extent;
@@ -179,7 +221,8 @@ async function readFeatures(
   storageSR: SpatialReference,
   bounds: Bounds,
   run: BlockRun | undefined,
-): Promise<LocatedFeature[]> {
+  most: number | undefined,
+): Promise<LocatedFeature[] | undefined> {
   const toStorage = createTransformer(WEB_MERCATOR, storageSR);
   const toMercator = createTransformer(storageSR, WEB_MERCATOR);
   const box = boxLiteral(projectBounds(bounds, toStorage));
@@ -191,17 +234,21 @@ async function readFeatures(
   const isPoint = layer.geometryType === 'esriGeometryPoint';
   const points = isPoint ? sql` and ("bbox"[0]) <@ ${box}::box` : sql``;
   const blocks = run ? blockFilter(run) : sql``;
+  // One row over the cap tells there are more than `most`: never more than that is read.
+  const limit = most === undefined ? sql`` : sql.raw(` limit ${most + 1}`);
   if (
     isPoint &&
     layer.rendererColumns.length === 0 &&
-    (run !== undefined || layer.featureCount <= MAX_POINTS_IN_ONE_ROW)
+    (run !== undefined || Math.min(layer.featureCount, most ?? Infinity) <= MAX_POINTS_IN_ONE_ROW)
   ) {
-    return pointsIn(database, table, box, blocks, toMercator);
+    const { rows, points } = await pointsIn(database, table, box, blocks, limit, toMercator);
+    return most !== undefined && rows > most ? undefined : points;
   }
   const shape = isPoint ? sql`("bbox"[0])[0] as "x", ("bbox"[0])[1] as "y"` : sql`"shape"`;
   const rows = await database.rows<Record<string, unknown>>(
-    sql`select ${shape}${sql.raw(columns)} from ${sql.raw(table)} where "bbox" && ${box}::box${points}${blocks}`,
+    sql`select ${shape}${sql.raw(columns)} from ${sql.raw(table)} where "bbox" && ${box}::box${points}${blocks}${limit}`,
   );
+  if (most !== undefined && rows.length > most) return undefined;
   const out: LocatedFeature[] = [];
   for (const row of rows) {
     const stored = isPoint ? pointOf(row) : parseShape(row.shape);
@@ -241,14 +288,16 @@ async function pointsIn(
   table: string,
   box: string,
   blocks: SQL,
+  limit: SQL,
   toMercator: ReturnType<typeof createTransformer>,
-): Promise<LocatedFeature[]> {
-  const [row] = await database.rows<{ points: string | null }>(
-    sql`select string_agg(("bbox"[0])[0]::text || ' ' || ("bbox"[0])[1]::text, ' ') as "points"
-        from ${sql.raw(table)} where "bbox" && ${box}::box and ("bbox"[0]) <@ ${box}::box${blocks}`,
+): Promise<{ rows: number; points: LocatedFeature[] }> {
+  const [row] = await database.rows<{ rows: number | string; points: string | null }>(
+    sql`select count(*)::int as "rows", string_agg(("p")[0]::text || ' ' || ("p")[1]::text, ' ') as "points" from (select "bbox"[0] as "p"
+        from ${sql.raw(table)} where "bbox" && ${box}::box and ("bbox"[0]) <@ ${box}::box${blocks}${limit}) as "found"`,
   );
   const out: LocatedFeature[] = [];
-  if (!row?.points) return out;
+  const rows = Number(row?.rows ?? 0);
+  if (!row?.points) return { rows, points: out };
   const numbers = row.points.split(' ');
   for (let i = 0; i + 1 < numbers.length; i += 2) {
     const stored = { x: Number(numbers[i]), y: Number(numbers[i + 1]) };
@@ -258,7 +307,7 @@ async function pointsIn(
     if (!b) continue;
     out.push({ geometry, attributes: {}, bounds: b });
   }
-  return out;
+  return { rows, points: out };
 }
 
 /** The point of a row read as x and y (doubles; a driver may hand them over as text). */

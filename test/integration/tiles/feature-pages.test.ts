@@ -3,6 +3,7 @@ import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { featureTableName } from '../../../db/repositories/feature-tables.js';
 import type { DrawableLayer } from '../../../db/repositories/layer-features.js';
 import {
+  checkClusteredReads,
   checkPagedReads,
   dropPagedTable,
   loadPagedTable,
@@ -25,5 +26,9 @@ describe('a bundle reading a layer in pages, on PostgreSQL', () => {
 
   it('reads in pages the rows one read gives, in its order', async () => {
     await checkPagedReads(db, layer);
+  });
+
+  it('reads a cluster the even-spread estimate misses in pages too', async () => {
+    await checkClusteredReads(db, layer);
   });
 });

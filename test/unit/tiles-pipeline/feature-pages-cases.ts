@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { rangeLayers } from '../../../activities/tiles/range-layers.js';
 import type { DatabaseHandle } from '../../../db/client.js';
 import {
   copyColumns,
@@ -18,10 +19,12 @@ import {
   featurePagesIn,
   featuresIn,
   featuresInParts,
+  featuresUpTo,
   type LocatedFeature,
 } from '../../../db/repositories/layer-features.js';
 import type { Bounds } from '../../../lib/geometry/types.js';
 import { WEB_MERCATOR } from '../../../lib/geometry/types.js';
+import { tileRange } from '../../../lib/tiles/web-mercator.js';
 
 const COLUMNS = [{ name: 'kind', column: 'a_0', type: 'esriFieldTypeString' as const }];
 
@@ -93,6 +96,38 @@ export async function checkPagedReads(db: DatabaseHandle, layer: DrawableLayer):
   // Outside the layer's extent nothing is expected: one read, empty.
   const away: Bounds = [0, 0, 1000, 1000];
   expect(await pagesOf(featuresInParts(db, layer, WEB_MERCATOR, away, 10))).toEqual([[]]);
+}
+
+/**
+ * The same 3,000 points, with the layer's extent the whole world (as one far-off feature would make
+ * it): spread evenly, a few would be expected in the points' square, yet all of them are there. Reads
+ * capped at fewer than that are found out and read in pages.
+ */
+export async function checkClusteredReads(db: DatabaseHandle, layer: DrawableLayer): Promise<void> {
+  const world: Bounds = [-20_037_508, -20_037_508, 20_037_508, 20_037_508];
+  const square: Bounds = [-9_800_000, 5_100_000, -9_700_000, 5_200_000];
+  const clustered = { ...layer, extent: world };
+  for (const withKind of [false, true]) {
+    const l = withKind ? { ...clustered, rendererColumns: [{ name: 'kind', column: 'a_0' }] } : clustered;
+    const whole = await featuresIn(db, l, WEB_MERCATOR, square);
+    expect(whole.length).toBe(3000);
+    expect(await featuresUpTo(db, l, WEB_MERCATOR, square, 2999)).toBeUndefined();
+    expect(await featuresUpTo(db, l, WEB_MERCATOR, square, 500)).toBeUndefined();
+    expect((await featuresUpTo(db, l, WEB_MERCATOR, square, 3000))?.map(keyOf)).toEqual(whole.map(keyOf));
+    const pages = await pagesOf(featuresInParts(db, l, WEB_MERCATOR, square, 500));
+    expect(pages.length).toBeGreaterThan(3);
+    expect(Math.max(...pages.map((p) => p.length))).toBeLessThan(1200);
+    expect(pages.flat().map(keyOf)).toEqual(whole.map(keyOf));
+  }
+  // A level-5 tile holds the square: the range is read at once only where its budget covers all 3,000.
+  const range = tileRange(square, 5);
+  expect(range.minRow === range.maxRow && range.minCol === range.maxCol).toBe(true);
+  const [atOnce] = await rangeLayers(db, [clustered], WEB_MERCATOR, range, 3000);
+  expect(atOnce.features?.length).toBe(3000);
+  const [perMetatile] = await rangeLayers(db, [clustered], WEB_MERCATOR, range, 500);
+  expect(perMetatile.features).toBeUndefined();
+  const read = perMetatile.read ? await pagesOf(perMetatile.read(square)) : [];
+  expect(read.flat().length).toBe(3000);
 }
 
 export async function dropPagedTable(db: DatabaseHandle, table: string): Promise<void> {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { featureTableName } from '../../../db/repositories/feature-tables.js';
 import type { DrawableLayer } from '../../../db/repositories/layer-features.js';
-import { checkPagedReads, loadPagedTable } from './feature-pages-cases.js';
+import { checkClusteredReads, checkPagedReads, loadPagedTable } from './feature-pages-cases.js';
 
 // Embedded PGlite, whose statements run on the worker's thread: what the pages keep short.
 describe('a bundle reading a layer in pages, on PGlite', () => {
@@ -24,5 +24,9 @@ describe('a bundle reading a layer in pages, on PGlite', () => {
 
   it('reads in pages the rows one read gives, in its order', async () => {
     await checkPagedReads(db, layer);
+  });
+
+  it('reads a cluster the even-spread estimate misses in pages too', async () => {
+    await checkClusteredReads(db, layer);
   });
 });
