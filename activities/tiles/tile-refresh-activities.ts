@@ -35,6 +35,7 @@ import {
 import { tileExtension } from '../../lib/tiles/exploded-paths.js';
 import { type TileAddress, type TileRange, tilesInRange } from '../../lib/tiles/web-mercator.js';
 import { recordProgress } from '../heartbeat.js';
+import { withFailureMapping } from '../publish/activity-errors.js';
 import { decodePictures } from './picture-symbols.js';
 import { rangeLayers } from './range-layers.js';
 import { FEATURES_AT_ONCE, renderRange } from './render-bundle.js';
@@ -188,7 +189,8 @@ export function createTileRefreshActivities(deps: TileDeps) {
     return { tileCount, bytes, tilesDrawn: drawn.size, tilesRemoved, written };
   }
 
-  return {
+  // A vector tile an edit made too dense to encode fails the round at once (see vector-bundle.ts).
+  return withFailureMapping({
     /** The cache's state and levels, or null when it no longer exists (deleted meanwhile). */
     async refreshTarget(serviceItemId: string): Promise<RefreshTarget | null> {
       const cache = await findTileCache(db, serviceItemId);
@@ -266,7 +268,7 @@ export function createTileRefreshActivities(deps: TileDeps) {
         );
       return switched;
     },
-  };
+  });
 }
 
 export type TileRefreshActivities = ReturnType<typeof createTileRefreshActivities>;

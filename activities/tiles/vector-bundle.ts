@@ -2,14 +2,25 @@
  * Vector tiles of a range of one level (a bundle, or the touched part of one on refresh): one feature
  * query per layer for the range grown by the tile buffer, every field read, then each tile encoded as
  * a Mapbox Vector Tile and gzip-compressed (as .vtpk tiles are, so the server sends them with
- * Content-Encoding gzip). Tiles without a feature are neither encoded nor stored.
+ * Content-Encoding gzip). Tiles without a feature are neither encoded nor stored. A range where a layer
+ * has more features than a build holds at once is encoded in quarters, down to single tiles; a single
+ * tile with that many is refused, as ArcGIS refuses a tile with too many vertices.
  */
 import { gzipSync } from 'node:zlib';
 import type { DatabaseHandle } from '../../db/client.js';
-import { type DrawableLayer, drawableLayers, featuresIn } from '../../db/repositories/layer-features.js';
+import {
+  type DrawableLayer,
+  drawableLayers,
+  estimatedFeaturesIn,
+  featureCountUpTo,
+  featuresIn,
+  type LocatedFeature,
+} from '../../db/repositories/layer-features.js';
 import { listLayers } from '../../db/repositories/services.js';
+import { badRequest } from '../../lib/errors.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
 import { queryBounds } from '../../lib/render/symbol-reach.js';
+import { MAX_TILE_SIZE } from '../../lib/tiles/compact-bundle.js';
 import {
   VECTOR_TILE_BUFFER,
   VECTOR_TILE_EXTENT,
@@ -73,7 +84,27 @@ function tileValue(v: unknown): string | number | boolean | null {
   return JSON.stringify(v);
 }
 
-/** Encodes every tile of `range` that has features; `maxLevel` is the cache's last level. */
+/**
+ * The most features of one layer a vector tile range is encoded from at once, and so the most a tile
+ * may hold: GDAL's MVT driver and tippecanoe stop a tile at this many features by default. With every
+ * field read, each feature takes a few hundred bytes as read and again in the tiling index.
+ */
+export const VECTOR_FEATURES_AT_ONCE = 200_000;
+
+/**
+ * How long the tile loop runs before letting the event loop turn: cutting and compressing the tiles of
+ * a dense range is seconds of work on the worker's thread, which also beats the activity's heartbeat
+ * (and, on the embedded stack, serves the API). Tried with 1.7 million points: without it a bundle held
+ * the thread past the heartbeat timeout and was retried while it still ran.
+ */
+const RUN_MS = 50;
+
+/**
+ * Encodes every tile of `range` that has features; `maxLevel` is the cache's last level. A range where
+ * a layer has more than `atOnce` features is encoded in quarters (each tile's features are the same
+ * whichever range it is encoded in: whole features are read, then cut per tile), and a single tile
+ * with more is refused with a 400 naming it.
+ */
 export async function encodeVectorRange(
   database: DatabaseHandle,
   source: VectorSource,
@@ -81,34 +112,96 @@ export async function encodeVectorRange(
   maxLevel: number,
   onTile: (tile: VectorTile) => Promise<void> | void,
   onProgress: (tilesVisited: number) => void,
+  atOnce = VECTOR_FEATURES_AT_ONCE,
 ): Promise<{ tiles: number; bytes: number }> {
-  const area = queryBounds(rangeBounds(range), BUFFER_PX, lodOf(range.level).resolution);
-  const inputs: VectorLayerInput[] = [];
-  for (const { layer, tileLayer, objectIdField } of source.layers) {
-    const located = await featuresIn(database, layer, source.storageSR, area);
-    if (located.length === 0) continue;
-    const features: VectorFeature[] = located.map((f) => {
-      const properties: VectorFeature['properties'] = {};
-      // The object id is the feature's id in the tile, not repeated as an attribute.
-      for (const [k, v] of Object.entries(f.attributes ?? {}))
-        if (k !== objectIdField) properties[k] = tileValue(v);
-      return { id: Number(f.attributes?.[objectIdField]), geometry: f.geometry, properties };
-    });
-    inputs.push({ name: tileLayer, features });
-  }
-  if (inputs.length === 0) return { tiles: 0, bytes: 0 };
-  const set = vectorTileSet(inputs, maxLevel);
+  const resolution = lodOf(range.level).resolution;
   let tiles = 0;
   let bytes = 0;
   let visited = 0;
-  for (const t of tilesInRange(range)) {
-    if (++visited % 1024 === 0) onProgress(visited);
-    const pbf = set.tile(t.level, t.row, t.col);
-    if (!pbf) continue;
-    const gz = gzipSync(pbf);
-    tiles++;
-    bytes += gz.length;
-    await onTile({ ...t, bytes: gz });
-  }
+  let ranSince = performance.now();
+  const encode = async (part: TileRange): Promise<void> => {
+    const area = queryBounds(rangeBounds(part), BUFFER_PX, resolution);
+    // Counted before anything is read: a range with too many is cut without reading every field of
+    // the features it would have to drop.
+    for (const { layer } of source.layers) {
+      const few =
+        estimatedFeaturesIn(layer, area) <= atOnce &&
+        (await featureCountUpTo(database, layer, source.storageSR, area, atOnce)) <= atOnce;
+      if (few) continue;
+      const parts = quarters(part);
+      if (parts.length === 1) throw tooDense(part, layer, atOnce);
+      for (const p of parts) await encode(p);
+      return;
+    }
+    const inputs: VectorLayerInput[] = [];
+    for (const { layer, tileLayer, objectIdField } of source.layers) {
+      const located = await featuresIn(database, layer, source.storageSR, area);
+      if (located.length > 0)
+        inputs.push({ name: tileLayer, features: tileFeatures(located, objectIdField) });
+    }
+    const set = inputs.length > 0 ? vectorTileSet(inputs, maxLevel) : undefined;
+    for (const t of tilesInRange(part)) {
+      if (++visited % 1024 === 0) onProgress(visited);
+      if (performance.now() - ranSince > RUN_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        ranSince = performance.now();
+      }
+      const pbf = set?.tile(t.level, t.row, t.col);
+      if (!pbf) continue;
+      const gz = gzipSync(pbf);
+      if (gz.length > MAX_TILE_SIZE) throw tooLarge(t, gz.length);
+      tiles++;
+      bytes += gz.length;
+      await onTile({ ...t, bytes: gz });
+    }
+  };
+  await encode(range);
   return { tiles, bytes };
 }
+
+function tileFeatures(located: readonly LocatedFeature[], objectIdField: string): VectorFeature[] {
+  return located.map((f) => {
+    const properties: VectorFeature['properties'] = {};
+    // The object id is the feature's id in the tile, not repeated as an attribute.
+    for (const [k, v] of Object.entries(f.attributes ?? {}))
+      if (k !== objectIdField) properties[k] = tileValue(v);
+    return { id: Number(f.attributes?.[objectIdField]), geometry: f.geometry, properties };
+  });
+}
+
+/** A range cut in up to four by halving its rows and columns; a single tile stays whole. */
+export function quarters(r: TileRange): TileRange[] {
+  const midRow = Math.floor((r.minRow + r.maxRow) / 2);
+  const midCol = Math.floor((r.minCol + r.maxCol) / 2);
+  const rows: [number, number][] =
+    r.minRow < r.maxRow
+      ? [
+          [r.minRow, midRow],
+          [midRow + 1, r.maxRow],
+        ]
+      : [[r.minRow, r.maxRow]];
+  const cols: [number, number][] =
+    r.minCol < r.maxCol
+      ? [
+          [r.minCol, midCol],
+          [midCol + 1, r.maxCol],
+        ]
+      : [[r.minCol, r.maxCol]];
+  return rows.flatMap(([minRow, maxRow]) =>
+    cols.map(([minCol, maxCol]) => ({ level: r.level, minRow, maxRow, minCol, maxCol })),
+  );
+}
+
+const tooLarge = (t: TileAddress, size: number) =>
+  badRequest(
+    `Vector tile ${t.level}/${t.row}/${t.col} is ${size.toLocaleString('en-US')} bytes compressed, more than a tile of a compact bundle holds (${MAX_TILE_SIZE.toLocaleString('en-US')}).`,
+    ['Build the vector tiles from a level where fewer features share a tile (publishParameters levels).'],
+  );
+
+const tooDense = (t: TileRange, layer: DrawableLayer, atOnce: number) =>
+  badRequest(
+    `Vector tile ${t.level}/${t.minRow}/${t.minCol} would hold more than ${atOnce.toLocaleString('en-US')} features of layer '${layer.name}'.`,
+    [
+      `Build the vector tiles from a level where fewer features share a tile (publishParameters levels), or publish fewer features.`,
+    ],
+  );

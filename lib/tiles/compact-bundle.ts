@@ -14,7 +14,7 @@ export const BUNDLE_FIXED_SIZE = BUNDLE_HEADER_SIZE + BUNDLE_INDEX_SIZE;
 /** Inclusive byte range of the index, for one HTTP Range request per bundle. */
 export const BUNDLE_INDEX_RANGE = { start: BUNDLE_HEADER_SIZE, end: BUNDLE_FIXED_SIZE - 1 } as const;
 
-const MAX_TILE_SIZE = 2 ** 24 - 1;
+export const MAX_TILE_SIZE = 2 ** 24 - 1;
 const TWO_POW_32 = 2 ** 32;
 
 /** Position of a tile inside its bundle's index (row-major within the 128×128 block). */
