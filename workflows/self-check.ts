@@ -1,12 +1,14 @@
 /**
  * The stack self-check: one workflow that runs through a real worker and writes an object to MinIO and a
- * row to the database. The launcher runs it at start, and the integration tests run it too.
+ * row to the database. The launcher runs it at start, and the integration tests run it too. Its steps
+ * are local activities: they need no activity slot of the worker, which after a restart may all be taken
+ * by the long steps of the jobs the crash interrupted (the launcher gives the check 2 minutes).
  */
-import { proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { SelfCheckActivities } from '../activities/self-check.js';
 import { SELF_CHECK_RETRY } from './retry-presets.js';
 
-const { writeSelfCheckObject, recordSelfCheck } = proxyActivities<SelfCheckActivities>({
+const { writeSelfCheckObject, recordSelfCheck } = proxyLocalActivities<SelfCheckActivities>({
   startToCloseTimeout: '30 seconds',
   retry: SELF_CHECK_RETRY,
 });
