@@ -169,39 +169,40 @@ function tileFeatures(located: readonly LocatedFeature[], objectIdField: string)
   });
 }
 
+/** First to last cut in two (inclusive bounds), or kept whole when it is one. */
+function halves(first: number, last: number): [number, number][] {
+  if (first >= last) return [[first, last]];
+  const mid = Math.floor((first + last) / 2);
+  return [
+    [first, mid],
+    [mid + 1, last],
+  ];
+}
+
 /** A range cut in up to four by halving its rows and columns; a single tile stays whole. */
 export function quarters(r: TileRange): TileRange[] {
-  const midRow = Math.floor((r.minRow + r.maxRow) / 2);
-  const midCol = Math.floor((r.minCol + r.maxCol) / 2);
-  const rows: [number, number][] =
-    r.minRow < r.maxRow
-      ? [
-          [r.minRow, midRow],
-          [midRow + 1, r.maxRow],
-        ]
-      : [[r.minRow, r.maxRow]];
-  const cols: [number, number][] =
-    r.minCol < r.maxCol
-      ? [
-          [r.minCol, midCol],
-          [midCol + 1, r.maxCol],
-        ]
-      : [[r.minCol, r.maxCol]];
+  const rows = halves(r.minRow, r.maxRow);
+  const cols = halves(r.minCol, r.maxCol);
   return rows.flatMap(([minRow, maxRow]) =>
     cols.map(([minCol, maxCol]) => ({ level: r.level, minRow, maxRow, minCol, maxCol })),
   );
 }
 
+/** A tile the build cannot make: a 400 naming it, with what to do instead. */
+const refused = (t: TileAddress, why: string, advice = '') =>
+  badRequest(`Vector tile ${t.level}/${t.row}/${t.col} ${why}.`, [
+    `Build the vector tiles from a level where fewer features share a tile (publishParameters levels)${advice}.`,
+  ]);
+
 const tooLarge = (t: TileAddress, size: number) =>
-  badRequest(
-    `Vector tile ${t.level}/${t.row}/${t.col} is ${size.toLocaleString('en-US')} bytes compressed, more than a tile of a compact bundle holds (${MAX_TILE_SIZE.toLocaleString('en-US')}).`,
-    ['Build the vector tiles from a level where fewer features share a tile (publishParameters levels).'],
+  refused(
+    t,
+    `is ${size.toLocaleString('en-US')} bytes compressed, more than a tile of a compact bundle holds (${MAX_TILE_SIZE.toLocaleString('en-US')})`,
   );
 
 const tooDense = (t: TileRange, layer: DrawableLayer, atOnce: number) =>
-  badRequest(
-    `Vector tile ${t.level}/${t.minRow}/${t.minCol} would hold more than ${atOnce.toLocaleString('en-US')} features of layer '${layer.name}'.`,
-    [
-      `Build the vector tiles from a level where fewer features share a tile (publishParameters levels), or publish fewer features.`,
-    ],
+  refused(
+    { level: t.level, row: t.minRow, col: t.minCol },
+    `would hold more than ${atOnce.toLocaleString('en-US')} features of layer '${layer.name}'`,
+    ', or publish fewer features',
   );
