@@ -98,7 +98,11 @@ async function main() {
   const server = serveApp(deps, { port: config.port, hostname: config.host });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
 
-  const check = await runSelfCheck(await deps.temporal(), config, runtime);
+  const check = await runSelfCheck(await deps.temporal(), config, runtime, () =>
+    say(
+      `the self-check is still waiting for the worker (busy resuming interrupted jobs?); the API already answers on port ${config.port}`,
+    ),
+  );
   const root = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}${config.basePath}`;
   say(`self-check passed: workflow ${check.workflowId} wrote ${check.objectKey} and a database row`);
   console.log(`
