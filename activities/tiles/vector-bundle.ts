@@ -121,12 +121,13 @@ export async function encodeVectorRange(
   let ranSince = performance.now();
   const encode = async (part: TileRange): Promise<void> => {
     const area = queryBounds(rangeBounds(part), BUFFER_PX, resolution);
-    // Counted before anything is read: a range with too many is cut without reading every field of
-    // the features it would have to drop.
+    // Counted before anything is read (unless the whole layer is few enough): a range with too many is
+    // cut without reading every field of the features it would have to drop.
     for (const { layer } of source.layers) {
       const few =
-        estimatedFeaturesIn(layer, area) <= atOnce &&
-        (await featureCountUpTo(database, layer, source.storageSR, area, atOnce)) <= atOnce;
+        layer.featureCount <= atOnce ||
+        (estimatedFeaturesIn(layer, area) <= atOnce &&
+          (await featureCountUpTo(database, layer, source.storageSR, area, atOnce)) <= atOnce);
       if (few) continue;
       const parts = quarters(part);
       if (parts.length === 1) throw tooDense(part, layer, atOnce);
