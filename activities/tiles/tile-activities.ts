@@ -118,6 +118,7 @@ export function createTileActivities(deps: TileDeps) {
         maxLevel,
         (t) => void builder.add(t.row, t.col, t.bytes),
         (tiles) => recordProgress({ level, row0, col0, tiles }),
+        deps.vectorFeaturesAtOnce,
       );
     }
     const tileCount = builder.tileCount;

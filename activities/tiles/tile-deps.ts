@@ -13,4 +13,6 @@ export interface TileDeps {
   maxTiles?: number;
   /** Features a bundle reads for a layer at once before it reads per metatile, in pages; FEATURES_AT_ONCE when absent. */
   featuresAtOnce?: number;
+  /** Features of a layer a vector tile range is encoded from at once; VECTOR_FEATURES_AT_ONCE when absent. */
+  vectorFeaturesAtOnce?: number;
 }

@@ -118,6 +118,7 @@ export function createTileRefreshActivities(deps: TileDeps) {
         maxLevel,
         (t) => void tiles.set(`${t.row}/${t.col}`, t.bytes),
         (visited) => recordProgress({ level: range.level, visited }),
+        deps.vectorFeaturesAtOnce,
       );
     }
     return tiles;

@@ -86,18 +86,21 @@ export async function insertBuildingCache(
     sourceServiceItemId: string;
     minLevel: number;
     maxLevel: number;
+    serviceType?: 'MapServer' | 'VectorTileServer';
   },
 ): Promise<void> {
   const owner = stack().admin.username;
   const now = Date.now();
   const { serviceItemId, name, sourceServiceItemId, minLevel, maxLevel } = cache;
+  const vector = cache.serviceType === 'VectorTileServer';
+  const type = vector ? 'Vector Tile Service' : 'Map Service';
   await insertItem(database.db, {
     id: serviceItemId,
     owner,
     title: name,
     name,
-    type: 'Map Service',
-    typeKeywords: ['Map Service', 'Hosted Service'],
+    type,
+    typeKeywords: [type, 'Hosted Service'],
     created: now,
     modified: now,
   });
@@ -105,7 +108,7 @@ export async function insertBuildingCache(
     serviceItemId,
     name,
     owner,
-    serviceType: 'MapServer',
+    serviceType: vector ? 'VectorTileServer' : 'MapServer',
     sourceServiceItemId,
     status: 'building',
     definition: webMercatorCache({ minLevel, maxLevel }),
