@@ -1,12 +1,16 @@
 /** Helpers of the cache lifecycle tests: the servers' clients, source-table edits, a cache's bundles. */
 import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { sql } from 'drizzle-orm';
+import { createTileActivities } from '../../../activities/tiles/tile-activities.js';
+import type { TileDeps } from '../../../activities/tiles/tile-deps.js';
 import type { AppDeps } from '../../../api/env.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { insertItem } from '../../../db/repositories/items.js';
 import { listLayers } from '../../../db/repositories/services.js';
 import { insertTileCache } from '../../../db/repositories/tile-caches.js';
 import { createObjectStore, type ObjectStore } from '../../../infra/object-store.js';
+import { workflowsPath } from '../../../infra/temporal.js';
 import { cachePrefix } from '../../../infra/tile-cache-store.js';
 import { webMercatorCache } from '../../../lib/tiles/cache-definition.js';
 import { decodeBundle } from '../../../lib/tiles/compact-bundle.js';
@@ -23,6 +27,28 @@ export async function openServers(poolSize = 4) {
   } as never);
   const client = new Client({ connection: await Connection.connect({ address: s.temporalAddress }) });
   return { database, store, client };
+}
+
+/**
+ * Runs `body` while a worker of the tile activities made from `deps` (a lowered read cap, say) serves
+ * `taskQueue`, with a client of its own.
+ */
+export async function withTileWorker<T>(
+  deps: TileDeps,
+  taskQueue: string,
+  body: (client: Client) => Promise<T>,
+): Promise<T> {
+  const s = stack();
+  const connection = await NativeConnection.connect({ address: s.temporalAddress });
+  const activities = createTileActivities(deps);
+  const worker = await Worker.create({ connection, taskQueue, workflowsPath, activities });
+  const client = new Client({ connection: await Connection.connect({ address: s.temporalAddress }) });
+  try {
+    return await worker.runUntil(() => body(client));
+  } finally {
+    await connection.close();
+    await client.connection.close();
+  }
 }
 
 /** What `refreshCachesAfterEdit` needs, with refreshes started on `taskQueue`. */

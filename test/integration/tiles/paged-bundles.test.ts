@@ -4,21 +4,19 @@
  * same source, levels and style, two caches, their bundle objects compared byte for byte. A refresh of
  * the paged cache's bundles (as after an edit) reading the same way draws the same tiles again.
  */
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTileActivities } from '../../../activities/tiles/tile-activities.js';
-import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
+import type { DatabaseHandle } from '../../../db/client.js';
 import { findTileCache } from '../../../db/repositories/tile-caches.js';
-import { createObjectStore } from '../../../infra/object-store.js';
-import { workflowsPath } from '../../../infra/temporal.js';
+import type { ObjectStore } from '../../../infra/object-store.js';
 import { bundleKey } from '../../../infra/tile-cache-store.js';
 import { BUNDLE_DIM, decodeBundle } from '../../../lib/tiles/compact-bundle.js';
 import { TILE_CACHE_BUILD_WORKFLOW } from '../../../workflows/tile-cache-messages.js';
 import { uniqueName } from '../publish/publish-client.js';
-import { signIn, stack } from '../support/portal-client.js';
-import { insertBuildingCache } from './cache-objects.js';
+import { signIn } from '../support/portal-client.js';
+import { insertBuildingCache, openServers, withTileWorker } from './cache-objects.js';
 import { pixelOf, publishFeatures } from './tile-client.js';
 
 describe('a tile cache built with its layer read per metatile', () => {
@@ -26,35 +24,26 @@ describe('a tile cache built with its layer read per metatile', () => {
   const whole = stamp.padEnd(32, 'a');
   const paged = stamp.padEnd(32, 'b');
   let database: DatabaseHandle;
-  let store: ReturnType<typeof createObjectStore>;
+  let store: ObjectStore;
   const asked: Record<string, number> = {};
 
   const build = async (serviceItemId: string, featuresAtOnce: number | undefined) => {
-    const s = stack();
     const taskQueue = `tiles-paged-${serviceItemId}`;
-    const activities = createTileActivities({ database, store, now: Date.now, featuresAtOnce });
-    const connection = await NativeConnection.connect({ address: s.temporalAddress });
-    const worker = await Worker.create({ connection, taskQueue, workflowsPath, activities });
-    const client = new Client({ connection: await Connection.connect({ address: s.temporalAddress }) });
-    try {
-      const result = await worker.runUntil(
-        client.workflow.execute(TILE_CACHE_BUILD_WORKFLOW, {
-          taskQueue,
-          workflowId: taskQueue,
-          args: [{ serviceItemId, concurrency: 1 }],
-        }),
-      );
-      asked[serviceItemId] = result.tiles;
-    } finally {
-      await connection.close();
-      await client.connection.close();
-    }
+    const deps = { database, store, now: Date.now, featuresAtOnce };
+    const result = await withTileWorker(deps, taskQueue, (client) =>
+      client.workflow.execute(TILE_CACHE_BUILD_WORKFLOW, {
+        taskQueue,
+        workflowId: taskQueue,
+        args: [{ serviceItemId, concurrency: 1 }],
+      }),
+    );
+    asked[serviceItemId] = result.tiles;
   };
 
   beforeAll(async () => {
-    const s = stack();
-    database = await openDatabase({ databaseUrl: s.databaseUrl, poolSize: 2 });
-    store = createObjectStore({ ...s.minio, endpoint: new URL(s.minio.endpoint), consolePort: 0 } as never);
+    let client: Client;
+    ({ database, store, client } = await openServers(2));
+    await client.connection.close();
     const features = await publishFeatures(
       await signIn(),
       'points.geojson',

@@ -3,18 +3,15 @@
  * the build fails at its first such bundle with a 400 naming the tile, in one attempt, not retried; with the
  * usual cap the same cache builds. The cap is lowered through TileDeps on a worker of the test's own.
  */
-import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { type Client, WorkflowFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTileActivities } from '../../../activities/tiles/tile-activities.js';
-import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
+import type { DatabaseHandle } from '../../../db/client.js';
 import { findTileCache } from '../../../db/repositories/tile-caches.js';
-import { createObjectStore } from '../../../infra/object-store.js';
-import { workflowsPath } from '../../../infra/temporal.js';
+import type { ObjectStore } from '../../../infra/object-store.js';
 import { TILE_CACHE_BUILD_WORKFLOW } from '../../../workflows/tile-cache-messages.js';
 import { uniqueName } from '../publish/publish-client.js';
-import { call, signIn, stack } from '../support/portal-client.js';
-import { insertBuildingCache } from './cache-objects.js';
+import { call, signIn } from '../support/portal-client.js';
+import { insertBuildingCache, openServers, withTileWorker } from './cache-objects.js';
 import { pixelOf, publishFeatures } from './tile-client.js';
 
 describe('a vector tile cache too dense for a tile', () => {
@@ -22,43 +19,31 @@ describe('a vector tile cache too dense for a tile', () => {
   const dense = stamp.padEnd(32, 'c');
   const usual = stamp.padEnd(32, 'd');
   let database: DatabaseHandle;
-  let store: ReturnType<typeof createObjectStore>;
+  let store: ObjectStore;
+  let client: Client | undefined;
   let features: { serviceItemId: string; count: number };
 
-  const build = async (serviceItemId: string, vectorFeaturesAtOnce: number | undefined) => {
-    const s = stack();
+  const build = (serviceItemId: string, vectorFeaturesAtOnce: number | undefined) => {
     const taskQueue = `tiles-dense-${serviceItemId}`;
-    const activities = createTileActivities({ database, store, now: Date.now, vectorFeaturesAtOnce });
-    const connection = await NativeConnection.connect({ address: s.temporalAddress });
-    const worker = await Worker.create({ connection, taskQueue, workflowsPath, activities });
-    const client = new Client({ connection: await Connection.connect({ address: s.temporalAddress }) });
-    try {
-      return await worker.runUntil(async () => {
-        const handle = await client.workflow.start(TILE_CACHE_BUILD_WORKFLOW, {
-          taskQueue,
-          workflowId: taskQueue,
-          args: [{ serviceItemId, concurrency: 1 }],
-        });
-        const outcome = await handle.result().then(
-          (result) => ({ result, error: undefined }),
-          (error: unknown) => ({ result: undefined, error }),
-        );
-        const history = await handle.fetchHistory();
-        const failedAttempts = (history.events ?? []).filter(
-          (e) => e.activityTaskFailedEventAttributes,
-        ).length;
-        return { ...outcome, failedAttempts };
+    const deps = { database, store, now: Date.now, vectorFeaturesAtOnce };
+    return withTileWorker(deps, taskQueue, async (client) => {
+      const handle = await client.workflow.start(TILE_CACHE_BUILD_WORKFLOW, {
+        taskQueue,
+        workflowId: taskQueue,
+        args: [{ serviceItemId, concurrency: 1 }],
       });
-    } finally {
-      await connection.close();
-      await client.connection.close();
-    }
+      const outcome = await handle.result().then(
+        (result) => ({ result, error: undefined }),
+        (error: unknown) => ({ result: undefined, error }),
+      );
+      const history = await handle.fetchHistory();
+      const failedAttempts = (history.events ?? []).filter((e) => e.activityTaskFailedEventAttributes).length;
+      return { ...outcome, failedAttempts };
+    });
   };
 
   beforeAll(async () => {
-    const s = stack();
-    database = await openDatabase({ databaseUrl: s.databaseUrl, poolSize: 2 });
-    store = createObjectStore({ ...s.minio, endpoint: new URL(s.minio.endpoint), consolePort: 0 } as never);
+    ({ database, store, client } = await openServers(2));
     const token = await signIn();
     const name = uniqueName('dense_src');
     const published = await publishFeatures(token, 'points.geojson', 'geojson', name);
@@ -82,6 +67,7 @@ describe('a vector tile cache too dense for a tile', () => {
 
   afterAll(async () => {
     await database?.close();
+    await client?.connection.close();
   });
 
   it('fails at once with a 400 naming the tile', async () => {
