@@ -1,17 +1,30 @@
 /**
  * A vector tile cache whose tiles would hold more features of a layer than a build encodes at once:
  * the build fails at its first such bundle with a 400 naming the tile, in one attempt, not retried; with the
- * usual cap the same cache builds. The cap is lowered through TileDeps on a worker of the test's own.
+ * usual cap the same cache builds. A refresh round after an edit that makes a cached tile too dense fails
+ * the same way and leaves the cache as it was: its generation and every bundle object unchanged. The cap
+ * is lowered through TileDeps on a worker of the test's own.
  */
 import { type Client, WorkflowFailedError } from '@temporalio/client';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../db/client.js';
 import { findTileCache } from '../../../db/repositories/tile-caches.js';
 import type { ObjectStore } from '../../../infra/object-store.js';
-import { TILE_CACHE_BUILD_WORKFLOW } from '../../../workflows/tile-cache-messages.js';
+import {
+  TILE_CACHE_BUILD_WORKFLOW,
+  TILE_CACHE_REFRESH_WORKFLOW,
+} from '../../../workflows/tile-cache-messages.js';
 import { uniqueName } from '../publish/publish-client.js';
 import { call, signIn } from '../support/portal-client.js';
-import { insertBuildingCache, openServers, withTileWorker } from './cache-objects.js';
+import {
+  bundleObjects,
+  featureTable,
+  insertBuildingCache,
+  insertPoint,
+  openServers,
+  withTileWorker,
+} from './cache-objects.js';
 import { pixelOf, publishFeatures } from './tile-client.js';
 
 describe('a vector tile cache too dense for a tile', () => {
@@ -23,24 +36,35 @@ describe('a vector tile cache too dense for a tile', () => {
   let client: Client | undefined;
   let features: { serviceItemId: string; count: number };
 
-  const build = (serviceItemId: string, vectorFeaturesAtOnce: number | undefined) => {
-    const taskQueue = `tiles-dense-${serviceItemId}`;
+  const run = (
+    workflow: string,
+    args: unknown[],
+    serviceItemId: string,
+    vectorFeaturesAtOnce: number | undefined,
+  ) => {
+    const taskQueue = `tiles-dense-${workflow}-${serviceItemId}`;
     const deps = { database, store, now: Date.now, vectorFeaturesAtOnce };
     return withTileWorker(deps, taskQueue, async (client) => {
-      const handle = await client.workflow.start(TILE_CACHE_BUILD_WORKFLOW, {
-        taskQueue,
-        workflowId: taskQueue,
-        args: [{ serviceItemId, concurrency: 1 }],
-      });
+      const handle = await client.workflow.start(workflow, { taskQueue, workflowId: taskQueue, args });
       const outcome = await handle.result().then(
         (result) => ({ result, error: undefined }),
         (error: unknown) => ({ result: undefined, error }),
       );
       const history = await handle.fetchHistory();
-      const failedAttempts = (history.events ?? []).filter((e) => e.activityTaskFailedEventAttributes).length;
-      return { ...outcome, failedAttempts };
+      const events = history.events ?? [];
+      const failedAttempts = events.filter((e) => e.activityTaskFailedEventAttributes).length;
+      // An activity's attempt number is on its start; a retried one would start again with attempt 2.
+      const attempts = events.flatMap((e) => e.activityTaskStartedEventAttributes?.attempt ?? []);
+      return { ...outcome, failedAttempts, attempts };
     });
   };
+  const build = (serviceItemId: string, vectorFeaturesAtOnce: number | undefined) =>
+    run(TILE_CACHE_BUILD_WORKFLOW, [{ serviceItemId, concurrency: 1 }], serviceItemId, vectorFeaturesAtOnce);
+  const refusal = (error: unknown) =>
+    (error as WorkflowFailedError).cause?.cause as {
+      message?: string;
+      nonRetryable?: boolean;
+    };
 
   beforeAll(async () => {
     ({ database, store, client } = await openServers(2));
@@ -77,7 +101,7 @@ describe('a vector tile cache too dense for a tile', () => {
     const { tile } = pixelOf(-87.65, 41.85, 3);
     const { error, failedAttempts } = await build(dense, features.count - 1);
     expect(error).toBeInstanceOf(WorkflowFailedError);
-    const cause = (error as WorkflowFailedError).cause?.cause as { message?: string; nonRetryable?: boolean };
+    const cause = refusal(error);
     expect(cause?.message).toMatch(
       new RegExp(
         `^Vector tile 3/${tile.row}/${tile.col} would hold more than ${(features.count - 1).toLocaleString('en-US')} features of layer '`,
@@ -93,5 +117,54 @@ describe('a vector tile cache too dense for a tile', () => {
     expect(error).toBeUndefined();
     expect((result as { tiles: number }).tiles).toBeGreaterThanOrEqual(4);
     expect((await findTileCache(database.db, usual))?.status).toBe('ready');
+  }, 120_000);
+
+  it('fails a refresh round whose edit makes a cached tile too dense, leaving the cache as it was', async () => {
+    const before = await findTileCache(database.db, usual);
+    expect(before?.status).toBe('ready');
+    const objects = await bundleObjects(store, usual);
+    expect(objects.size).toBeGreaterThan(0);
+    // One more point beside the others: every tile that held the layer's points now holds one more than the
+    // cap, which the build's tiles were within.
+    const table = await featureTable(database, features.serviceItemId);
+    const area = await insertPoint(database, table, 1_000_000, -87.65, 41.85);
+    // and its count, as an edit commits it
+    await database.rows(
+      sql`update hosted_layers set feature_count = feature_count + 1 where service_item_id = ${features.serviceItemId}`,
+    );
+    const { error, failedAttempts, attempts } = await run(
+      TILE_CACHE_REFRESH_WORKFLOW,
+      [{ serviceItemId: usual, pending: [area] }],
+      usual,
+      features.count,
+    );
+    expect(error).toBeInstanceOf(WorkflowFailedError);
+    const cause = refusal(error);
+    const named = /^Vector tile (\d+)\/(\d+)\/(\d+) would hold more than ([\d,]+) features of layer '/.exec(
+      cause?.message ?? '',
+    );
+    expect(named, cause?.message).not.toBeNull();
+    const [level, row, col] = (named as RegExpExecArray).slice(1, 4).map(Number);
+    const { tile } = pixelOf(-87.65, 41.85, level);
+    expect({ level, row, col, cap: named?.[4] }).toEqual({
+      level,
+      row: tile.row,
+      col: tile.col,
+      cap: features.count.toLocaleString('en-US'),
+    });
+    expect(cause?.nonRetryable).toBe(true);
+    // A round draws three bundles at once, each of which may meet the tile: each fails once, none is retried.
+    expect(failedAttempts).toBeGreaterThanOrEqual(1);
+    expect(attempts.length).toBeGreaterThanOrEqual(failedAttempts);
+    expect(attempts.every((a) => a === 1)).toBe(true);
+    const after = await findTileCache(database.db, usual);
+    expect({ status: after?.status, generation: after?.generation }).toEqual({
+      status: 'ready',
+      generation: before?.generation,
+    });
+    const objectsAfter = await bundleObjects(store, usual);
+    expect([...objectsAfter.keys()]).toEqual([...objects.keys()]);
+    for (const [key, bytes] of objects)
+      expect({ key, same: bytes.equals(objectsAfter.get(key) as Buffer) }).toEqual({ key, same: true });
   }, 120_000);
 });
