@@ -16,15 +16,19 @@ const SELF_CHECK_TIMEOUT = '10 minutes';
 /** When the launcher says it is still waiting. */
 const WAITING_NOTICE_MS = 20_000;
 
-/** Runs the self-check workflow and confirms both of its writes landed. */
+/**
+ * Runs the self-check workflow and confirms both of its writes landed; `onWaiting` is called once if it
+ * has not passed after `noticeAfterMs`.
+ */
 export async function runSelfCheck(
   client: Client,
-  config: Config,
+  config: Pick<Config, 'temporal'>,
   runtime: Pick<Runtime, 'database' | 'store'>,
   onWaiting: () => void = () => {},
+  noticeAfterMs = WAITING_NOTICE_MS,
 ): Promise<SelfCheckResult> {
   const checkId = newId();
-  const notice = setTimeout(onWaiting, WAITING_NOTICE_MS);
+  const notice = setTimeout(onWaiting, noticeAfterMs);
   const result = await client.workflow
     .execute<typeof selfCheckWorkflow>('selfCheckWorkflow', {
       taskQueue: config.temporal.taskQueue,
