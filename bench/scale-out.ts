@@ -4,15 +4,33 @@
  * and MinIO. Each round publishes the same CSVs at once over HTTP and waits for every job; it prints
  * the wall time, rows per second and the gain over one worker, with the load average.
  *
- *   npx tsx bench/scale-out.ts [--files 8] [--rows 250000] [--workers 1,2]
+ *   npx tsx bench/scale-out.ts [--files 8] [--rows 250000] [--workers 1,2] [--worker-cpu 0.5]
  *                              [--pg postgres://postgres@127.0.0.1:5432/test]
+ *
+ * `--worker-cpu C` gives each worker process at most C cores (a CPU quota in a cgroup of its own, as
+ * root), standing in for workers on machines of their own: on a small machine where one unlimited
+ * worker already keeps every core busy, a second one can only add a process to schedule, so growth
+ * with workers can only show where each worker has CPU of its own. PostgreSQL, MinIO, Temporal and the
+ * API are not limited.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, openAsBlob, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openAsBlob,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { Connection } from '@temporalio/client';
+import proto from '@temporalio/proto';
 import { writePointsCsv } from './ingest-data.js';
 import { type BackingServices, startBackingServices } from './ingest-stack.js';
 
@@ -21,6 +39,7 @@ const { values } = parseArgs({
     files: { type: 'string', default: '8' },
     rows: { type: 'string', default: '250000' },
     workers: { type: 'string', default: '1,2' },
+    'worker-cpu': { type: 'string' },
     pg: {
       type: 'string',
       default: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
@@ -30,6 +49,9 @@ const { values } = parseArgs({
 const FILES = Number(values.files);
 const ROWS = Number(values.rows);
 const WORKER_COUNTS = (values.workers as string).split(',').map(Number);
+const WORKER_CPU = values['worker-cpu'] === undefined ? undefined : Number(values['worker-cpu']);
+if (WORKER_CPU !== undefined && !(WORKER_CPU > 0))
+  throw new Error('--worker-cpu takes a number of cores, e.g. 0.5');
 const root = join(import.meta.dirname, '..');
 
 function startProcess(script: 'start:api' | 'start:worker', env: Record<string, string>): ChildProcess {
@@ -40,6 +62,39 @@ function startProcess(script: 'start:api' | 'start:worker', env: Record<string, 
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+}
+
+const CPU_PERIOD_US = 100_000;
+
+/**
+ * Puts a process (its threads and any child it starts) in a cgroup of its own that may use at most
+ * `cores` of CPU time: cgroup v2's cpu.max where the unified hierarchy has the cpu controller, else
+ * v1's CFS quota. Returns the cgroup's directory, to remove once the process has exited.
+ */
+function limitCpu(pid: number, cores: number, name: string): string {
+  const quota = String(Math.round(cores * CPU_PERIOD_US));
+  const v2 = '/sys/fs/cgroup';
+  const v1 = '/sys/fs/cgroup/cpu';
+  let dir: string;
+  if (
+    existsSync(join(v2, 'cgroup.controllers')) &&
+    readFileSync(join(v2, 'cgroup.controllers'), 'utf8').includes('cpu')
+  ) {
+    dir = join(v2, name);
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'cpu.max'), `${quota} ${CPU_PERIOD_US}`);
+  } else if (existsSync(join(v1, 'cpu.cfs_quota_us'))) {
+    dir = join(v1, name);
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'cpu.cfs_period_us'), String(CPU_PERIOD_US));
+    writeFileSync(join(dir, 'cpu.cfs_quota_us'), quota);
+  } else {
+    throw new Error(
+      '--worker-cpu needs a writable cgroup CPU controller (cgroup v2 cpu.max or v1 cpu.cfs_quota_us)',
+    );
+  }
+  writeFileSync(join(dir, 'cgroup.procs'), String(pid));
+  return dir;
 }
 
 async function stopProcess(p: ChildProcess) {
@@ -69,12 +124,42 @@ async function waitForApi(baseUrl: string) {
   throw new Error('the API did not start within 120 s');
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 1/100 s). */
+/**
+ * Waits until `workers` distinct workers poll the round's queue for activities, so that a worker slowed
+ * by its CPU limit while starting does not count against the round.
+ */
+async function waitForWorkers(address: string, taskQueue: string, workers: number) {
+  const connection = await Connection.connect({ address });
+  try {
+    for (const started = Date.now(); Date.now() - started < 300_000; ) {
+      const { pollers } = await connection.workflowService.describeTaskQueue({
+        namespace: 'default',
+        taskQueue: { name: taskQueue },
+        taskQueueType: proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+      });
+      if (new Set((pollers ?? []).map((p) => p.identity)).size >= workers) return;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error(`${workers} worker(s) did not poll ${taskQueue} within 300 s`);
+  } finally {
+    await connection.close();
+  }
+}
+
+/**
+ * CPU seconds (user + system) a process and the processes it started (the API's own processes) have used
+ * so far, from /proc (clock ticks of 1/100 s).
+ */
 function cpuSeconds(pid: number | undefined): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    let seconds = (Number(fields[11]) + Number(fields[12])) / 100;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean);
+      for (const child of children) seconds += cpuSeconds(Number(child));
+    }
+    return seconds;
   } catch {
     return 0;
   }
@@ -92,10 +177,16 @@ async function round(backing: BackingServices, csvs: string[], workers: number) 
   const queue = `scale-out-${workers}-${Date.now()}`;
   const env: Record<string, string> = { ...backing.env, TEMPORAL_TASK_QUEUE: queue };
   const processes = [startProcess('start:api', env)];
-  for (let i = 0; i < workers; i++) processes.push(startProcess('start:worker', env));
+  const cgroups: string[] = [];
   try {
+    for (let i = 0; i < workers; i++) {
+      const worker = startProcess('start:worker', env);
+      processes.push(worker);
+      if (WORKER_CPU !== undefined) cgroups.push(limitCpu(worker.pid as number, WORKER_CPU, `${queue}-${i}`));
+    }
     const baseUrl = `http://127.0.0.1:${env.PORT}`;
     await waitForApi(baseUrl);
+    await waitForWorkers(env.TEMPORAL_ADDRESS, queue, workers);
     const body = new URLSearchParams({ f: 'json', ...backing.admin, client: 'requestip', expiration: '600' });
     const { token } = await json(`${baseUrl}/sharing/rest/generateToken`, { method: 'POST', body });
     const owner = backing.admin.username;
@@ -154,6 +245,7 @@ async function round(backing: BackingServices, csvs: string[], workers: number) 
     return { workers, seconds, rowsPerSecond: (FILES * ROWS) / seconds, featureCount, load, cpu };
   } finally {
     for (const p of processes.reverse()) await stopProcess(p);
+    for (const dir of cgroups) rmdirSync(dir);
   }
 }
 
@@ -179,6 +271,7 @@ async function main() {
       );
     }
     const base = results[0].rowsPerSecond;
+    if (WORKER_CPU !== undefined) console.log(`\neach worker process limited to ${WORKER_CPU} cores`);
     console.log('\n| workers | seconds | rows/s | vs first | load average at start |\n|---|---|---|---|---|');
     for (const r of results) {
       console.log(
