@@ -111,7 +111,12 @@ export function createRowEncoder(
    * the objects that path makes: GeoPackage and shapefile point layers run this once per row.
    */
   function writeGeometryPoint(w: CopyBinaryWriter, extent: Extent, x: number, y: number): string | null {
-    if (!Number.isFinite(x) || !Number.isFinite(y)) return 'The feature has an empty geometry.';
+    if (!Number.isFinite(x) || !Number.isFinite(y)) {
+      // An empty point (NaN coordinates): stored without a geometry.
+      w.null();
+      w.null();
+      return null;
+    }
     return writeProjected(w, extent, x, y);
   }
 
@@ -164,13 +169,25 @@ export function createRowEncoder(
           ? writePoint(w, extent, x, y)
           : `Invalid coordinates '${String(row[points.xIndex] ?? '')}', '${String(row[points.yIndex] ?? '')}'.`;
     } else {
-      const located = geometry ?? {
-        reason: location.type === 'address' ? 'The address was not found.' : 'The feature has no geometry.',
-      };
-      if ('reason' in located) reason = located.reason;
+      const located = geometry ?? null;
+      if (located === null) {
+        // A feature of a file with geometries that has none (GeoJSON `geometry: null`, a shapefile's null
+        // shape, a NULL blob) is kept without one, as GDAL and ArcGIS keep it; a row whose address or
+        // boundary was not found is not.
+        if (location.type === 'geometry') {
+          w.null();
+          w.null();
+        } else {
+          reason =
+            location.type === 'address' ? 'The address was not found.' : 'The feature has no geometry.';
+        }
+      } else if ('reason' in located) reason = located.reason;
       else if (isPlainPoint(located)) reason = writeGeometryPoint(w, extent, located.x, located.y);
-      else if (isEmptyGeometry(located)) reason = 'The feature has an empty geometry.';
-      else {
+      else if (isEmptyGeometry(located)) {
+        // POINT EMPTY, no parts: stored without a geometry, as a null one is.
+        w.null();
+        w.null();
+      } else {
         const projected = transformer.projectGeometry(located);
         delete projected.spatialReference;
         const b = geometryBounds(projected);

@@ -80,7 +80,7 @@ describe('publishing a feature collection file analyzed first', () => {
     ]);
   });
 
-  it('polygons in WGS84 are projected; the feature without geometry is rejected, as in GeoJSON', async () => {
+  it('polygons in WGS84 are projected; the feature without geometry is kept without one', async () => {
     const res = (
       await call(`${featureServer(name)}/1/query`, {
         token,
@@ -90,8 +90,13 @@ describe('publishing a feature collection file analyzed first', () => {
         orderByFields: 'OBJECTID',
       })
     ).json;
-    expect(res.features.map((f: any) => [f.attributes.zone, f.attributes.price])).toEqual([[1, 2.5]]);
-    expect(status.rowsRejected).toBe(1);
+    expect(
+      res.features.map((f: any) => [f.attributes.zone, f.attributes.price, f.geometry === null]),
+    ).toEqual([
+      [1, 2.5, false],
+      [2, 3.75, true],
+    ]);
+    expect(status.rowsRejected).toBe(0);
     const ring: number[][] = res.features[0].geometry.rings[0];
     const corners = new Set(ring.map(([x, y]) => `${x.toFixed(9)} ${y.toFixed(9)}`));
     expect(corners).toEqual(
@@ -124,7 +129,8 @@ describe('publishing a feature collection sent as text', () => {
     const count = (
       await call(`${featureServer(name)}/1/query`, { token, where: 'price > 2', returnCountOnly: 'true' })
     ).json.count;
-    expect(count).toBe(1);
+    // Both zones, the one without a geometry too, as from the file.
+    expect(count).toBe(2);
   });
 
   it('JSON that is not a feature collection is refused by analyze with the reason', async () => {

@@ -71,9 +71,19 @@ describe('publishing GeoJSON with mixed property types', () => {
     }));
   });
 
-  it('publishes the polygons and rejects the point and the feature without geometry', () => {
+  it('publishes the polygons, keeps the feature without geometry without one and rejects the point', async () => {
     expect(status.status).toBe('completed');
-    expect(status.rowsRejected).toBe(2);
+    expect(status.rowsRejected).toBe(1);
+    const res = await call(`${featureServer(name)}/0/query`, {
+      token,
+      where: '1=1',
+      outFields: 'name,acres',
+      returnGeometry: 'true',
+      orderByFields: 'OBJECTID',
+    });
+    const kept = res.json.features.filter((f: any) => f.geometry === null);
+    expect(kept.map((f: any) => [f.attributes.name, f.attributes.acres])).toEqual([['No geometry', 2]]);
+    expect(res.json.features.length).toBe(status.featureCount);
   });
 
   it('a property that is a number in one feature and text in another becomes a string field', async () => {

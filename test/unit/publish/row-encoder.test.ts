@@ -219,6 +219,57 @@ describe('createRowEncoder', () => {
     expect((await stored(plan, data)).map((r) => [r.objectid, r.a_0])).toEqual([[1, 'ok']]);
   });
 
+  it('keeps a feature without a geometry (null, empty parts) with its values and no shape or box', async () => {
+    const polygons: LayerPlan = {
+      ...plan,
+      fields: [field('name', 'esriFieldTypeString', 0, { length: 20 })],
+      geometryType: 'esriGeometryPolygon',
+      location: { type: 'geometry' },
+    };
+    const ring = [
+      [0, 0],
+      [0, 2],
+      [2, 2],
+      [0, 0],
+    ];
+    const { data, loaded, rejected, bounds } = createRowEncoder(
+      polygons,
+      { wkid: 4326 },
+      { wkid: 4326 },
+    ).encode([['null'], ['no rings'], ['empty ring'], ['a triangle'], ['a line']], 0, [
+      null,
+      { rings: [] },
+      { rings: [[]] },
+      { rings: [ring] },
+      { reason: 'A LineString cannot be stored in a esriGeometryPolygon layer.' },
+    ]);
+    expect({ loaded, rejected: rejected.map((r) => [r.rowNumber, r.reason]) }).toEqual({
+      loaded: 4,
+      rejected: [[5, 'A LineString cannot be stored in a esriGeometryPolygon layer.']],
+    });
+    // The extent is the located feature's alone.
+    expect(bounds).toEqual([0, 0, 2, 2]);
+    expect(await stored(polygons, data)).toEqual([
+      { objectid: 1, a_0: 'null', shape: null, bbox: null },
+      { objectid: 2, a_0: 'no rings', shape: null, bbox: null },
+      { objectid: 3, a_0: 'empty ring', shape: null, bbox: null },
+      { objectid: 4, a_0: 'a triangle', shape: `{"rings":${JSON.stringify([ring])}}`, bbox: '(2,2),(0,0)' },
+    ]);
+  });
+
+  it('rejects a row whose address was not found', () => {
+    const addresses: LayerPlan = {
+      ...plan,
+      fields: [],
+      location: { type: 'address' } as LayerPlan['location'],
+    };
+    const out = createRowEncoder(addresses, { wkid: 4326 }, { wkid: 4326 }).encode([[]], 0, [null]);
+    expect({ loaded: out.loaded, reasons: out.rejected.map((r) => r.reason) }).toEqual({
+      loaded: 0,
+      reasons: ['The address was not found.'],
+    });
+  });
+
   it('stores a handed-over polygon as Esri JSON with its bounding box', async () => {
     const polygons: LayerPlan = {
       ...plan,
@@ -282,14 +333,15 @@ describe('createRowEncoder', () => {
       0,
       geometries,
     );
-    expect(loaded).toBe(3);
+    expect(loaded).toBe(4);
     expect(rejected.map((r) => [r.rowNumber, r.reason])).toEqual([
       [3, 'Value 40000 of small is outside -32768..32767.'],
       [4, 'Value 2147483648 of count is outside -2147483648..2147483647.'],
       [5, "Value '1.5' of count is not an integer."],
-      [6, 'The feature has an empty geometry.'],
     ]);
-    const [a, b, pole] = await stored(typed, data);
+    const [a, b, empty, pole] = await stored(typed, data);
+    // The empty point is kept, its values stored and its geometry not.
+    expect(empty).toMatchObject({ objectid: 6, a_0: '1', shape: null, bbox: null });
     // Mercator has no pole: the latitude is held at the square map's edge, where y equals x's half-width.
     expect(JSON.parse(pole.shape as string).y).toBeCloseTo(Math.PI * R, 2);
     expect([a.a_0, a.a_1, a.a_2, a.a_3, a.a_4]).toEqual(['-3', '70000', String(2 ** 40), '0.1', '0.1']);
