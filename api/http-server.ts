@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.js';
 import type { AppDeps } from './env.js';
+import { closeIdleAfterReads } from './idle-close.js';
 import { sweepOrphanObjects } from './object-sweep.js';
 import { ANALYZE_SLACK_MS } from './publish/analyze-route.js';
 import { createTileFastPath } from './tile-fast-path.js';
@@ -31,6 +32,8 @@ export function serveApp(deps: AppDeps, { port, hostname }: ServeOptions): Serve
   );
   // Plain tile GETs are read and answered on the connection itself; the rest reaches the server above.
   const front = attachSocketFront(server, tiles, deps.config.basePath);
+  // A request sent on a kept-alive connection just before its idle time ran out is read, not reset.
+  closeIdleAfterReads(server);
   const closeIdle = server.closeIdleConnections.bind(server);
   server.closeIdleConnections = () => {
     front.closeIdle();

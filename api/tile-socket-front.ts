@@ -13,10 +13,12 @@
  * received them: the server's own connection listener takes the socket and is given the unread bytes
  * first. So every error, limit and timeout of the HTTP server applies to whatever is not a tile.
  */
+
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { SOAP_CONTENT_TYPE } from '../soap/dispatcher.js';
 import { simpleCorsHeaders } from './cors.js';
+import { closeWhenIdle, KEEP_ALIVE_CLOSE_MARGIN_MS } from './idle-close.js';
 import type { TileAnswer } from './services/tile-serving.js';
 import type { AnswerBasis, TileFastPath, WireAnswer } from './tile-fast-path.js';
 import { wireAnswer } from './tile-fast-path.js';
@@ -108,9 +110,10 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
       }
     };
     const onError = () => socket.destroy();
-    // Idle between requests for the server's keep-alive time: closed, as Node's server closes it.
+    // Idle between requests for the server's keep-alive time (and the margin Node's server adds): closed
+    // once any request already sent has been read, as Node's server closes it (closeIdleAfterReads).
     const onTimeout = () => {
-      if (!state.busy) socket.destroy();
+      if (!state.busy) closeWhenIdle(socket, () => !state.busy && held.has(socket));
     };
     const onEnd = () => {
       // The client has sent its last request; once nothing is left to answer, close our side too.
@@ -122,7 +125,7 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
     socket.on('end', onEnd);
     socket.on('close', onClose);
     socket.on('timeout', onTimeout);
-    socket.setTimeout(server.keepAliveTimeout);
+    socket.setTimeout(server.keepAliveTimeout + KEEP_ALIVE_CLOSE_MARGIN_MS);
 
     /** Gives the connection to Node's HTTP server, `rest` being the bytes it has not seen yet. */
     const toHttp = (rest: Buffer) => {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { closeIdleAfterReads } from '../../../api/idle-close.js';
 import type { TileAnswer } from '../../../api/services/tile-serving.js';
 import type { TileAsk, TileFastPath } from '../../../api/tile-fast-path.js';
 import { wireAnswer } from '../../../api/tile-fast-path.js';
@@ -146,6 +147,8 @@ async function start(): Promise<{ port: number; httpAnswered: string[] }> {
     res.end(other);
   });
   const front = attachSocketFront(s, tiles, '');
+  // As serveApp does.
+  closeIdleAfterReads(s);
   const closeIdle = s.closeIdleConnections.bind(s);
   s.closeIdleConnections = () => {
     front.closeIdle();
@@ -486,6 +489,61 @@ describe('socket front', () => {
     // Node's keep-alive timeout is 5 s: the close must not have waited for it.
     expect(Date.now() - began).toBeLessThan(2000);
   });
+});
+
+describe('socket front, kept-alive connections', () => {
+  it('reads a request sent just before the idle time ran out while the event loop was held, in the front and in Node', async () => {
+    const { port, httpAnswered } = await start();
+    (server as Server).keepAliveTimeout = 100;
+    // A tile the front answers, and a path it hands to Node's server with the connection.
+    for (const path of [tile(1, 4, 4), '/other']) {
+      const socket = connect(port, '127.0.0.1');
+      sockets.push(socket);
+      await new Promise((r) => socket.once('connect', r));
+      const got: Buffer[] = [];
+      const errors: string[] = [];
+      let responses = 0;
+      let waiting = { n: 0, resolve: () => {} };
+      const check = () => {
+        responses = splitResponses(Buffer.concat(got)).length;
+        if (responses >= waiting.n || socket.destroyed) waiting.resolve();
+      };
+      socket.on('data', (d) => {
+        got.push(d);
+        check();
+      });
+      socket.on('close', check);
+      const arrived = (n: number) =>
+        new Promise<void>((resolve) => {
+          waiting = { n, resolve };
+          check();
+        });
+      socket.on('error', (e: NodeJS.ErrnoException) => errors.push(e.code ?? e.message));
+      const closed = new Promise((r) => socket.once('close', r));
+      socket.write(get(path));
+      await arrived(1);
+      // The next request goes out, then the loop is held past the idle time (100 ms and the 1 s margin):
+      // when it runs again, the connection's timer is due before its read.
+      await new Promise<void>((resolve) =>
+        setImmediate(() => {
+          socket.write(get(path));
+          const until = Date.now() + 1_500;
+          while (Date.now() < until) {}
+          resolve();
+        }),
+      );
+      await arrived(2);
+      // The connection stays open for the requests after it.
+      if (!socket.destroyed) socket.write(get(path));
+      await arrived(3);
+      expect({ path, responses, errors }).toEqual({ path, responses: 3, errors: [] });
+      // Idle again, the connection is still closed after its time.
+      const began = Date.now();
+      await closed;
+      expect(Date.now() - began).toBeLessThan(3_000);
+    }
+    expect(httpAnswered).toEqual(['GET /other', 'GET /other', 'GET /other']);
+  }, 20_000);
 });
 
 describe('socket front, SOAP GetMapTile', () => {
