@@ -10,7 +10,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSelfCheckActivities } from '../../activities/self-check.js';
 import { type DatabaseHandle, openDatabase } from '../../db/client.js';
-import { createObjectStore } from '../../infra/object-store.js';
+import { createObjectStore, type ObjectStore } from '../../infra/object-store.js';
 import { runSelfCheck } from '../../infra/self-check.js';
 import { workflowsPath } from '../../infra/temporal.js';
 import type { SelfCheckResult } from '../../workflows/self-check.js';
@@ -21,9 +21,15 @@ describe('the self-check on a worker whose activity slots are all taken', () => 
   let database: DatabaseHandle;
   let connection: NativeConnection;
   let client: Client;
+  let store: ObjectStore;
 
   beforeAll(async () => {
     const s = stack();
+    store = createObjectStore({
+      ...s.minio,
+      endpoint: new URL(s.minio.endpoint),
+      consolePort: 0,
+    } as never);
     database = await openDatabase({ databaseUrl: s.databaseUrl, poolSize: 1 });
     connection = await NativeConnection.connect({ address: s.temporalAddress });
     client = new Client({ connection: await Connection.connect({ address: s.temporalAddress }) });
@@ -35,12 +41,6 @@ describe('the self-check on a worker whose activity slots are all taken', () => 
   });
 
   it('completes while a long step holds the only slot', async () => {
-    const s = stack();
-    const store = createObjectStore({
-      ...s.minio,
-      endpoint: new URL(s.minio.endpoint),
-      consolePort: 0,
-    } as never);
     const taskQueue = `self-check-busy-${Date.now()}`;
     let release = () => {};
     let started = () => {};
@@ -89,12 +89,6 @@ describe('the self-check on a worker whose activity slots are all taken', () => 
   }, 120_000);
 
   it('says once that it is still waiting while no worker answers, then passes when one does', async () => {
-    const s = stack();
-    const store = createObjectStore({
-      ...s.minio,
-      endpoint: new URL(s.minio.endpoint),
-      consolePort: 0,
-    } as never);
     const taskQueue = `self-check-wait-${Date.now()}`;
     const config = { temporal: { taskQueue } } as Parameters<typeof runSelfCheck>[1];
     const notices: number[] = [];
