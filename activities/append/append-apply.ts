@@ -21,7 +21,7 @@ import {
 import { inEditTransaction } from '../../db/repositories/feature-edits.js';
 import { completeJobIn, finishJob, lockJob } from '../../db/repositories/service-jobs.js';
 import { findService, listLayers } from '../../db/repositories/services.js';
-import { tileCachesOfSource } from '../../db/repositories/tile-caches.js';
+import { refreshableCachesOfSource } from '../../db/repositories/tile-caches.js';
 import { findUser } from '../../db/repositories/users.js';
 import { appendEdits, appendFieldMap, matchingField, upsertKeys } from '../../lib/edit/append-plan.js';
 import { AppendTally } from '../../lib/edit/append-tally.js';
@@ -64,7 +64,7 @@ export async function applyStagedAppend(
   const editor = await serviceEditor(db, service, user);
   const storage = storageSpatialReference(service);
   const ctx: EditContext = { inSR: staged.spatialReference, storage, editor: editor.username, now: now() };
-  const caches = (await tileCachesOfSource(db, service.serviceItemId)).map((c) => c.serviceItemId);
+  const caches = await refreshableCachesOfSource(db, service.serviceItemId);
   const jobId = input.source.jobId;
   const tally = new AppendTally(staged.rowCount);
   const cancelled = Context.current().cancellationSignal;

@@ -11,7 +11,7 @@ import { inEditTransaction } from '../../db/repositories/feature-edits.js';
 import { doLayerWork, type LayerWork } from '../../db/repositories/layer-work.js';
 import { completeJobIn, findJob, finishJob, lockJob } from '../../db/repositories/service-jobs.js';
 import { findService } from '../../db/repositories/services.js';
-import { tileCachesOfSource } from '../../db/repositories/tile-caches.js';
+import { refreshableCachesOfSource } from '../../db/repositories/tile-caches.js';
 import type { ObjectStore } from '../../infra/object-store.js';
 import { internalError } from '../../lib/errors.js';
 import { storageSpatialReference } from '../../lib/query/hosted-layer-catalog.js';
@@ -56,7 +56,7 @@ export async function runServiceJob(
   const work = recorded.work as LayerWork | null;
   const service = await findService(db, recorded.serviceItemId);
   const storage = storageSpatialReference(service ?? { definition: {} });
-  const caches = (await tileCachesOfSource(db, recorded.serviceItemId)).map((c) => c.serviceItemId);
+  const caches = await refreshableCachesOfSource(db, recorded.serviceItemId);
   const outcome = await inEditTransaction(database, async (tx) => {
     const job = await lockJob(tx, jobId);
     if (!job) throw internalError('Unable to complete operation.', [`Job ${jobId} has no state.`]);

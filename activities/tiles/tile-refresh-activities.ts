@@ -192,10 +192,13 @@ export function createTileRefreshActivities(deps: TileDeps) {
 
   // A vector tile an edit made too dense to encode fails the round at once (see vector-bundle.ts).
   return withFailureMapping({
-    /** The cache's state and levels, or null when it no longer exists (deleted meanwhile). */
+    /**
+     * The cache's state and levels, or null when there is nothing to refresh: the cache no longer exists
+     * (deleted meanwhile) or its build failed (it is not served, and a rebuild draws everything anew).
+     */
     async refreshTarget(serviceItemId: string): Promise<RefreshTarget | null> {
       const cache = await findTileCache(db, serviceItemId);
-      if (!cache?.sourceServiceItemId) return null;
+      if (!cache?.sourceServiceItemId || cache.status === 'failed') return null;
       const source = await drawableLayers(database, cache.sourceServiceItemId);
       const lods = cache.definition.lods;
       return {

@@ -7,7 +7,7 @@ import { type Bounds, type SpatialReference, WEB_MERCATOR } from '../../lib/geom
 import { toMercator } from '../../lib/projection/project-bounds.js';
 import type { Database } from '../client.js';
 import { findService } from './services.js';
-import { tileCachesOfSource } from './tile-caches.js';
+import { refreshableCachesOfSource } from './tile-caches.js';
 
 export interface CacheRefreshTargets {
   caches: string[];
@@ -22,7 +22,7 @@ export async function cacheRefreshTargets(
   areas: readonly Bounds[],
 ): Promise<CacheRefreshTargets> {
   if (!areas.some(finiteArea)) return { caches: [], areas: [] };
-  const caches = (await tileCachesOfSource(db, sourceServiceItemId)).map((c) => c.serviceItemId);
+  const caches = await refreshableCachesOfSource(db, sourceServiceItemId);
   if (caches.length === 0) return { caches: [], areas: [] };
   const service = await findService(db, sourceServiceItemId);
   const storageSR = (service?.definition.spatialReference as SpatialReference | undefined) ?? WEB_MERCATOR;

@@ -37,6 +37,18 @@ export async function tileCachesOfSource(db: Database, sourceServiceItemId: stri
   return db.select().from(tileCaches).where(eq(tileCaches.sourceServiceItemId, sourceServiceItemId));
 }
 
+/**
+ * The caches drawn from a source that its edits must refresh: all but those whose build failed. A failed
+ * cache is not served, and the rebuild that revives it draws everything from the source as it then is.
+ */
+export async function refreshableCachesOfSource(
+  db: Database,
+  sourceServiceItemId: string,
+): Promise<string[]> {
+  const caches = await tileCachesOfSource(db, sourceServiceItemId);
+  return caches.filter((c) => c.status !== 'failed').map((c) => c.serviceItemId);
+}
+
 export async function updateTileCache(
   db: Database,
   serviceItemId: string,

@@ -9,6 +9,7 @@ import { type Client, WorkflowFailedError } from '@temporalio/client';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../db/client.js';
+import { cacheRefreshTargets } from '../../../db/repositories/cache-refresh-targets.js';
 import { findTileCache } from '../../../db/repositories/tile-caches.js';
 import type { ObjectStore } from '../../../infra/object-store.js';
 import {
@@ -117,6 +118,33 @@ describe('a vector tile cache too dense for a tile', () => {
     expect(error).toBeUndefined();
     expect((result as { tiles: number }).tiles).toBeGreaterThanOrEqual(4);
     expect((await findTileCache(database.db, usual))?.status).toBe('ready');
+  }, 120_000);
+
+  it('leaves the cache whose build failed out of the refreshes that edits start', async () => {
+    const failed = await findTileCache(database.db, dense);
+    expect(failed?.status).toBe('failed');
+    // An edit's envelope (in the layer's storage reference; any finite one will do): only the ready cache follows it.
+    const targets = await cacheRefreshTargets(database.db, features.serviceItemId, [
+      [-87.7, 41.8, -87.6, 41.9],
+    ]);
+    expect(targets.caches).toEqual([usual]);
+    expect(targets.areas).toHaveLength(1);
+    // A refresh already under way when its cache's build fails (it waits out the build) ends without a round.
+    const { result, error, attempts } = await run(
+      TILE_CACHE_REFRESH_WORKFLOW,
+      [{ serviceItemId: dense, pending: targets.areas }],
+      dense,
+      undefined,
+    );
+    expect(error).toBeUndefined();
+    expect(result).toMatchObject({ rounds: 0, bundlesWritten: 0, tilesDrawn: 0, generation: 0 });
+    // refreshTarget alone ran: no bundle drawn, no generation switched.
+    expect(attempts).toEqual([1]);
+    const after = await findTileCache(database.db, dense);
+    expect({ status: after?.status, generation: after?.generation }).toEqual({
+      status: 'failed',
+      generation: failed?.generation,
+    });
   }, 120_000);
 
   it('fails a refresh round whose edit makes a cached tile too dense, leaving the cache as it was', async () => {
