@@ -117,18 +117,22 @@ export interface WrkResult {
 
 const UNITS: Record<string, number> = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
 
-/** wrk -t2 -c50 -d10s over the paths in `pathsFile` (one per line, or `path<TAB>etag` for the 304 script). */
+/**
+ * wrk -t2 -c50 -d10s (or `seconds`) over the paths in `pathsFile` (one per line, or `path<TAB>etag` for the
+ * 304 script).
+ */
 export async function wrk(
   dir: string,
   script: string,
   pathsFile: string,
   url: string,
   env: Record<string, string> = {},
+  seconds = 10,
 ): Promise<WrkResult> {
   const started = Date.now();
   const { stdout: out } = await execFileAsync(
     'timeout',
-    ['30', 'wrk', '-t2', '-c50', '-d10s', '-s', join(dir, script), '--latency', url],
+    [String(seconds + 20), 'wrk', '-t2', '-c50', `-d${seconds}s`, '-s', join(dir, script), '--latency', url],
     { env: { ...process.env, ...env, PATHS: pathsFile } },
   );
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);

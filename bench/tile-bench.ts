@@ -4,7 +4,8 @@
  * Same points, same style (an 8 px blue dot with a white outline), same levels and extent, 4×4 metatiles
  * on both sides, 2 workers each. Serving: wrk on loopback over the same non-empty tiles, ours from the
  * production API entry (api/main.ts) with 1 and with 2 server processes, nginx from our tiles written out
- * as files (the same bytes; mapcache's own files are measured too), before and after ours.
+ * as files (the same bytes; mapcache's own files are measured too), before and after ours. A last fresh
+ * API shows a cold start's first second apart from the seconds after it (where the cold run's tail is).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -192,8 +193,9 @@ try {
       paths: string,
       url: string,
       env: Record<string, string> = {},
+      seconds = 10,
     ) => {
-      const result = await wrk(dir, script, paths, url, env);
+      const result = await wrk(dir, script, paths, url, env, seconds);
       console.log(formatRun(label, result, nginx.rps));
       runs.push({ label, result });
       return result;
@@ -221,6 +223,16 @@ try {
       } finally {
         await api.stop();
       }
+    }
+    // Where a cold run's tail comes from: the same cold start, its first second apart from the seconds after.
+    const lastProcesses = Number(values.processes.split(',').pop());
+    const fresh = await startApi(stack, lastProcesses);
+    try {
+      const label = `ours, ${lastProcesses} process${lastProcesses > 1 ? 'es' : ''}, cold again`;
+      await measure(`${label}, first second`, 'rand.lua', oursFile, fresh.baseUrl, {}, 1);
+      await measure(`${label}, seconds 2-5`, 'rand.lua', oursFile, fresh.baseUrl, {}, 4);
+    } finally {
+      await fresh.stop();
     }
     const nginxAfter = await wrk(dir, 'rand.lua', nginxFile, 'http://127.0.0.1:8089');
     console.log(formatRun('nginx static, our tiles, again', nginxAfter, nginx.rps));
