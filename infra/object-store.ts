@@ -19,8 +19,8 @@ export interface ObjectStore {
   upload(key: string, options?: { contentType?: string; maxBytes?: number }): ObjectUpload;
   getBuffer(key: string): Promise<Buffer>;
   getStream(key: string): Promise<Readable>;
-  /** The object's bytes from `offset` to its end, as a stream. */
-  getStreamFrom(key: string, offset: number): Promise<Readable>;
+  /** The object's bytes from `offset` to its end (or `length` of them at most), as a stream. */
+  getStreamFrom(key: string, offset: number, length?: number): Promise<Readable>;
   /**
    * A URL that reads the object without this client (an S3 presigned GET, valid for an hour; it honours
    * a Range header): for a thread that streams an object itself, so its bytes never pass this thread.
@@ -86,7 +86,7 @@ export function createObjectStore(config: Config['minio']): ObjectStore {
       partedUpload(client, bucket, key, options.contentType ?? 'application/octet-stream', options.maxBytes),
     getBuffer: async (key) => toBuffer(await client.getObject(bucket, key)),
     getStream: (key) => client.getObject(bucket, key),
-    getStreamFrom: (key, offset) => client.getPartialObject(bucket, key, offset),
+    getStreamFrom: (key, offset, length) => client.getPartialObject(bucket, key, offset, length),
     readUrl: (key) => client.presignedGetObject(bucket, key, 60 * 60),
     async copy(fromKey, toKey) {
       await client.copyObject(bucket, toKey, `/${bucket}/${fromKey}`);

@@ -5,12 +5,14 @@
  * The index's request reads ahead: it asks for the bundle's first `readAheadBytes` (4 MiB), and every
  * tile record that range holds goes into the tile LRU at once. A small bundle (most of a cache's
  * bundles) is then one request in all, and a map view's first tiles do not each wait for a request of
- * their own.
+ * their own. The range is used as it arrives: the index is answered once it is in, and each tile as soon
+ * as its record is, so a tile near a large bundle's start does not wait for the megabytes after it.
  * Absent tiles are remembered too: empty areas are most of a map and must not cost a read each time.
  * That request includes the tile's 4-byte size prefix: a bundle rewritten after its index was read (an
  * edit refresh compacting it, a rebuild) shows as a prefix that does not match, and the index is read
  * again once.
  */
+import { finished, type Readable } from 'node:stream';
 import type { CacheStorage } from '../lib/tiles/cache-definition.js';
 import {
   BUNDLE_DIM,
@@ -153,8 +155,24 @@ interface BundleAt {
   col0: number;
 }
 
+/** A bundle's read-ahead still arriving after its index. */
+interface Arriving {
+  /** Resolves once the bytes before `end` are in and their tiles kept; false when the read ended first. */
+  until(end: number): Promise<boolean>;
+}
+
+/** The slots holding a tile, in the order of their records in the bundle. */
+function recordOrder({ offsets, sizes }: BundleIndex): number[] {
+  const order: number[] = [];
+  for (let slot = 0; slot < sizes.length; slot++) if (sizes[slot] > 0 && offsets[slot] >= 4) order.push(slot);
+  return order.sort((a, b) => offsets[a] - offsets[b]);
+}
+
 /** A tile's record read through an index its bundle no longer has. */
 const MOVED = Symbol('moved');
+
+/** The read-ahead's first buffer: header, index and the first tiles; it doubles as more arrives. */
+const FIRST_BUFFER_BYTES = 512 * 1024;
 
 /** An absent tile costs a key and this much in the byte bound. */
 const ABSENT_WEIGHT = 64;
@@ -176,6 +194,8 @@ export function createTileCacheReader(
 
   // Reads under way, shared: a map view asks for the tiles of one bundle all at once.
   const pendingIndexes = new Map<string, Promise<BundleIndex | number>>();
+  // Bundles whose first bytes are still arriving after their index, by index key.
+  const arriving = new Map<string, Arriving>();
   const pendingTiles = new Map<string, Promise<Uint8Array | undefined>>();
 
   /** The index, or the time until which the bundle is known to be missing. */
@@ -197,39 +217,124 @@ export function createTileCacheReader(
 
   async function fetchIndex(cacheKey: string, key: string, bundle: BundleAt): Promise<BundleIndex | number> {
     indexFetches++;
-    const ahead = readAhead > BUNDLE_FIXED_SIZE;
-    const bytes = ahead
-      ? await rangeOrMissing(store, key, 0, readAhead)
-      : await rangeOrMissing(store, key, BUNDLE_INDEX_RANGE.start, BUNDLE_INDEX_SIZE);
-    if (!bytes) {
-      const missingUntil = now() + missingTtl;
-      indexes.set(cacheKey, { missingUntil });
-      return missingUntil;
-    }
-    const index = parseBundleIndex(ahead ? bytes.subarray(BUNDLE_HEADER_SIZE) : bytes);
+    if (readAhead > BUNDLE_FIXED_SIZE) return readAheadIndex(cacheKey, key, bundle);
+    const bytes = await rangeOrMissing(store, key, BUNDLE_INDEX_RANGE.start, BUNDLE_INDEX_SIZE);
+    if (!bytes) return missingBundle(cacheKey);
+    const index = parseBundleIndex(bytes);
     indexes.set(cacheKey, index);
-    if (ahead) keepTilesRead(index, bytes, bundle);
     return index;
   }
 
-  /** Keeps every tile whose whole record (size prefix and bytes) lies in the bundle's first `bytes`. */
-  function keepTilesRead(index: BundleIndex, bytes: Uint8Array, { at, level, row0, col0 }: BundleAt): void {
-    const { offsets, sizes } = index;
-    for (let slot = 0; slot < sizes.length; slot++) {
-      const size = sizes[slot];
-      const range = size > 0 ? tileRecordRange({ offset: offsets[slot], size }) : undefined;
-      if (!range || range.offset + range.length > bytes.length) continue;
-      const record = bytes.subarray(range.offset, range.offset + range.length);
-      const tile = tileOfRecord(record, size);
-      if (!tile) continue;
-      const tileKey = keyOf(at, {
-        level,
-        row: row0 + Math.floor(slot / BUNDLE_DIM),
-        col: col0 + (slot % BUNDLE_DIM),
-      });
-      // A copy of its own, so the bound counts what is held and the read's buffer can go.
-      if (tiles.get(tileKey) === undefined) tiles.set(tileKey, new Uint8Array(tile), size + ABSENT_WEIGHT);
+  function missingBundle(cacheKey: string): number {
+    const missingUntil = now() + missingTtl;
+    indexes.set(cacheKey, { missingUntil });
+    return missingUntil;
+  }
+
+  /**
+   * The index read with the bundle's first `readAhead` bytes, as they arrive: the index is answered as
+   * soon as it is in, and each tile whose whole record (size prefix and bytes) is in is kept at once, in
+   * the order the bundle holds them. A read of such a tile waits for its record (`arriving`) instead of
+   * waiting for the whole range or asking for the record again.
+   */
+  async function readAheadIndex(
+    cacheKey: string,
+    key: string,
+    bundle: BundleAt,
+  ): Promise<BundleIndex | number> {
+    let stream: Readable;
+    try {
+      stream = await store.getStreamFrom(key, 0, readAhead);
+    } catch (e) {
+      if (isMissing(e)) return missingBundle(cacheKey);
+      throw e;
     }
+    return new Promise((resolve, reject) => {
+      // Grown as bytes come (a bundle is often far smaller than the read-ahead).
+      let bytes = Buffer.allocUnsafe(Math.min(readAhead, FIRST_BUFFER_BYTES));
+      let got = 0;
+      let index: BundleIndex | undefined;
+      /** Slots holding a tile, by their record's offset, and the next one to keep. */
+      let order: number[] = [];
+      let next = 0;
+      let waiters: { end: number; wake: (arrived: boolean) => void }[] = [];
+      const own: Arriving = {
+        until: (end) =>
+          end <= got ? Promise.resolve(true) : new Promise((wake) => waiters.push({ end, wake })),
+      };
+      const keepArrived = (index: BundleIndex) => {
+        for (; next < order.length; next++) {
+          const slot = order[next];
+          const size = index.sizes[slot];
+          const start = index.offsets[slot] - 4;
+          if (start + size + 4 > got) break;
+          keepTile(bundle, slot, bytes.subarray(start, start + size + 4), size);
+        }
+        if (waiters.length === 0) return;
+        waiters = waiters.filter((w) => {
+          if (w.end > got) return true;
+          w.wake(true);
+          return false;
+        });
+      };
+      stream.on('data', (chunk: Buffer) => {
+        const n = Math.min(chunk.length, readAhead - got);
+        if (got + n > bytes.length) {
+          const grown = Buffer.allocUnsafe(Math.min(readAhead, Math.max(2 * bytes.length, got + n)));
+          bytes.copy(grown, 0, 0, got);
+          bytes = grown;
+        }
+        chunk.copy(bytes, got, 0, n);
+        got += n;
+        if (!index && got >= BUNDLE_FIXED_SIZE) {
+          try {
+            index = parseBundleIndex(bytes.subarray(BUNDLE_HEADER_SIZE, BUNDLE_FIXED_SIZE));
+          } catch (e) {
+            stream.destroy();
+            reject(e);
+            return;
+          }
+          order = recordOrder(index);
+          indexes.set(cacheKey, index);
+          arriving.set(cacheKey, own);
+          resolve(index);
+        }
+        if (index) keepArrived(index);
+      });
+      finished(stream, (err) => {
+        if (arriving.get(cacheKey) === own) arriving.delete(cacheKey);
+        for (const w of waiters) w.wake(false);
+        waiters = [];
+        if (index) return;
+        if (err) reject(err);
+        else {
+          // Shorter than a bundle's header and index: the index read's own error for it.
+          try {
+            parseBundleIndex(bytes.subarray(BUNDLE_HEADER_SIZE, Math.max(got, BUNDLE_HEADER_SIZE)));
+          } catch (e) {
+            reject(e);
+          }
+        }
+      });
+    });
+  }
+
+  /** Keeps one tile read ahead, when its record is what the index says it is. */
+  function keepTile(
+    { at, level, row0, col0 }: BundleAt,
+    slot: number,
+    record: Uint8Array,
+    size: number,
+  ): void {
+    const tile = tileOfRecord(record, size);
+    if (!tile) return;
+    const tileKey = keyOf(at, {
+      level,
+      row: row0 + Math.floor(slot / BUNDLE_DIM),
+      col: col0 + (slot % BUNDLE_DIM),
+    });
+    // A copy of its own, so the bound counts what is held and the read's buffer can go.
+    if (tiles.get(tileKey) === undefined) tiles.set(tileKey, new Uint8Array(tile), size + ABSENT_WEIGHT);
   }
 
   const keyOf = (at: TileLocation, tile: TileAddress) =>
@@ -253,9 +358,16 @@ export function createTileCacheReader(
       const indexKey = `${at.serviceItemId}/${at.generation ?? 0}/${key}`;
       const bundle = { at, level: tile.level, ...bundleOrigin(tile.row, tile.col) };
       let index = await bundleIndex(indexKey, key, bundle);
-      // Read ahead with the index, or by a read of the same bundle's index just before.
-      const kept = tiles.get(tileCacheKey);
+      // Read ahead with the index, or by a read of the same bundle's index just before …
+      let kept = tiles.get(tileCacheKey);
       if (kept instanceof Uint8Array) return kept;
+      // … or still arriving with it.
+      const entry = typeof index === 'number' ? undefined : tileEntry(index, tile.row, tile.col);
+      const coming = entry && entry.offset + entry.size <= readAhead ? arriving.get(indexKey) : undefined;
+      if (coming && entry && (await coming.until(entry.offset + entry.size))) {
+        kept = tiles.get(tileCacheKey);
+        if (kept instanceof Uint8Array) return kept;
+      }
       let read = typeof index === 'number' ? undefined : await readRecord(key, index, tile);
       if (read === MOVED) {
         // Drop the index only if no other read has replaced it already, then read it once more.

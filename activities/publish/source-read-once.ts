@@ -24,10 +24,10 @@ export function readingSourceOnce(store: ObjectStore, sourceKey: string): Object
     getBuffer: (key) => (key === sourceKey ? source() : store.getBuffer(key)),
     getStream: async (key) =>
       key === sourceKey ? Readable.from([await source()], { objectMode: false }) : store.getStream(key),
-    getStreamFrom: async (key, offset) =>
+    getStreamFrom: async (key, offset, length) =>
       key === sourceKey
-        ? Readable.from([await from(offset)], { objectMode: false })
-        : store.getStreamFrom(key, offset),
+        ? Readable.from([(await from(offset)).subarray(0, length)], { objectMode: false })
+        : store.getStreamFrom(key, offset, length),
     readUrl: (key) => store.readUrl(key),
     copy: (fromKey, toKey) => store.copy(fromKey, toKey),
     getRange: async (key, offset, length) =>

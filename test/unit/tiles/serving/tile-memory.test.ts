@@ -2,6 +2,7 @@
  * The tile reader's memory: tiles kept up to a byte bound (least recently used go first), keyed by the
  * cache's generation, and absent tiles remembered so empty areas cost no object-store read.
  */
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { ObjectStore } from '../../../../infra/object-store.js';
 import { bundleKey, createTileCacheReader, explodedKey } from '../../../../infra/tile-cache-store.js';
@@ -24,6 +25,12 @@ function memoryStore() {
       const o = objects.get(key);
       if (!o) throw missing();
       return o.subarray(offset, offset + length);
+    },
+    async getStreamFrom(key: string, offset: number, length: number) {
+      reads.push(key);
+      const o = objects.get(key);
+      if (!o) throw missing();
+      return Readable.from([o.subarray(offset, offset + length)]);
     },
   } as unknown as ObjectStore;
   return { store, objects, reads };

@@ -3,6 +3,7 @@
  * each tile read takes the tile's size prefix along in the same range request, and a prefix that does
  * not match the held index makes the reader fetch the index once more instead of serving wrong bytes.
  */
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { ObjectStore } from '../../../../infra/object-store.js';
 import { bundleKey, createTileCacheReader } from '../../../../infra/tile-cache-store.js';
@@ -20,6 +21,12 @@ function memoryStore() {
       if (!o) throw missing();
       if (offset >= o.length) throw Object.assign(new Error('range'), { code: 'InvalidRange' });
       return Buffer.from(o.subarray(offset, offset + length));
+    },
+    async getStreamFrom(key: string, offset: number, length: number) {
+      ranges.push({ offset, length });
+      const o = objects.get(key);
+      if (!o) throw missing();
+      return Readable.from([Buffer.from(o.subarray(offset, offset + length))]);
     },
   } as unknown as ObjectStore;
   return { store, objects, ranges };
