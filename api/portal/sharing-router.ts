@@ -110,12 +110,19 @@ async function unshare(c: Context<AppEnv>) {
  * not the item's owner): an item shared with the organization or everyone goes into the groups the
  * caller may share into. Its sharing level is not changed here; a private or group-only item goes into
  * more groups only by its owner's or an administrator's hand, so for anyone else every group asked for
- * is in notSharedWith.
+ * is in notSharedWith. For the item's owner it is the owner's share, as on ArcGIS: `everyone` and `org`
+ * set the sharing level too.
  */
 async function shareAsMember(c: Context<AppEnv>) {
   const caller = requireUser(c);
   const item = await readableItem(c, c.req.param('itemId') ?? '');
-  const requested = commaList(c.get('params').get('groups'));
+  const params = c.get('params');
+  const requested = commaList(params.get('groups'));
+  if (item.owner === caller.username) {
+    const { groupIds, notSharedWith } = await shareableGroups(c, caller, requested);
+    await shareItem(c, item, caller, groupIds, flag(params.get('everyone')), flag(params.get('org')));
+    return sendJson(c, { notSharedWith, itemId: item.id });
+  }
   const open = canChange(item, caller) || item.access === 'org' || item.access === 'public';
   if (!open) return sendJson(c, { notSharedWith: requested, itemId: item.id });
   const { groupIds, notSharedWith } = await shareableGroups(c, caller, requested);

@@ -226,6 +226,39 @@ describe('content/items/{id}/share and unshare (as a group member or administrat
     expect(await inGroup(foreign, owner)).toEqual([]);
   });
 
+  it("is the owner's share for the item's owner: everyone and org set the sharing level", async () => {
+    const [owner, member, other] = [await newUser(), await newUser(), await newUser()];
+    const group = await groupWith(owner, member);
+    const id = await addTextItem(owner);
+    const shareAsOwner = (params: Record<string, string>) =>
+      call(`/sharing/rest/content/items/${id}/share`, { token: owner.token, ...params });
+    expect((await shareAsOwner({ org: 'true' })).json).toEqual({ notSharedWith: [], itemId: id });
+    expect((await info(id, owner.token)).json.access).toBe('org');
+    expect(await visible(id, other.token)).toBe(true);
+    expect(await visible(id)).toBe(false);
+    expect((await shareAsOwner({ everyone: 'true', groups: group })).json).toEqual({
+      notSharedWith: [],
+      itemId: id,
+    });
+    expect((await info(id, owner.token)).json.access).toBe('public');
+    expect(await visible(id)).toBe(true);
+    expect(await inGroup(group, member)).toEqual([id]);
+    // everyone=false takes public access away and leaves the organization level.
+    await shareAsOwner({ everyone: 'false' });
+    expect((await info(id, owner.token)).json.access).toBe('org');
+    expect(await visible(id)).toBe(false);
+    // Not the owner: the levels stay the owner's to set, the group share is refused for a non-member.
+    const notOwned = await addTextItem(owner);
+    await share(owner, notOwned, { org: 'true' });
+    const byOther = await call(`/sharing/rest/content/items/${notOwned}/share`, {
+      token: other.token,
+      everyone: 'true',
+      groups: group,
+    });
+    expect(byOther.json).toEqual({ notSharedWith: [group], itemId: notOwned });
+    expect((await info(notOwned, owner.token)).json.access).toBe('org');
+  });
+
   it('leaves a group-only item to its owner: no one else shares it into more groups', async () => {
     const [owner, member] = [await newUser(), await newUser()];
     const [shared, other] = [await groupWith(owner, member), await groupWith(member)];
