@@ -77,11 +77,14 @@ export interface TileSpot {
   contentType: string;
 }
 
+/** A path segment of decimal digits as its number; NaN for anything else (`0x1`, `1e0`, ` 1`, `+1`). */
+const decimal = (segment: string): number => (/^\d{1,10}$/.test(segment) ? Number(segment) : Number.NaN);
+
 /** Where the requested tile would be, or undefined when the request names no tile of this cache. */
 export function locateTile(cache: TileCacheRow, req: TileRequest): TileSpot | undefined {
-  const level = Number(req.level);
-  const row = Number(req.row);
-  const col = Number(req.col.endsWith('.pbf') ? req.col.slice(0, -4) : req.col);
+  const level = decimal(req.level);
+  const row = decimal(req.row);
+  const col = decimal(req.col.endsWith('.pbf') ? req.col.slice(0, -4) : req.col);
   const valid =
     Number.isInteger(level) &&
     Number.isInteger(row) &&

@@ -121,6 +121,15 @@ describe('tiles of a private Map Service (from a .tpkx)', () => {
     expect(outside.status).toBe(404);
   });
 
+  it('reads a tile address as decimal digits only: 1/1/1 by any other spelling is no tile', async () => {
+    const token = `?token=${await adminToken()}`;
+    const at = async (address: string) => (await fetch(tileUrl(name, address, token))).status;
+    expect(await at('1/1/1')).toBe(200);
+    expect(await at('01/001/1')).toBe(200);
+    for (const other of ['1/0x1/1', '1/1e0/1', '1/+1/1', '1/%201/1', '1/1.0/1', '0x1/1/1', '1/1/0b1'])
+      expect({ other, status: await at(other) }).toEqual({ other, status: 404 });
+  });
+
   it('sends browsers the CORS headers for their origin', async () => {
     const res = await fetch(tileUrl(name, '1/1/1', `?token=${await adminToken()}`), {
       headers: { Origin: 'https://app.example.com' },
