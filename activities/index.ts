@@ -18,7 +18,7 @@ import { createTilePackageActivities } from './tiles/tile-package-activities.js'
  * the configured outbound fetch (infra/temporal.ts passes it); without one no URL is fetched at all.
  */
 export type ActivityDeps = SelfCheckDeps &
-  Pick<TileDeps, 'maxTiles'> &
+  Pick<TileDeps, 'maxTiles' | 'drawThreads'> &
   Partial<Pick<PublishDeps, 'geocoder' | 'parseLimits'>> & {
     locator?: LocatorSource;
     outbound?: OutboundFetch;

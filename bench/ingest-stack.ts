@@ -83,6 +83,8 @@ export async function startBackingServices(dir: string, adminUrl: string | null)
     UPLOAD_MAX_BYTES: String(4 * 1024 ** 3),
     EMBEDDED_SERVICES: 'false',
     LOG_LEVEL: 'error',
+    // An A/B of the drawing threads: `TILE_DRAW_THREADS=0 npx tsx bench/tile-bench.ts …`.
+    ...(process.env.TILE_DRAW_THREADS ? { TILE_DRAW_THREADS: process.env.TILE_DRAW_THREADS } : {}),
   };
   return {
     env,

@@ -118,6 +118,8 @@ const schema = z.object({
   OUTBOUND_MAX_MB: z.coerce.number().positive().default(16),
   WORKER_ACTIVITY_CONCURRENCY: z.coerce.number().int().positive().default(8),
   TILE_BUILD_MAX_TILES: z.coerce.number().int().positive().default(5_000_000),
+  // One drawing thread per core (activities/tiles/render-threads.ts); 0 draws on the activity's thread.
+  TILE_DRAW_THREADS: z.coerce.number().int().min(0).max(64).default(availableParallelism()),
   TILE_MEMORY_CACHE_MB: z.coerce.number().int().min(0).default(256),
   // One server per core: a Node process answers on one thread (see bench/README.md, tile serving).
   API_PROCESSES: z.coerce.number().int().min(1).max(256).default(availableParallelism()),
@@ -207,6 +209,7 @@ function toConfig(env: z.infer<typeof schema>) {
     },
     workerActivityConcurrency: env.WORKER_ACTIVITY_CONCURRENCY,
     tileBuildMaxTiles: env.TILE_BUILD_MAX_TILES,
+    tileDrawThreads: env.TILE_DRAW_THREADS,
     tileMemoryCacheBytes: env.TILE_MEMORY_CACHE_MB * 1024 ** 2,
     apiProcesses: env.API_PROCESSES,
     logLevel: env.LOG_LEVEL,

@@ -4,6 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { type ActivityDeps, createActivities } from '../activities/index.js';
 import { prestartLoadThreads } from '../activities/publish/load-layer.js';
+import { prestartDrawingThreads } from '../activities/tiles/render-threads.js';
 import type { Config } from './config.js';
 import { SEARCH_ATTRIBUTES } from './embedded-services.js';
 import type { Logger } from './logger.js';
@@ -49,6 +50,7 @@ export async function createWorker({ config, deps }: WorkerOptions): Promise<Wor
     activities: createActivities({
       parseLimits: config.parseLimits,
       maxTiles: config.tileBuildMaxTiles,
+      drawThreads: config.tileDrawThreads,
       outbound: createOutboundFetch(config.outbound),
       ...deps,
     }),
@@ -57,6 +59,8 @@ export async function createWorker({ config, deps }: WorkerOptions): Promise<Wor
   });
   // The first CSV load finds its thread started, once the worker's own start is past.
   prestartLoadThreads(deps.database.kind, PRESTART_DELAY_MS);
+  // And the first tile cache build its drawing threads, a second later (they start one after another).
+  prestartDrawingThreads(config.tileDrawThreads, PRESTART_DELAY_MS + 1000);
   return worker;
 }
 

@@ -69,7 +69,7 @@ export function rangeBounds(r: TileRange): Bounds {
  * `read` (in one or several pages, drawn as they come), for a layer too large to hold for a bundle.
  */
 export type LayerFeatures = {
-  layer: DrawableLayer;
+  layer: Pick<DrawableLayer, 'drawingInfo' | 'geometryType'>;
   sprites: MarkerSpriteCache;
 } & (
   | { features: LocatedFeature[]; read?: undefined }
@@ -90,8 +90,18 @@ const meets = (a: Bounds, b: Bounds): boolean => a[0] <= b[2] && a[2] >= b[0] &&
 const METATILES_IN_FLIGHT = 3;
 
 /**
- * Draws every non-empty tile of `range`, calling `onTile` for each and `onMetatile` as each metatile's
- * tiles are done (for heartbeats). Layers are drawn in order onto one buffer per metatile.
+ * Part `index` of `of` of a range's metatiles: every `of`-th metatile in the range's order, from the
+ * `index`-th, so parts drawn side by side (render-threads.ts) share a cluster of features evenly.
+ */
+export interface RangeShare {
+  index: number;
+  of: number;
+}
+
+/**
+ * Draws every non-empty tile of `range` (of its metatiles in `share`, when given), calling `onTile` for
+ * each and `onMetatile` as each metatile's tiles are done (for heartbeats). Layers are drawn in order
+ * onto one buffer per metatile.
  */
 export async function renderRange(
   range: TileRange,
@@ -99,6 +109,7 @@ export async function renderRange(
   pictures: ReadonlyMap<string, RgbaImage>,
   onTile: (tile: RenderedTile) => Promise<void> | void,
   onMetatile: (done: number) => void,
+  share: RangeShare = { index: 0, of: 1 },
 ): Promise<{ tiles: number; metatiles: number }> {
   const resolution = lodOf(range.level).resolution;
   const reaches = layers.map((l) => maxSymbolReach(l.layer.drawingInfo));
@@ -114,7 +125,9 @@ export async function renderRange(
     if (failed) throw (failed as PromiseRejectedResult).reason;
   };
   try {
+    let order = 0;
     for (const meta of metatilesInRange(range, METATILE)) {
+      if (order++ % share.of !== share.index) continue;
       metatiles++;
       const encodes: Promise<void>[] = [];
       // The buffer is cleared when the metatile's first feature is drawn: a metatile without features

@@ -38,13 +38,8 @@ import { recordProgress } from '../heartbeat.js';
 import { withFailureMapping } from '../publish/activity-errors.js';
 import { decodePictures } from './picture-symbols.js';
 import { rangeLayers } from './range-layers.js';
-import {
-  bundleCollector,
-  bundleTileRange,
-  FEATURES_AT_ONCE,
-  type RenderedTile,
-  renderRange,
-} from './render-bundle.js';
+import { bundleCollector, bundleTileRange, FEATURES_AT_ONCE, type RenderedTile } from './render-bundle.js';
+import { DEFAULT_DRAW_THREADS, drawRange, prestartDrawingThreads } from './render-threads.js';
 import type { TileDeps } from './tile-deps.js';
 import { createTileRefreshActivities } from './tile-refresh-activities.js';
 import { encodeVectorRange, tileLayerNames, vectorSource } from './vector-bundle.js';
@@ -85,6 +80,7 @@ export function createTileActivities(deps: TileDeps) {
   const { database, store } = deps;
   const db = database.db;
   const featuresAtOnce = deps.featuresAtOnce ?? FEATURES_AT_ONCE;
+  const drawThreads = deps.drawThreads ?? DEFAULT_DRAW_THREADS;
 
   async function cacheOf(serviceItemId: string): Promise<TileCacheRow> {
     const row = await findTileCache(db, serviceItemId);
@@ -147,6 +143,8 @@ export function createTileActivities(deps: TileDeps) {
       let definition = cache.definition;
       let reachPx = 0;
       const vector = cache.serviceType === 'VectorTileServer';
+      // The drawing threads start while the build plans, not on its first bundle.
+      if (!vector) prestartDrawingThreads(drawThreads);
       if (cache.sourceServiceItemId) {
         const source = await drawableLayers(database, cache.sourceServiceItemId);
         const extent = unionBounds(source.layers.map((l) => l.extent));
@@ -230,7 +228,8 @@ export function createTileActivities(deps: TileDeps) {
         const pictures = await decodePictures(layers.map((l) => l.drawingInfo));
         const exploded = definition.storage === 'exploded';
         const { builder, onTile: collect } = bundleCollector();
-        const result = await renderRange(
+        const result = await drawRange(
+          drawThreads,
           range,
           withFeatures,
           pictures,

@@ -13,6 +13,11 @@ export interface TileDeps {
   maxTiles?: number;
   /** Features a bundle reads for a layer at once before it reads per metatile, in pages; FEATURES_AT_ONCE when absent. */
   featuresAtOnce?: number;
+  /**
+   * Most threads that draw raster tile ranges (TILE_DRAW_THREADS); 0 draws them on the activity's own
+   * thread. One per core when absent.
+   */
+  drawThreads?: number;
   /** Features of a layer a vector tile range is encoded from at once; VECTOR_FEATURES_AT_ONCE when absent. */
   vectorFeaturesAtOnce?: number;
 }

@@ -38,7 +38,8 @@ import { recordProgress } from '../heartbeat.js';
 import { withFailureMapping } from '../publish/activity-errors.js';
 import { decodePictures } from './picture-symbols.js';
 import { rangeLayers } from './range-layers.js';
-import { FEATURES_AT_ONCE, renderRange } from './render-bundle.js';
+import { FEATURES_AT_ONCE } from './render-bundle.js';
+import { DEFAULT_DRAW_THREADS, drawRange } from './render-threads.js';
 import type { TileDeps } from './tile-deps.js';
 import { encodeVectorRange, vectorSource } from './vector-bundle.js';
 
@@ -77,6 +78,7 @@ export function createTileRefreshActivities(deps: TileDeps) {
   const { database, store } = deps;
   const db = database.db;
   const featuresAtOnce = deps.featuresAtOnce ?? FEATURES_AT_ONCE;
+  const drawThreads = deps.drawThreads ?? DEFAULT_DRAW_THREADS;
 
   async function render(source: SourceLayers, ranges: TileRange[]): Promise<Map<string, Uint8Array>> {
     const pictures = await decodePictures(source.layers.map((l) => l.drawingInfo));
@@ -90,7 +92,8 @@ export function createTileRefreshActivities(deps: TileDeps) {
         featuresAtOnce,
       );
       if (withFeatures.length === 0) continue;
-      await renderRange(
+      await drawRange(
+        drawThreads,
         range,
         withFeatures,
         pictures,

@@ -1,0 +1,309 @@
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type LayerFeatures, renderRange } from '../../../activities/tiles/render-bundle.js';
+import {
+  drawingThreadCount,
+  endDrawingThreads,
+  renderRangeOnThread,
+} from '../../../activities/tiles/render-threads.js';
+import type { DrawableLayer, LocatedFeature } from '../../../db/repositories/layer-features.js';
+import type { Bounds } from '../../../lib/geometry/types.js';
+import { MarkerSpriteCache } from '../../../lib/render/marker-sprites.js';
+import type { RgbaImage } from '../../../lib/render/types.js';
+import { lodOf, ORIGIN_X, ORIGIN_Y, TILE_SIZE, tileBounds } from '../../../lib/tiles/web-mercator.js';
+
+afterAll(endDrawingThreads);
+
+const range = { level: 10, minRow: 376, maxRow: 383, minCol: 256, maxCol: 263 };
+
+type Layer = Pick<DrawableLayer, 'drawingInfo' | 'geometryType'>;
+const points: Layer = { geometryType: 'esriGeometryPoint', drawingInfo: null };
+const PICTURE = 'cGljdHVyZQ==';
+const pictured: Layer = {
+  geometryType: 'esriGeometryPoint',
+  drawingInfo: {
+    renderer: {
+      type: 'simple',
+      symbol: { type: 'esriPMS', imageData: PICTURE, contentType: 'image/png', width: 12, height: 12 },
+    },
+  } as Layer['drawingInfo'],
+};
+const zoned: Layer = {
+  geometryType: 'esriGeometryPolygon',
+  drawingInfo: {
+    transparency: 30,
+    renderer: {
+      type: 'uniqueValue',
+      field1: 'zone',
+      uniqueValueInfos: [
+        {
+          value: 'a',
+          symbol: { type: 'esriSFS', style: 'esriSFSSolid', color: [200, 30, 30, 255] },
+        },
+        {
+          value: 'b',
+          symbol: { type: 'esriSFS', style: 'esriSFSSolid', color: [30, 30, 200, 255] },
+        },
+      ],
+    },
+  } as Layer['drawingInfo'],
+};
+
+/** A red 8×8 picture, as decodePictures would hand it over. */
+const pictures = new Map<string, RgbaImage>([
+  [
+    PICTURE,
+    {
+      width: 8,
+      height: 8,
+      data: new Uint8Array(8 * 8 * 4).map((_, i) => (i % 4 === 1 || i % 4 === 2 ? 0 : 255)),
+    },
+  ],
+]);
+
+const span = lodOf(10).resolution * TILE_SIZE;
+const west = ORIGIN_X + range.minCol * span;
+const north = ORIGIN_Y - range.minRow * span;
+
+/** Points spread over the range (a fixed sequence). */
+function spreadPoints(n: number, seed0: number): LocatedFeature[] {
+  let seed = seed0;
+  const rand = () => {
+    seed = (seed * 48271) % 2147483647;
+    return seed / 2147483647;
+  };
+  return Array.from({ length: n }, () => {
+    const x = west + rand() * 8 * span;
+    const y = north - rand() * 8 * span;
+    return { geometry: { x, y }, attributes: {}, bounds: [x, y, x, y] as Bounds };
+  });
+}
+
+/** Squares of a tile and a half with a zone each, some across metatile edges. */
+function squares(): LocatedFeature[] {
+  return Array.from({ length: 6 }, (_, i) => {
+    const x0 = west + (0.5 + i * 1.2) * span;
+    const y1 = north - (0.7 + i) * span;
+    const [x1, y0] = [x0 + 1.5 * span, y1 - 1.5 * span];
+    return {
+      geometry: {
+        rings: [
+          [
+            [x0, y0],
+            [x0, y1],
+            [x1, y1],
+            [x1, y0],
+            [x0, y0],
+          ],
+        ],
+      },
+      attributes: { zone: i % 2 === 0 ? 'a' : 'b' },
+      bounds: [x0, y0, x1, y1] as Bounds,
+    };
+  });
+}
+
+const meets = (a: Bounds, b: Bounds) => a[0] <= b[2] && a[2] >= b[0] && a[1] <= b[3] && a[3] >= b[1];
+
+/** A layer read per metatile, in pages of `pageSize`, recording the areas asked for. */
+function paged(layer: Layer, all: LocatedFeature[], pageSize: number, areas: Bounds[]): LayerFeatures {
+  return {
+    layer,
+    sprites: new MarkerSpriteCache(96),
+    read: async function* (area: Bounds) {
+      areas.push(area);
+      const inside = all.filter((f) => meets(f.bounds, area));
+      for (let i = 0; i < inside.length; i += pageSize) yield inside.slice(i, i + pageSize);
+    },
+  };
+}
+
+const whole = (layer: Layer, features: LocatedFeature[]): LayerFeatures => ({
+  layer,
+  features,
+  sprites: new MarkerSpriteCache(96),
+});
+
+interface Drawn {
+  tiles: Map<string, Buffer>;
+  order: string[];
+  progress: number[];
+  result: { tiles: number; metatiles: number };
+}
+
+async function draw(onThread: boolean, layers: () => LayerFeatures[]): Promise<Drawn> {
+  const tiles = new Map<string, Buffer>();
+  const order: string[] = [];
+  const progress: number[] = [];
+  const onTile = (t: { level: number; row: number; col: number; png: Uint8Array }) => {
+    order.push(`${t.level}/${t.row}/${t.col}`);
+    tiles.set(`${t.row}/${t.col}`, Buffer.from(t.png));
+  };
+  const onMetatile = (n: number) => {
+    progress.push(n);
+  };
+  const result = onThread
+    ? await renderRangeOnThread(2, range, layers(), pictures, onTile, onMetatile)
+    : await renderRange(range, layers(), pictures, onTile, onMetatile);
+  return { tiles, order, progress, result };
+}
+
+function expectSameTiles(got: Drawn, expected: Drawn) {
+  expect(got.result).toEqual(expected.result);
+  expect([...got.tiles.keys()].sort()).toEqual([...expected.tiles.keys()].sort());
+  for (const [k, png] of expected.tiles)
+    expect({ k, same: got.tiles.get(k)?.equals(png) }).toEqual({ k, same: true });
+  // Every metatile's progress, in order, once each.
+  expect(got.progress).toEqual(Array.from({ length: expected.result.metatiles }, (_, i) => i + 1));
+}
+
+describe('renderRange in parts', () => {
+  it('draws every metatile in exactly one part: the parts together are the whole range', async () => {
+    const dots = spreadPoints(120, 19);
+    const expected = await draw(false, () => [whole(points, dots)]);
+    const seen = new Map<string, Buffer>();
+    let metatiles = 0;
+    for (let index = 0; index < 3; index++) {
+      const part = await renderRange(
+        range,
+        [whole(points, dots)],
+        pictures,
+        (t) => {
+          expect(seen.has(`${t.row}/${t.col}`)).toBe(false);
+          seen.set(`${t.row}/${t.col}`, Buffer.from(t.png));
+        },
+        () => {},
+        { index, of: 3 },
+      );
+      // Four metatiles in three parts: two, one and one.
+      expect(part.metatiles).toBe(index === 0 ? 2 : 1);
+      metatiles += part.metatiles;
+    }
+    expect(metatiles).toBe(expected.result.metatiles);
+    expect([...seen.keys()].sort()).toEqual([...expected.tiles.keys()].sort());
+    for (const [k, png] of expected.tiles) expect(seen.get(k)?.equals(png)).toBe(true);
+  });
+});
+
+describe('renderRangeOnThread', () => {
+  it('draws points (handed over packed), pictures and attributed polygons as this thread does, byte for byte', async () => {
+    const dots = spreadPoints(80, 3);
+    const pics = spreadPoints(20, 11);
+    const layers = () => [whole(zoned, squares()), whole(points, dots), whole(pictured, pics)];
+    const expected = await draw(false, layers);
+    const got = await draw(true, layers);
+    expect(expected.result.tiles).toBeGreaterThan(30);
+    expectSameTiles(got, expected);
+    // The colours are the renderer's: a square of zone "a" is red at 70% opacity over nothing.
+    const square = squares()[0].bounds;
+    const col = Math.floor((square[0] + square[2]) / 2 / span - ORIGIN_X / span);
+    const row = Math.floor((ORIGIN_Y - (square[1] + square[3]) / 2) / span);
+    const tb = tileBounds({ level: 10, row, col });
+    const px = Math.floor((((square[0] + square[2]) / 2 - tb[0]) / span) * TILE_SIZE);
+    const py = Math.floor(((tb[3] - (square[1] + square[3]) / 2) / span) * TILE_SIZE);
+    const png = got.tiles.get(`${row}/${col}`);
+    expect(png).toBeDefined();
+    const { data } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+    const at = (py * TILE_SIZE + px) * 4;
+    // A dot may lie on it: look at the square's colour where the alpha is the layer's.
+    expect(data[at + 3]).toBeGreaterThanOrEqual(Math.round(255 * 0.7) - 1);
+  });
+
+  it('reads a layer too large to hold page by page as the thread asks, with the same tiles and areas', async () => {
+    const dots = spreadPoints(150, 5);
+    const here: Bounds[] = [];
+    const there: Bounds[] = [];
+    const expected = await draw(false, () => [paged(points, dots, 7, here), whole(zoned, squares())]);
+    const got = await draw(true, () => [paged(points, dots, 7, there), whole(zoned, squares())]);
+    expectSameTiles(got, expected);
+    // The same metatile areas are read, each once (the parts ask in their own order).
+    const sorted = (a: Bounds[]) => a.map((b) => b.join(',')).sort();
+    expect(sorted(there)).toEqual(sorted(here));
+    expect(there).toHaveLength(4);
+  });
+
+  it('fails a range with the error of its read, and the thread goes on drawing others', async () => {
+    const broken = new Error('the database went away');
+    const failing: LayerFeatures = {
+      layer: points,
+      sprites: new MarkerSpriteCache(96),
+      read: async function* () {
+        yield spreadPoints(5, 7);
+        throw broken;
+      },
+    };
+    await expect(
+      renderRangeOnThread(
+        1,
+        range,
+        [failing],
+        pictures,
+        () => {},
+        () => {},
+      ),
+    ).rejects.toBe(broken);
+    const dots = spreadPoints(40, 9);
+    expectSameTiles(
+      await draw(true, () => [whole(points, dots)]),
+      await draw(false, () => [whole(points, dots)]),
+    );
+  });
+
+  it('fails a range whose caller refuses a tile with that refusal', async () => {
+    const refusal = new Error('no room for the tile');
+    await expect(
+      renderRangeOnThread(
+        1,
+        range,
+        [whole(points, spreadPoints(30, 13))],
+        pictures,
+        () => {
+          throw refusal;
+        },
+        () => {},
+      ),
+    ).rejects.toBe(refusal);
+  });
+
+  it('draws several ranges at once on at most the threads asked for, each as drawn alone', async () => {
+    const sets = [3, 5, 7, 11, 13].map((s) => spreadPoints(60, s));
+    const expected = await Promise.all(sets.map((dots) => draw(false, () => [whole(points, dots)])));
+    const got = await Promise.all(sets.map((dots) => draw(true, () => [whole(points, dots)])));
+    for (const [i, g] of got.entries()) expectSameTiles(g, expected[i]);
+    expect(drawingThreadCount()).toBeLessThanOrEqual(2);
+  });
+
+  it('fails the ranges of a thread that stops, and draws the next range on a new one', async () => {
+    let asked = () => {};
+    const askedFor = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const stuck: LayerFeatures = {
+      layer: points,
+      sprites: new MarkerSpriteCache(96),
+      read: async function* () {
+        asked();
+        await new Promise(() => {});
+      },
+    };
+    const pending = renderRangeOnThread(
+      1,
+      range,
+      [stuck],
+      pictures,
+      () => {},
+      () => {},
+    );
+    const failed = expect(pending).rejects.toMatchObject({
+      details: [expect.stringMatching(/^The tile drawing thread stopped/)],
+    });
+    await askedFor;
+    await endDrawingThreads();
+    await failed;
+    const dots = spreadPoints(40, 17);
+    expectSameTiles(
+      await draw(true, () => [whole(points, dots)]),
+      await draw(false, () => [whole(points, dots)]),
+    );
+  });
+});
