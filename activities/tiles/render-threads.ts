@@ -11,6 +11,7 @@
  * takes a good part of a second), idle ones unreferenced so they never hold the process open. Each
  * takes several parts at once (a part waiting for a page or for zlib leaves its thread to another).
  */
+import { AsyncResource } from 'node:async_hooks';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { LocatedFeature } from '../../db/repositories/layer-features.js';
@@ -60,6 +61,8 @@ interface Job {
   reads: Map<number, AsyncIterator<LocatedFeature[]>>;
   /** A read that failed here: the error the range fails with, rather than the thread's copy of it. */
   failure?: unknown;
+  /** Runs `f` in the caller's async context (its activity's, for heartbeats), not the thread's. */
+  inCaller<T>(f: () => T): T;
 }
 
 interface DrawingThread {
@@ -165,10 +168,17 @@ export async function renderRangeOnThread(
     return l.features ? { ...base, features: packFeatures(l.features) } : base;
   });
   let done = 0;
-  const sink: Sink = { onTile, onMetatile: () => onMetatile(++done), chain: Promise.resolve() };
+  // The thread's messages arrive in the context its Worker was made in (a prestart's, or an earlier
+  // build's activity): the calls back, a heartbeat among them, run in this caller's.
+  const inCaller = AsyncResource.bind(<T>(f: () => T): T => f());
+  const sink: Sink = {
+    onTile: (t) => inCaller(() => onTile(t)),
+    onMetatile: () => inCaller(() => onMetatile(++done)),
+    chain: Promise.resolve(),
+  };
   const parts = await Promise.allSettled(
     Array.from({ length: of }, (_, index) =>
-      drawPart(threadFor(most), range, { index, of }, layers, wireLayers, pictures, sink),
+      drawPart(threadFor(most), range, { index, of }, layers, wireLayers, pictures, sink, inCaller),
     ),
   );
   const failed = parts.find((p) => p.status === 'rejected');
@@ -190,10 +200,11 @@ function drawPart(
   wireLayers: WireLayer[],
   pictures: ReadonlyMap<string, RgbaImage>,
   sink: Sink,
+  inCaller: Job['inCaller'],
 ): Promise<{ tiles: number; metatiles: number }> {
   const id = nextJob++;
   return new Promise<{ tiles: number; metatiles: number }>((resolve, reject) => {
-    thread.jobs.set(id, { layers, sink, resolve, reject, reads: new Map() });
+    thread.jobs.set(id, { layers, sink, resolve, reject, reads: new Map(), inCaller });
     thread.worker.ref();
     const message: ToThread = {
       type: 'render',
@@ -222,7 +233,11 @@ function onMessage(thread: DrawingThread, m: FromThread) {
         answer({ type: 'page', job: m.job, read: m.read, error: `Layer ${m.layer} is not read in pages.` });
         return;
       }
-      job.reads.set(m.read, layer.read(m.area)[Symbol.asyncIterator]());
+      const read = layer.read;
+      job.reads.set(
+        m.read,
+        job.inCaller(() => read(m.area)[Symbol.asyncIterator]()),
+      );
       pump(job, m.job, m.read, answer);
       return;
     }
@@ -277,21 +292,23 @@ function pump(job: Job, jobId: number, read: number, answer: (m: ToThread) => un
     answer({ type: 'page', job: jobId, read });
     return;
   }
-  it.next().then(
-    (r) => {
-      if (r.done) {
+  job
+    .inCaller(() => it.next())
+    .then(
+      (r) => {
+        if (r.done) {
+          job.reads.delete(read);
+          answer({ type: 'page', job: jobId, read });
+          return;
+        }
+        answer({ type: 'page', job: jobId, read, features: packFeatures(r.value) });
+      },
+      (e) => {
         job.reads.delete(read);
-        answer({ type: 'page', job: jobId, read });
-        return;
-      }
-      answer({ type: 'page', job: jobId, read, features: packFeatures(r.value) });
-    },
-    (e) => {
-      job.reads.delete(read);
-      job.failure ??= e;
-      answer({ type: 'page', job: jobId, read, error: e instanceof Error ? e.message : String(e) });
-    },
-  );
+        job.failure ??= e;
+        answer({ type: 'page', job: jobId, read, error: e instanceof Error ? e.message : String(e) });
+      },
+    );
 }
 
 function closeReads(job: Job) {

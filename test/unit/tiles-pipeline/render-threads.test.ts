@@ -1,9 +1,11 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type LayerFeatures, renderRange } from '../../../activities/tiles/render-bundle.js';
 import {
   drawingThreadCount,
   endDrawingThreads,
+  prestartDrawingThreads,
   renderRangeOnThread,
 } from '../../../activities/tiles/render-threads.js';
 import type { DrawableLayer, LocatedFeature } from '../../../db/repositories/layer-features.js';
@@ -271,6 +273,32 @@ describe('renderRangeOnThread', () => {
     const got = await Promise.all(sets.map((dots) => draw(true, () => [whole(points, dots)])));
     for (const [i, g] of got.entries()) expectSameTiles(g, expected[i]);
     expect(drawingThreadCount()).toBeLessThanOrEqual(2);
+  });
+
+  it("calls back in the caller's async context (an activity's, for its heartbeats), not the thread's", async () => {
+    // Threads started outside any context, as the worker starts them; then two builds at once.
+    await endDrawingThreads();
+    prestartDrawingThreads(2);
+    const activity = new AsyncLocalStorage<string>();
+    const seenIn = async (name: string) => {
+      const seen = new Set<string | undefined>();
+      const note = () => void seen.add(activity.getStore());
+      const layers: LayerFeatures[] = [
+        {
+          layer: points,
+          sprites: new MarkerSpriteCache(96),
+          read: async function* (area: Bounds) {
+            note();
+            yield spreadPoints(50, 23).filter((f) => meets(f.bounds, area));
+          },
+        },
+      ];
+      await activity.run(name, () => renderRangeOnThread(2, range, layers, pictures, note, note));
+      return [...seen];
+    };
+    const [a, b] = await Promise.all([seenIn('bundle a'), seenIn('bundle b')]);
+    expect(a).toEqual(['bundle a']);
+    expect(b).toEqual(['bundle b']);
   });
 
   it('fails the ranges of a thread that stops, and draws the next range on a new one', async () => {
