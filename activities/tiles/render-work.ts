@@ -72,16 +72,17 @@ function pagedRead(job: number, layer: number) {
 
 async function render(m: Extract<ToThread, { type: 'render' }>) {
   const { job, range } = m;
-  const pictures = new Map<string, RgbaImage>(m.pictures);
-  const layers: LayerFeatures[] = m.layers.map((l, i) => {
-    const layer = { drawingInfo: l.drawingInfo, geometryType: l.geometryType };
-    const sprites = new MarkerSpriteCache(96);
-    return l.features
-      ? { layer, sprites, features: unpackFeatures(l.features) }
-      : { layer, sprites, read: pagedRead(job, i) };
-  });
   let tiles: WireTile[] = [];
+  // Everything of the range is inside: whatever fails, fails this range alone, not the thread's others.
   try {
+    const pictures = new Map<string, RgbaImage>(m.pictures);
+    const layers: LayerFeatures[] = m.layers.map((l, i) => {
+      const layer = { drawingInfo: l.drawingInfo, geometryType: l.geometryType };
+      const sprites = new MarkerSpriteCache(96);
+      return l.features
+        ? { layer, sprites, features: unpackFeatures(l.features) }
+        : { layer, sprites, read: pagedRead(job, i) };
+    });
     const result = await renderRange(
       range,
       layers,

@@ -251,6 +251,32 @@ describe('renderRangeOnThread', () => {
     );
   });
 
+  it('fails a range whose drawing throws in the thread, and the thread goes on drawing others', async () => {
+    const dots = spreadPoints(40, 29);
+    await draw(true, () => [whole(points, dots)]);
+    const before = drawingThreadCount();
+    // A renderer no validation would let through: its unique values are not a list.
+    const unreadable: Layer = {
+      geometryType: 'esriGeometryPoint',
+      drawingInfo: { renderer: { type: 'uniqueValue', field1: 'zone', uniqueValueInfos: 5 } } as never,
+    };
+    await expect(
+      renderRangeOnThread(
+        1,
+        range,
+        [whole(unreadable, dots)],
+        pictures,
+        () => {},
+        () => {},
+      ),
+    ).rejects.toThrow('number 5 is not iterable');
+    expect(drawingThreadCount()).toBe(before);
+    expectSameTiles(
+      await draw(true, () => [whole(points, dots)]),
+      await draw(false, () => [whole(points, dots)]),
+    );
+  });
+
   it('fails a range whose caller refuses a tile with that refusal', async () => {
     const refusal = new Error('no room for the tile');
     await expect(
