@@ -16,7 +16,7 @@ import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
 import { MarkerSpriteCache } from '../../lib/render/marker-sprites.js';
 import { maxSymbolReach, queryBounds } from '../../lib/render/symbol-reach.js';
 import { lodOf, type TileRange } from '../../lib/tiles/web-mercator.js';
-import { type LayerFeatures, rangeBounds } from './render-bundle.js';
+import { drawnCount, type LayerFeatures, rangeBounds } from './render-bundle.js';
 
 /** The layers with something to draw in `range`; a layer read per metatile is always included. */
 export async function rangeLayers(
@@ -34,12 +34,12 @@ export async function rangeLayers(
     const sprites = new MarkerSpriteCache(96);
     const features =
       estimatedFeaturesIn(layer, bounds) <= atOnce
-        ? await featuresUpTo(database, layer, storageSR, bounds, atOnce)
+        ? await featuresUpTo(database, layer, storageSR, bounds, atOnce, true)
         : undefined;
     if (!features) {
-      const read = (at: Bounds) => featuresInParts(database, layer, storageSR, at, atOnce);
+      const read = (at: Bounds) => featuresInParts(database, layer, storageSR, at, atOnce, true);
       out.push({ layer, read, sprites });
-    } else if (features.length > 0) out.push({ layer, features, sprites });
+    } else if (drawnCount(features) > 0) out.push({ layer, features, sprites });
   }
   return out;
 }

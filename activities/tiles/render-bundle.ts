@@ -4,10 +4,11 @@
  * cut into tiles. Metatiles without features are skipped
  * before drawing, tiles without a painted pixel are neither encoded nor stored.
  */
-import type { DrawableLayer, LocatedFeature } from '../../db/repositories/layer-features.js';
+import type { DrawableLayer, DrawnFeatures } from '../../db/repositories/layer-features.js';
 import type { Bounds } from '../../lib/geometry/types.js';
 import type { MarkerSpriteCache } from '../../lib/render/marker-sprites.js';
 import { tilePainted } from '../../lib/render/metatile-crop.js';
+import { isPacked, packedCount, packedPointsIn } from '../../lib/render/packed-points.js';
 import { encodeRgbaPng } from '../../lib/render/png-encode.js';
 import { beginLayerDraw, type LayerDraw, renderTile } from '../../lib/render/render-tile.js';
 import { maxSymbolReach, queryBounds } from '../../lib/render/symbol-reach.js';
@@ -67,14 +68,18 @@ export function rangeBounds(r: TileRange): Bounds {
 /**
  * A layer to draw: its features read for the whole range (`features`), or read for each metatile by
  * `read` (in one or several pages, drawn as they come), for a layer too large to hold for a bundle.
+ * Points drawn without attributes may come packed (lib/render/packed-points.ts).
  */
 export type LayerFeatures = {
   layer: Pick<DrawableLayer, 'drawingInfo' | 'geometryType'>;
   sprites: MarkerSpriteCache;
 } & (
-  | { features: LocatedFeature[]; read?: undefined }
-  | { features?: undefined; read: (area: Bounds) => AsyncIterable<LocatedFeature[]> }
+  | { features: DrawnFeatures; read?: undefined }
+  | { features?: undefined; read: (area: Bounds) => AsyncIterable<DrawnFeatures> }
 );
+
+/** How many features a read gave. */
+export const drawnCount = (f: DrawnFeatures): number => (isPacked(f) ? packedCount(f) : f.length);
 
 export interface RenderedTile extends TileAddress {
   png: Uint8Array;
@@ -155,15 +160,18 @@ export async function renderRange(
           pictures,
         };
         if (l.features) {
-          const features = l.features.filter((f) => meets(f.bounds, area));
+          const all = l.features;
+          const features = isPacked(all)
+            ? packedPointsIn(all, area)
+            : all.filter((f) => meets(f.bounds, area));
           if (features.length > 0) renderTile({ ...input, features, target: canvas() });
           continue;
         }
         let layer: LayerDraw | undefined;
         for await (const page of l.read(area)) {
-          if (page.length === 0) continue;
+          if (drawnCount(page) === 0) continue;
           layer ??= beginLayerDraw({ ...input, target: canvas() });
-          layer.draw(page);
+          layer.draw(isPacked(page) ? packedPointsIn(page) : page);
         }
         layer?.finish();
       }

@@ -14,7 +14,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { LocatedFeature } from '../../db/repositories/layer-features.js';
+import type { DrawnFeatures } from '../../db/repositories/layer-features.js';
 import { internalError } from '../../lib/errors.js';
 import type { RgbaImage } from '../../lib/render/types.js';
 import { metatilesInRange } from '../../lib/tiles/metatile.js';
@@ -58,7 +58,7 @@ interface Job {
   resolve(result: { tiles: number; metatiles: number }): void;
   reject(e: unknown): void;
   /** The layer reads open for the thread, by its read number. */
-  reads: Map<number, AsyncIterator<LocatedFeature[]>>;
+  reads: Map<number, AsyncIterator<DrawnFeatures>>;
   /** A read that failed here: the error the range fails with, rather than the thread's copy of it. */
   failure?: unknown;
   /** Runs `f` in the caller's async context (its activity's, for heartbeats), not the thread's. */

@@ -2,20 +2,19 @@
  * What crosses between a tile build's activity and its drawing thread (render-threads.ts,
  * render-work.ts): features packed for the crossing, and the messages both ways.
  */
-import type { LocatedFeature } from '../../db/repositories/layer-features.js';
+import type { DrawnFeatures, LocatedFeature } from '../../db/repositories/layer-features.js';
 import type { Bounds, EsriGeometryType } from '../../lib/geometry/types.js';
+import { isPacked, type PackedPoints } from '../../lib/render/packed-points.js';
 import type { DrawingInfo, RgbaImage } from '../../lib/render/types.js';
 import type { TileRange } from '../../lib/tiles/web-mercator.js';
 import type { RangeShare } from './render-bundle.js';
 
 /**
- * Features as they cross: points drawn without attributes (most of a point layer's reads) as one
- * Float64Array of x, y pairs over shared memory (every thread drawing a part of the range reads the same
- * bytes; nothing is copied); anything else as the objects themselves, copied by the structured clone.
+ * Features as they cross: points drawn without attributes (most of a point layer's reads) packed, over
+ * shared memory (every thread drawing a part of the range reads the same bytes; nothing is copied);
+ * anything else as the objects themselves, copied by the structured clone.
  */
-export type WireFeatures =
-  | { xy: Float64Array; list?: undefined }
-  | { list: LocatedFeature[]; xy?: undefined };
+export type WireFeatures = PackedPoints | { list: LocatedFeature[]; xy?: undefined };
 
 export interface WireLayer {
   drawingInfo: DrawingInfo | null;
@@ -65,8 +64,14 @@ const isBarePoint = (f: LocatedFeature): boolean => {
   return true;
 };
 
-/** Packs features for the crossing. */
-export function packFeatures(features: LocatedFeature[]): WireFeatures {
+/** Packs a read for the crossing: points in shared memory, anything else as it is. */
+export function packFeatures(features: DrawnFeatures): WireFeatures {
+  if (isPacked(features)) {
+    if (features.xy.buffer instanceof SharedArrayBuffer) return features;
+    const xy = new Float64Array(new SharedArrayBuffer(features.xy.byteLength));
+    xy.set(features.xy);
+    return { xy };
+  }
   if (!features.every(isBarePoint)) return { list: features };
   const xy = new Float64Array(new SharedArrayBuffer(features.length * 16));
   for (let i = 0; i < features.length; i++) {
@@ -77,20 +82,8 @@ export function packFeatures(features: LocatedFeature[]): WireFeatures {
   return { xy };
 }
 
-const NO_ATTRIBUTES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
-
-/** The features packed by packFeatures, as the drawing code takes them. */
-export function unpackFeatures(wire: WireFeatures): LocatedFeature[] {
-  if (wire.list) return wire.list;
-  const { xy } = wire;
-  const out: LocatedFeature[] = new Array(xy.length / 2);
-  for (let i = 0; i < out.length; i++) {
-    const x = xy[2 * i];
-    const y = xy[2 * i + 1];
-    out[i] = { geometry: { x, y }, attributes: NO_ATTRIBUTES, bounds: [x, y, x, y] };
-  }
-  return out;
-}
+/** A read as it crossed, as the drawing code takes it. */
+export const unpackFeatures = (wire: WireFeatures): DrawnFeatures => (wire.xy ? { xy: wire.xy } : wire.list);
 
 /**
  * A tile's PNG as a buffer of its own, to transfer: a small Buffer may be a slice of Node's shared pool,

@@ -5,7 +5,7 @@
  * activity's thread (the embedded PGlite is one connection in that thread).
  */
 import { parentPort } from 'node:worker_threads';
-import type { LocatedFeature } from '../../db/repositories/layer-features.js';
+import type { DrawnFeatures } from '../../db/repositories/layer-features.js';
 import type { Bounds } from '../../lib/geometry/types.js';
 import { MarkerSpriteCache } from '../../lib/render/marker-sprites.js';
 import type { RgbaImage } from '../../lib/render/types.js';
@@ -30,7 +30,7 @@ let nextRead = 0;
 
 /** A layer's features read for each metatile: pages asked of the activity's thread one at a time. */
 function pagedRead(job: number, layer: number) {
-  return (area: Bounds): AsyncIterable<LocatedFeature[]> => ({
+  return (area: Bounds): AsyncIterable<DrawnFeatures> => ({
     [Symbol.asyncIterator]() {
       const read = nextRead++;
       const key = `${job}/${read}`;

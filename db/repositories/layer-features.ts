@@ -15,6 +15,7 @@ import {
 import { createTransformer, type Transformer } from '../../lib/projection/index.js';
 import { projectBounds } from '../../lib/projection/project-bounds.js';
 import { parseShape } from '../../lib/query/row-mapping.js';
+import { type PackedPoints, packedPointsIn } from '../../lib/render/packed-points.js';
 import type { DrawingInfo, FeatureRenderer, RenderFeature } from '../../lib/render/types.js';
 import type { DatabaseHandle } from '../client.js';
 import { boxLiteral } from './feature-tables.js';
@@ -97,6 +98,12 @@ export interface LocatedFeature extends RenderFeature {
   bounds: Bounds;
 }
 
+/**
+ * What a read for drawing gives (`packed` asked for): the features, or, for a point layer drawn without
+ * attributes, its points packed (lib/render/packed-points.ts).
+ */
+export type DrawnFeatures = LocatedFeature[] | PackedPoints;
+
 /** Features of a layer whose stored box meets `bounds` (Web Mercator), projected to Web Mercator. */
 export async function featuresIn(
   database: DatabaseHandle,
@@ -112,14 +119,30 @@ export async function featuresIn(
  * read, so a dense cluster in an area the even-spread estimate (estimatedFeaturesIn) takes for sparse is
  * found out by reading no more than that.
  */
-export async function featuresUpTo(
+export function featuresUpTo(
   database: DatabaseHandle,
   layer: DrawableLayer,
   storageSR: SpatialReference,
   bounds: Bounds,
   most: number,
-): Promise<LocatedFeature[] | undefined> {
-  return readFeatures(database, layer, storageSR, bounds, undefined, Math.max(0, Math.floor(most)));
+): Promise<LocatedFeature[] | undefined>;
+export function featuresUpTo(
+  database: DatabaseHandle,
+  layer: DrawableLayer,
+  storageSR: SpatialReference,
+  bounds: Bounds,
+  most: number,
+  packed: boolean,
+): Promise<DrawnFeatures | undefined>;
+export function featuresUpTo(
+  database: DatabaseHandle,
+  layer: DrawableLayer,
+  storageSR: SpatialReference,
+  bounds: Bounds,
+  most: number,
+  packed = false,
+): Promise<DrawnFeatures | undefined> {
+  return readFeatures(database, layer, storageSR, bounds, undefined, Math.max(0, Math.floor(most)), packed);
 }
 
 /**
@@ -157,13 +180,29 @@ interface BlockRun {
  * a bitmap or sequential scan (what the planner takes for so many rows) gives featuresIn's one read, so
  * drawing them page by page gives its pixels.
  */
+export function featurePagesIn(
+  database: DatabaseHandle,
+  layer: DrawableLayer,
+  storageSR: SpatialReference,
+  bounds: Bounds,
+  pageRows: number,
+): AsyncGenerator<LocatedFeature[]>;
+export function featurePagesIn(
+  database: DatabaseHandle,
+  layer: DrawableLayer,
+  storageSR: SpatialReference,
+  bounds: Bounds,
+  pageRows: number,
+  packed: boolean,
+): AsyncGenerator<DrawnFeatures>;
 export async function* featurePagesIn(
   database: DatabaseHandle,
   layer: DrawableLayer,
   storageSR: SpatialReference,
   bounds: Bounds,
   pageRows: number,
-): AsyncGenerator<LocatedFeature[]> {
+  packed = false,
+): AsyncGenerator<DrawnFeatures> {
   const table = checkedTable(layer.tableName);
   const [size] = await database.rows<{ blocks: number | string }>(
     sql`select (pg_relation_size(${sql.raw(`'${table}'`)}::regclass) / current_setting('block_size')::int)::int as "blocks"`,
@@ -174,7 +213,7 @@ export async function* featurePagesIn(
   for (let from = 0; ; from += step) {
     const last = from + step >= blocks;
     const run = last ? { from } : { from, to: from + step };
-    yield (await readFeatures(database, layer, storageSR, bounds, run, undefined)) ?? [];
+    yield (await readFeatures(database, layer, storageSR, bounds, run, undefined, packed)) ?? [];
     if (last) return;
   }
 }
@@ -184,19 +223,35 @@ export async function* featurePagesIn(
  * about that many (featurePagesIn). Where more are expected (estimatedFeaturesIn) the pages start at
  * once; where fewer are, one read of at most `atOnce` + 1 rows tells.
  */
+export function featuresInParts(
+  database: DatabaseHandle,
+  layer: DrawableLayer,
+  storageSR: SpatialReference,
+  bounds: Bounds,
+  atOnce: number,
+): AsyncGenerator<LocatedFeature[]>;
+export function featuresInParts(
+  database: DatabaseHandle,
+  layer: DrawableLayer,
+  storageSR: SpatialReference,
+  bounds: Bounds,
+  atOnce: number,
+  packed: boolean,
+): AsyncGenerator<DrawnFeatures>;
 export async function* featuresInParts(
   database: DatabaseHandle,
   layer: DrawableLayer,
   storageSR: SpatialReference,
   bounds: Bounds,
   atOnce: number,
-): AsyncGenerator<LocatedFeature[]> {
+  packed = false,
+): AsyncGenerator<DrawnFeatures> {
   const all =
     estimatedFeaturesIn(layer, bounds) <= atOnce
-      ? await featuresUpTo(database, layer, storageSR, bounds, atOnce)
+      ? await featuresUpTo(database, layer, storageSR, bounds, atOnce, packed)
       : undefined;
   if (all) yield all;
-  else yield* featurePagesIn(database, layer, storageSR, bounds, atOnce);
+  else yield* featurePagesIn(database, layer, storageSR, bounds, atOnce, packed);
 }
 
 /**
@@ -215,6 +270,24 @@ export function estimatedFeaturesIn(layer: DrawableLayer, bounds: Bounds): numbe
   return Math.min(1, (w * h) / area) * layer.featureCount;
 }
 
+function readFeatures(
+  database: DatabaseHandle,
+  layer: DrawableLayer,
+  storageSR: SpatialReference,
+  bounds: Bounds,
+  run: BlockRun | undefined,
+  most: number | undefined,
+  packed?: false,
+): Promise<LocatedFeature[] | undefined>;
+function readFeatures(
+  database: DatabaseHandle,
+  layer: DrawableLayer,
+  storageSR: SpatialReference,
+  bounds: Bounds,
+  run: BlockRun | undefined,
+  most: number | undefined,
+  packed: boolean,
+): Promise<DrawnFeatures | undefined>;
 async function readFeatures(
   database: DatabaseHandle,
   layer: DrawableLayer,
@@ -222,7 +295,8 @@ async function readFeatures(
   bounds: Bounds,
   run: BlockRun | undefined,
   most: number | undefined,
-): Promise<LocatedFeature[] | undefined> {
+  packed = false,
+): Promise<DrawnFeatures | undefined> {
   const toStorage = createTransformer(WEB_MERCATOR, storageSR);
   const toMercator = createTransformer(storageSR, WEB_MERCATOR);
   const box = boxLiteral(projectBounds(bounds, toStorage));
@@ -241,8 +315,9 @@ async function readFeatures(
     layer.rendererColumns.length === 0 &&
     (run !== undefined || Math.min(layer.featureCount, most ?? Infinity) <= MAX_POINTS_IN_ONE_ROW)
   ) {
-    const { rows, points } = await pointsIn(database, table, box, blocks, limit, toMercator);
-    return most !== undefined && rows > most ? undefined : points;
+    const { rows, xy } = await pointsIn(database, table, box, blocks, limit, toMercator);
+    if (most !== undefined && rows > most) return undefined;
+    return packed ? { xy } : packedPointsIn({ xy });
   }
   const shape = isPoint ? sql`("bbox"[0])[0] as "x", ("bbox"[0])[1] as "y"` : sql`"shape"`;
   const rows = await database.rows<Record<string, unknown>>(
@@ -272,16 +347,18 @@ function blockFilter(run: BlockRun) {
 }
 
 /**
- * Up to this many points (the layer's count as last recorded) come back as one text of numbers: read row
- * by row, the driver's work per row was most of a low level's bundle (every point of the layer, at every
- * level up to the one where the data spans a few tiles). About 40 bytes a point: 20 MB at this count.
+ * Up to this many points (the layer's count as last recorded) come back as one value: read row by row,
+ * the driver's work per row was most of a low level's bundle (every point of the layer, at every level up
+ * to the one where the data spans a few tiles). 16 bytes a point: 8 MB at this count.
  */
 const MAX_POINTS_IN_ONE_ROW = 500_000;
 
 /**
- * The points of a layer drawn without attributes, in `box` (storage coordinates), read as one row:
- * `x y x y …` in the order the scan gives, each double as the shortest text that reads as it (the
- * sessions ask for extra_float_digits 1, db/client.ts).
+ * The points of a layer drawn without attributes, in `box` (storage coordinates), read as one row: each
+ * point's two doubles as `float8send` gives them (8 bytes each, big-endian, the exact values), one after
+ * the other in the order the scan gives, and made into packed points (Web Mercator) without any text.
+ * As a text of numbers, splitting and reading it was most of a shallow bundle's time on the activity's
+ * thread: 171,075 cities held the embedded product's event loop for 150-200 ms a read.
  */
 async function pointsIn(
   database: DatabaseHandle,
@@ -289,25 +366,33 @@ async function pointsIn(
   box: string,
   blocks: SQL,
   limit: SQL,
-  toMercator: ReturnType<typeof createTransformer>,
-): Promise<{ rows: number; points: LocatedFeature[] }> {
-  const [row] = await database.rows<{ rows: number | string; points: string | null }>(
-    sql`select count(*)::int as "rows", string_agg(("p")[0]::text || ' ' || ("p")[1]::text, ' ') as "points" from (select "bbox"[0] as "p"
+  toMercator: Transformer,
+): Promise<{ rows: number; xy: Float64Array }> {
+  const [row] = await database.rows<{ rows: number | string; points: Uint8Array | null }>(
+    sql`select count(*)::int as "rows", string_agg(float8send(("p")[0]) || float8send(("p")[1]), ''::bytea) as "points" from (select "bbox"[0] as "p"
         from ${sql.raw(table)} where "bbox" && ${box}::box and ("bbox"[0]) <@ ${box}::box${blocks}${limit}) as "found"`,
   );
-  const out: LocatedFeature[] = [];
   const rows = Number(row?.rows ?? 0);
-  if (!row?.points) return { rows, points: out };
-  const numbers = row.points.split(' ');
-  for (let i = 0; i + 1 < numbers.length; i += 2) {
-    const stored = { x: Number(numbers[i]), y: Number(numbers[i + 1]) };
-    if (!Number.isFinite(stored.x) || !Number.isFinite(stored.y)) continue;
-    const geometry = toMercator.identity ? stored : toMercator.projectGeometry(stored);
-    const b = geometryBounds(geometry);
-    if (!b) continue;
-    out.push({ geometry, attributes: {}, bounds: b });
+  const bytes = row?.points;
+  if (!bytes || bytes.length < 16) return { rows, xy: new Float64Array(0) };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const xy = new Float64Array(Math.floor(bytes.length / 16) * 2);
+  let n = 0;
+  for (let at = 0; at + 16 <= bytes.length; at += 16) {
+    const x = view.getFloat64(at, false);
+    const y = view.getFloat64(at + 8, false);
+    if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
+    if (toMercator.identity) {
+      xy[n++] = x;
+      xy[n++] = y;
+      continue;
+    }
+    const g = toMercator.projectGeometry({ x, y }) as { x: number; y: number };
+    if (!Number.isFinite(g.x) || !Number.isFinite(g.y)) continue;
+    xy[n++] = g.x;
+    xy[n++] = g.y;
   }
-  return { rows, points: out };
+  return { rows, xy: n === xy.length ? xy : xy.slice(0, n) };
 }
 
 /** The point of a row read as x and y (doubles; a driver may hand them over as text). */

@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
+import { type DatabaseHandle, openDatabase, pgliteBytea } from '../../../db/client.js';
 import { runFeatureQuery } from '../../../db/repositories/feature-query.js';
 import {
   copyColumns,
@@ -43,6 +44,23 @@ describe('feature tables on PGlite', () => {
   afterAll(async () => {
     await db?.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads bytea as its bytes, each in an array of its own (the tile builds read points so)', async () => {
+    // Every byte value, and doubles as float8send writes them (big-endian), computed here by hand.
+    const [row] = await db.rows<{ all: Uint8Array; empty: Uint8Array; xy: Uint8Array }>(
+      sql`select (select string_agg(set_byte('\\x00'::bytea, 0, i), ''::bytea) from generate_series(0, 255) as i) as "all",
+        ''::bytea as "empty", float8send(1.5::float8) || float8send((-2.25)::float8) as "xy"`,
+    );
+    expect(row.all).toBeInstanceOf(Uint8Array);
+    expect([...row.all]).toEqual(Array.from({ length: 256 }, (_, i) => i));
+    expect(row.all.byteOffset).toBe(0);
+    expect(row.all.buffer.byteLength).toBe(256);
+    expect([...row.empty]).toEqual([]);
+    // 1.5 = 0x3FF8000000000000, -2.25 = 0xC002000000000000.
+    expect([...row.xy]).toEqual([0x3f, 0xf8, 0, 0, 0, 0, 0, 0, 0xc0, 0x02, 0, 0, 0, 0, 0, 0]);
+    expect(() => pgliteBytea('\\x0g')).toThrow('not hex');
+    expect(() => pgliteBytea('abc')).toThrow('hex output');
   });
 
   it('names tables from the item id in lower case and refuses anything else', () => {

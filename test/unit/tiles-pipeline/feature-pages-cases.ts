@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { rangeLayers } from '../../../activities/tiles/range-layers.js';
+import { drawnCount } from '../../../activities/tiles/render-bundle.js';
 import type { DatabaseHandle } from '../../../db/client.js';
 import {
   copyColumns,
@@ -16,6 +17,7 @@ import {
 } from '../../../db/repositories/feature-tables.js';
 import {
   type DrawableLayer,
+  type DrawnFeatures,
   featurePagesIn,
   featuresIn,
   featuresInParts,
@@ -24,6 +26,7 @@ import {
 } from '../../../db/repositories/layer-features.js';
 import type { Bounds } from '../../../lib/geometry/types.js';
 import { WEB_MERCATOR } from '../../../lib/geometry/types.js';
+import { isPacked } from '../../../lib/render/packed-points.js';
 import { tileRange } from '../../../lib/tiles/web-mercator.js';
 
 const COLUMNS = [{ name: 'kind', column: 'a_0', type: 'esriFieldTypeString' as const }];
@@ -61,8 +64,8 @@ export async function loadPagedTable(db: DatabaseHandle, table: string): Promise
 
 const keyOf = (f: LocatedFeature) => JSON.stringify([f.geometry, f.attributes]);
 
-async function pagesOf(pages: AsyncIterable<LocatedFeature[]>): Promise<LocatedFeature[][]> {
-  const out: LocatedFeature[][] = [];
+async function pagesOf<T>(pages: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
   for await (const page of pages) out.push(page);
   return out;
 }
@@ -88,6 +91,25 @@ export async function checkPagedReads(db: DatabaseHandle, layer: DrawableLayer):
       expect(Math.max(...pages.map((p) => p.length))).toBeLessThan(600);
       expect(pages.flat().map(keyOf)).toEqual(whole.map(keyOf));
       if (withKind) expect(new Set(whole.map((f) => f.attributes?.kind))).toEqual(new Set(['a', 'b', 'c']));
+      // Read packed for drawing: points without attributes come as x, y pairs (the same doubles, in the
+      // same order); points drawn with an attribute still come as features.
+      const packedPages = await pagesOf(featurePagesIn(db, l, WEB_MERCATOR, area, 250, true));
+      const packedWhole = await featuresUpTo(db, l, WEB_MERCATOR, area, 5000, true);
+      for (const read of [...packedPages, packedWhole]) expect(read && isPacked(read)).toBe(!withKind);
+      const pairs = (reads: (DrawnFeatures | undefined)[]) =>
+        reads.flatMap((r) =>
+          !r
+            ? []
+            : isPacked(r)
+              ? [...r.xy]
+              : r.flatMap((f) => [(f.geometry as { x: number }).x, (f.geometry as { y: number }).y]),
+        );
+      const expected = whole.flatMap((f) => [
+        (f.geometry as { x: number }).x,
+        (f.geometry as { y: number }).y,
+      ]);
+      expect(pairs(packedPages)).toEqual(expected);
+      expect(pairs([packedWhole])).toEqual(expected);
     }
   }
   // The whole square holds about 3,000: read at once under that, in pages over it.
@@ -123,11 +145,11 @@ export async function checkClusteredReads(db: DatabaseHandle, layer: DrawableLay
   const range = tileRange(square, 5);
   expect(range.minRow === range.maxRow && range.minCol === range.maxCol).toBe(true);
   const [atOnce] = await rangeLayers(db, [clustered], WEB_MERCATOR, range, 3000);
-  expect(atOnce.features?.length).toBe(3000);
+  expect(atOnce.features && drawnCount(atOnce.features)).toBe(3000);
   const [perMetatile] = await rangeLayers(db, [clustered], WEB_MERCATOR, range, 500);
   expect(perMetatile.features).toBeUndefined();
   const read = perMetatile.read ? await pagesOf(perMetatile.read(square)) : [];
-  expect(read.flat().length).toBe(3000);
+  expect(read.reduce((n, page) => n + drawnCount(page), 0)).toBe(3000);
 }
 
 export async function dropPagedTable(db: DatabaseHandle, table: string): Promise<void> {

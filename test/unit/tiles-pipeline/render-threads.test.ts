@@ -8,7 +8,11 @@ import {
   prestartDrawingThreads,
   renderRangeOnThread,
 } from '../../../activities/tiles/render-threads.js';
-import type { DrawableLayer, LocatedFeature } from '../../../db/repositories/layer-features.js';
+import type {
+  DrawableLayer,
+  DrawnFeatures,
+  LocatedFeature,
+} from '../../../db/repositories/layer-features.js';
 import type { Bounds } from '../../../lib/geometry/types.js';
 import { MarkerSpriteCache } from '../../../lib/render/marker-sprites.js';
 import type { RgbaImage } from '../../../lib/render/types.js';
@@ -120,7 +124,7 @@ function paged(layer: Layer, all: LocatedFeature[], pageSize: number, areas: Bou
   };
 }
 
-const whole = (layer: Layer, features: LocatedFeature[]): LayerFeatures => ({
+const whole = (layer: Layer, features: DrawnFeatures): LayerFeatures => ({
   layer,
   features,
   sprites: new MarkerSpriteCache(96),
@@ -209,6 +213,26 @@ describe('renderRangeOnThread', () => {
     const at = (py * TILE_SIZE + px) * 4;
     // A dot may lie on it: look at the square's colour where the alpha is the layer's.
     expect(data[at + 3]).toBeGreaterThanOrEqual(Math.round(255 * 0.7) - 1);
+  });
+
+  it('draws points read packed (x, y pairs) as the same points given as features, here and on a thread', async () => {
+    const dots = spreadPoints(90, 31);
+    const packed = { xy: Float64Array.from(dots.flatMap((f) => [f.bounds[0], f.bounds[1]])) };
+    const expected = await draw(false, () => [whole(points, dots)]);
+    expectSameTiles(await draw(false, () => [whole(points, packed)]), expected);
+    expectSameTiles(await draw(true, () => [whole(points, packed)]), expected);
+    // And page by page: packed pages of 7.
+    const pagedPacked: LayerFeatures = {
+      layer: points,
+      sprites: new MarkerSpriteCache(96),
+      read: async function* (area: Bounds) {
+        const inside = dots.filter((f) => meets(f.bounds, area));
+        for (let i = 0; i < inside.length; i += 7)
+          yield { xy: Float64Array.from(inside.slice(i, i + 7).flatMap((f) => [f.bounds[0], f.bounds[1]])) };
+      },
+    };
+    expectSameTiles(await draw(true, () => [pagedPacked]), expected);
+    expectSameTiles(await draw(false, () => [pagedPacked]), expected);
   });
 
   it('reads a layer too large to hold page by page as the thread asks, with the same tiles and areas', async () => {
