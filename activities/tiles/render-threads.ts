@@ -80,16 +80,19 @@ export const DEFAULT_DRAW_THREADS = availableParallelism();
  */
 export function drawRange(
   threadsAtMost: number,
+  ...args: RangeDrawing
+): Promise<{ tiles: number; metatiles: number }> {
+  return threadsAtMost > 0 ? renderRangeOnThread(threadsAtMost, ...args) : renderRange(...args);
+}
+
+/** What drawing a range is given, wherever it is drawn (renderRange's arguments). */
+type RangeDrawing = [
   range: TileRange,
   layers: LayerFeatures[],
   pictures: ReadonlyMap<string, RgbaImage>,
   onTile: (tile: RenderedTile) => Promise<void> | void,
   onMetatile: (done: number) => void,
-): Promise<{ tiles: number; metatiles: number }> {
-  return threadsAtMost > 0
-    ? renderRangeOnThread(threadsAtMost, range, layers, pictures, onTile, onMetatile)
-    : renderRange(range, layers, pictures, onTile, onMetatile);
-}
+];
 
 const threads: DrawingThread[] = [];
 let nextJob = 0;
@@ -153,11 +156,7 @@ export const drawingThreadCount = (): number => threads.length;
  */
 export async function renderRangeOnThread(
   threadsAtMost: number,
-  range: TileRange,
-  layers: LayerFeatures[],
-  pictures: ReadonlyMap<string, RgbaImage>,
-  onTile: (tile: RenderedTile) => Promise<void> | void,
-  onMetatile: (done: number) => void,
+  ...[range, layers, pictures, onTile, onMetatile]: RangeDrawing
 ): Promise<{ tiles: number; metatiles: number }> {
   const most = Math.max(1, threadsAtMost);
   let metatiles = 0;

@@ -104,6 +104,9 @@ export interface LocatedFeature extends RenderFeature {
  */
 export type DrawnFeatures = LocatedFeature[] | PackedPoints;
 
+/** What a read gives: features, or, where `packed` is asked for, DrawnFeatures. */
+type ReadFor<P extends boolean> = P extends true ? DrawnFeatures : LocatedFeature[];
+
 /** Features of a layer whose stored box meets `bounds` (Web Mercator), projected to Web Mercator. */
 export async function featuresIn(
   database: DatabaseHandle,
@@ -119,29 +122,14 @@ export async function featuresIn(
  * read, so a dense cluster in an area the even-spread estimate (estimatedFeaturesIn) takes for sparse is
  * found out by reading no more than that.
  */
-export function featuresUpTo(
+export function featuresUpTo<P extends boolean = false>(
   database: DatabaseHandle,
   layer: DrawableLayer,
   storageSR: SpatialReference,
   bounds: Bounds,
   most: number,
-): Promise<LocatedFeature[] | undefined>;
-export function featuresUpTo(
-  database: DatabaseHandle,
-  layer: DrawableLayer,
-  storageSR: SpatialReference,
-  bounds: Bounds,
-  most: number,
-  packed: boolean,
-): Promise<DrawnFeatures | undefined>;
-export function featuresUpTo(
-  database: DatabaseHandle,
-  layer: DrawableLayer,
-  storageSR: SpatialReference,
-  bounds: Bounds,
-  most: number,
-  packed = false,
-): Promise<DrawnFeatures | undefined> {
+  packed?: P,
+): Promise<ReadFor<P> | undefined> {
   return readFeatures(database, layer, storageSR, bounds, undefined, Math.max(0, Math.floor(most)), packed);
 }
 
@@ -180,29 +168,14 @@ interface BlockRun {
  * a bitmap or sequential scan (what the planner takes for so many rows) gives featuresIn's one read, so
  * drawing them page by page gives its pixels.
  */
-export function featurePagesIn(
+export async function* featurePagesIn<P extends boolean = false>(
   database: DatabaseHandle,
   layer: DrawableLayer,
   storageSR: SpatialReference,
   bounds: Bounds,
   pageRows: number,
-): AsyncGenerator<LocatedFeature[]>;
-export function featurePagesIn(
-  database: DatabaseHandle,
-  layer: DrawableLayer,
-  storageSR: SpatialReference,
-  bounds: Bounds,
-  pageRows: number,
-  packed: boolean,
-): AsyncGenerator<DrawnFeatures>;
-export async function* featurePagesIn(
-  database: DatabaseHandle,
-  layer: DrawableLayer,
-  storageSR: SpatialReference,
-  bounds: Bounds,
-  pageRows: number,
-  packed = false,
-): AsyncGenerator<DrawnFeatures> {
+  packed?: P,
+): AsyncGenerator<ReadFor<P>> {
   const table = checkedTable(layer.tableName);
   const [size] = await database.rows<{ blocks: number | string }>(
     sql`select (pg_relation_size(${sql.raw(`'${table}'`)}::regclass) / current_setting('block_size')::int)::int as "blocks"`,
@@ -213,7 +186,8 @@ export async function* featurePagesIn(
   for (let from = 0; ; from += step) {
     const last = from + step >= blocks;
     const run = last ? { from } : { from, to: from + step };
-    yield (await readFeatures(database, layer, storageSR, bounds, run, undefined, packed)) ?? [];
+    yield (await readFeatures(database, layer, storageSR, bounds, run, undefined, packed)) ??
+      ([] as ReadFor<P>);
     if (last) return;
   }
 }
@@ -223,29 +197,14 @@ export async function* featurePagesIn(
  * about that many (featurePagesIn). Where more are expected (estimatedFeaturesIn) the pages start at
  * once; where fewer are, one read of at most `atOnce` + 1 rows tells.
  */
-export function featuresInParts(
+export async function* featuresInParts<P extends boolean = false>(
   database: DatabaseHandle,
   layer: DrawableLayer,
   storageSR: SpatialReference,
   bounds: Bounds,
   atOnce: number,
-): AsyncGenerator<LocatedFeature[]>;
-export function featuresInParts(
-  database: DatabaseHandle,
-  layer: DrawableLayer,
-  storageSR: SpatialReference,
-  bounds: Bounds,
-  atOnce: number,
-  packed: boolean,
-): AsyncGenerator<DrawnFeatures>;
-export async function* featuresInParts(
-  database: DatabaseHandle,
-  layer: DrawableLayer,
-  storageSR: SpatialReference,
-  bounds: Bounds,
-  atOnce: number,
-  packed = false,
-): AsyncGenerator<DrawnFeatures> {
+  packed?: P,
+): AsyncGenerator<ReadFor<P>> {
   const all =
     estimatedFeaturesIn(layer, bounds) <= atOnce
       ? await featuresUpTo(database, layer, storageSR, bounds, atOnce, packed)
@@ -270,33 +229,15 @@ export function estimatedFeaturesIn(layer: DrawableLayer, bounds: Bounds): numbe
   return Math.min(1, (w * h) / area) * layer.featureCount;
 }
 
-function readFeatures(
+async function readFeatures<P extends boolean = false>(
   database: DatabaseHandle,
   layer: DrawableLayer,
   storageSR: SpatialReference,
   bounds: Bounds,
   run: BlockRun | undefined,
   most: number | undefined,
-  packed?: false,
-): Promise<LocatedFeature[] | undefined>;
-function readFeatures(
-  database: DatabaseHandle,
-  layer: DrawableLayer,
-  storageSR: SpatialReference,
-  bounds: Bounds,
-  run: BlockRun | undefined,
-  most: number | undefined,
-  packed: boolean,
-): Promise<DrawnFeatures | undefined>;
-async function readFeatures(
-  database: DatabaseHandle,
-  layer: DrawableLayer,
-  storageSR: SpatialReference,
-  bounds: Bounds,
-  run: BlockRun | undefined,
-  most: number | undefined,
-  packed = false,
-): Promise<DrawnFeatures | undefined> {
+  packed?: P,
+): Promise<ReadFor<P> | undefined> {
   const toStorage = createTransformer(WEB_MERCATOR, storageSR);
   const toMercator = createTransformer(storageSR, WEB_MERCATOR);
   const box = boxLiteral(projectBounds(bounds, toStorage));
@@ -317,7 +258,7 @@ async function readFeatures(
   ) {
     const { rows, xy } = await pointsIn(database, table, box, blocks, limit, toMercator);
     if (most !== undefined && rows > most) return undefined;
-    return packed ? { xy } : packedPointsIn({ xy });
+    return (packed ? { xy } : packedPointsIn({ xy })) as ReadFor<P>;
   }
   const shape = isPoint ? sql`("bbox"[0])[0] as "x", ("bbox"[0])[1] as "y"` : sql`"shape"`;
   const rows = await database.rows<Record<string, unknown>>(

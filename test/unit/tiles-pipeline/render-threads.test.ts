@@ -17,6 +17,7 @@ import type { Bounds } from '../../../lib/geometry/types.js';
 import { MarkerSpriteCache } from '../../../lib/render/marker-sprites.js';
 import type { RgbaImage } from '../../../lib/render/types.js';
 import { lodOf, ORIGIN_X, ORIGIN_Y, TILE_SIZE, tileBounds } from '../../../lib/tiles/web-mercator.js';
+import { square } from '../geometry/sample-shapes.js';
 
 afterAll(endDrawingThreads);
 
@@ -92,17 +93,7 @@ function squares(): LocatedFeature[] {
     const y1 = north - (0.7 + i) * span;
     const [x1, y0] = [x0 + 1.5 * span, y1 - 1.5 * span];
     return {
-      geometry: {
-        rings: [
-          [
-            [x0, y0],
-            [x0, y1],
-            [x1, y1],
-            [x1, y0],
-            [x0, y0],
-          ],
-        ],
-      },
+      geometry: square(x0, y0, x1, y1),
       attributes: { zone: i % 2 === 0 ? 'a' : 'b' },
       bounds: [x0, y0, x1, y1] as Bounds,
     };
