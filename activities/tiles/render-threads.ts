@@ -139,7 +139,7 @@ export function prestartDrawingThreads(count: number, delayMs = 0): void {
   while (threads.length < count) startThread();
 }
 
-/** Ends every drawing thread (tests, and a worker shutting down); their ranges fail. */
+/** Ends every drawing thread (tests; a worker leaves idle ones unreferenced); their ranges fail. */
 export async function endDrawingThreads(): Promise<void> {
   await Promise.all(threads.splice(0).map((t) => t.worker.terminate()));
 }
