@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { type Config, ConfigError, loadConfig } from '../infra/config.js';
 import { createLogger, type Logger } from '../infra/logger.js';
 import { appDeps, openRuntime } from '../infra/runtime.js';
+import { carryTileMemory } from '../infra/tile-memory-record.js';
 import { serveApp } from './http-server.js';
 
 /** Connections of the API's pool each server opens before it listens. */
@@ -31,11 +32,23 @@ async function main() {
   // postgres.js connects on first use: without this, a fresh server's first requests (a map view's
   // tiles by the dozen) each wait for a connection to be made and its types read, 60-90 ms under load.
   await Promise.all(Array.from({ length: WARM_CONNECTIONS }, () => runtime.apiDatabase.rows(sql`select 1`)));
-  const server = serveApp(appDeps(runtime), { port: config.port, hostname: config.host });
+  const deps = appDeps(runtime);
+  // The tiles this process's predecessors held, read before it listens (infra/tile-memory-record.ts).
+  const tileMemory = await carryTileMemory({
+    store: runtime.store,
+    db: runtime.apiDatabase.db,
+    reader: deps.tiles.reader,
+    maxBytes: config.tileMemoryCacheBytes,
+    warmStartMs: config.tileWarmStartMs,
+    log,
+  });
+  const server = serveApp(deps, { port: config.port, hostname: config.host });
   if (cluster.isPrimary) {
     log.info('api listening', { host: config.host, port: config.port, basePath: config.basePath });
   }
-  const stop = () => server.close(() => runtime.close().then(() => process.exit(0)));
+  const stop = () => {
+    void tileMemory.stop().then(() => server.close(() => runtime.close().then(() => process.exit(0))));
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

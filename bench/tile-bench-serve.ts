@@ -22,7 +22,12 @@ function apiNodeArgs(): string[] {
   return (process.env.TILE_BENCH_API_ARGS ?? '').split(/\s+/).filter(Boolean);
 }
 
-export async function startApi(stack: BenchStack, processes: number, memoryMb = 256): Promise<RunningApi> {
+export async function startApi(
+  stack: BenchStack,
+  processes: number,
+  memoryMb = 256,
+  env: Record<string, string> = {},
+): Promise<RunningApi> {
   const port = await freePort();
   const eldDir = `${ELD_ROOT}-${port}`;
   rmSync(eldDir, { recursive: true, force: true });
@@ -40,6 +45,7 @@ export async function startApi(stack: BenchStack, processes: number, memoryMb = 
       TILE_BENCH_ELD_DIR: eldDir,
       // The "api listening" line says when all servers are up (a cluster says it once, for all).
       LOG_LEVEL: 'info',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

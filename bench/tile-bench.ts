@@ -4,8 +4,9 @@
  * Same points, same style (an 8 px blue dot with a white outline), same levels and extent, 4×4 metatiles
  * on both sides, 2 workers each. Serving: wrk on loopback over the same non-empty tiles, ours from the
  * production API entry (api/main.ts) with 1 and with 2 server processes, nginx from our tiles written out
- * as files (the same bytes; mapcache's own files are measured too), before and after ours. A last fresh
- * API shows a cold start's first second apart from the seconds after it (where the cold run's tail is).
+ * as files (the same bytes; mapcache's own files are measured too), before and after ours. Two restarts
+ * show a start's first second apart from the seconds after it (where the cold run's tail is): one with
+ * the tile memory carried over from the processes before, one cold.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -224,15 +225,23 @@ try {
         await api.stop();
       }
     }
-    // Where a cold run's tail comes from: the same cold start, its first second apart from the seconds after.
+    // A restart, its first second apart from the seconds after (where a cold start's tail is): the API
+    // processes read the tiles the last ones held before they listen (infra/tile-memory-record.ts), and
+    // again with that turned off, a cold start like the first run's.
     const lastProcesses = Number(values.processes.split(',').pop());
-    const fresh = await startApi(stack, lastProcesses);
-    try {
-      const label = `ours, ${lastProcesses} process${lastProcesses > 1 ? 'es' : ''}, cold again`;
-      await measure(`${label}, first second`, 'rand.lua', oursFile, fresh.baseUrl, {}, 1);
-      await measure(`${label}, seconds 2-5`, 'rand.lua', oursFile, fresh.baseUrl, {}, 4);
-    } finally {
-      await fresh.stop();
+    const restarts: [string, Record<string, string>][] = [
+      ['restarted, memory carried over', {}],
+      ['restarted cold (TILE_WARM_START_SECONDS=0)', { TILE_WARM_START_SECONDS: '0' }],
+    ];
+    for (const [restart, env] of restarts) {
+      const fresh = await startApi(stack, lastProcesses, 256, env);
+      try {
+        const label = `ours, ${lastProcesses} process${lastProcesses > 1 ? 'es' : ''}, ${restart}`;
+        await measure(`${label}, first second`, 'rand.lua', oursFile, fresh.baseUrl, {}, 1);
+        await measure(`${label}, seconds 2-5`, 'rand.lua', oursFile, fresh.baseUrl, {}, 4);
+      } finally {
+        await fresh.stop();
+      }
     }
     const nginxAfter = await wrk(dir, 'rand.lua', nginxFile, 'http://127.0.0.1:8089');
     console.log(formatRun('nginx static, our tiles, again', nginxAfter, nginx.rps));

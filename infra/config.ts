@@ -121,6 +121,8 @@ const schema = z.object({
   // One drawing thread per core (activities/tiles/render-threads.ts); 0 draws on the activity's thread.
   TILE_DRAW_THREADS: z.coerce.number().int().min(0).max(64).default(availableParallelism()),
   TILE_MEMORY_CACHE_MB: z.coerce.number().int().min(0).default(256),
+  // How long a starting API process reads the tiles its predecessors held (infra/tile-memory-record.ts); 0: off.
+  TILE_WARM_START_SECONDS: z.coerce.number().min(0).max(600).default(15),
   // One server per core: a Node process answers on one thread (see bench/README.md, tile serving).
   API_PROCESSES: z.coerce.number().int().min(1).max(256).default(availableParallelism()),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
@@ -211,6 +213,7 @@ function toConfig(env: z.infer<typeof schema>) {
     tileBuildMaxTiles: env.TILE_BUILD_MAX_TILES,
     tileDrawThreads: env.TILE_DRAW_THREADS,
     tileMemoryCacheBytes: env.TILE_MEMORY_CACHE_MB * 1024 ** 2,
+    tileWarmStartMs: env.TILE_WARM_START_SECONDS * 1000,
     apiProcesses: env.API_PROCESSES,
     logLevel: env.LOG_LEVEL,
     cacheDir: env.GEOPORTAL_CACHE_DIR ?? join(homedir(), '.cache', 'geoportal'),

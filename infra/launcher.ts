@@ -12,6 +12,7 @@ import { createLogger } from './logger.js';
 import { appDeps, logsDir, openRuntime } from './runtime.js';
 import { runSelfCheck } from './self-check.js';
 import { createWorker, ensureSearchAttributes, installTemporalRuntime } from './temporal.js';
+import { carryTileMemory } from './tile-memory-record.js';
 
 /** Whether the server at `origin` answers MinIO's liveness check, so a port taken by another program is not used as MinIO. */
 async function isMinio(origin: string): Promise<boolean> {
@@ -95,6 +96,15 @@ async function main() {
   const worker = await createWorker({ config, deps: runtime, log });
   const workerDone = worker.run();
 
+  // The tiles the product held when it last stopped, read before it listens (infra/tile-memory-record.ts).
+  const tileMemory = await carryTileMemory({
+    store: runtime.store,
+    db: runtime.apiDatabase.db,
+    reader: deps.tiles.reader,
+    maxBytes: config.tileMemoryCacheBytes,
+    warmStartMs: config.tileWarmStartMs,
+    log,
+  });
   const server = serveApp(deps, { port: config.port, hostname: config.host });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
 
@@ -126,6 +136,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     say('stopping ...');
+    await tileMemory.stop();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     if (worker.getState() === 'RUNNING') worker.shutdown();
     await workerDone.catch((e) => log.error('worker stopped with an error', { err: e }));

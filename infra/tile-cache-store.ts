@@ -66,6 +66,11 @@ export class LruMap<V> {
     return hit.value;
   }
 
+  /** The value without marking a use. */
+  peek(key: string): V | undefined {
+    return this.entries.get(key)?.value;
+  }
+
   set(key: string, value: V, weight = 1): void {
     if (weight > this.maxWeight) return;
     this.delete(key);
@@ -97,6 +102,17 @@ export class LruMap<V> {
   get size(): number {
     return this.entries.size;
   }
+
+  /**
+   * The entries, the most recently used first as far as the clock tells: those marked by a use since
+   * they were last passed, newest first, then the others, newest first. Marks no entry.
+   */
+  byUse(): [string, V][] {
+    const marked: [string, V][] = [];
+    const unmarked: [string, V][] = [];
+    for (const [k, e] of this.entries) (e.used ? marked : unmarked).push([k, e.value]);
+    return [...marked.reverse(), ...unmarked.reverse()];
+  }
 }
 
 export interface TileLocation {
@@ -125,6 +141,16 @@ export interface TileCacheReader {
   bundleSizes(at: TileLocation, level: number, row0: number, col0: number): Promise<Uint32Array | undefined>;
   /** Forgets everything cached for a service (after a rebuild or delete). */
   forget(serviceItemId: string): void;
+  /**
+   * What memory holds tiles of, the most used first: a compact cache's bundles and an exploded cache's
+   * tiles, each with the bytes held of it. A process records this for its successor (tile-memory-record.ts).
+   */
+  held(): HeldTiles[];
+  /**
+   * Reads into memory what `held` named, as a request for its tiles would: a bundle's index and first
+   * `readAheadBytes` (resolves once they are all in), or an exploded tile.
+   */
+  warm(held: HeldTiles): Promise<void>;
   /** Range requests made for bundle indexes so far (lets tests see the index is fetched once). */
   readonly indexFetches: number;
 }
@@ -145,6 +171,17 @@ export interface TileCacheReaderOptions {
    */
   readAheadBytes?: number;
   now?: () => number;
+}
+
+/** What `held` lists and `warm` reads again. */
+export interface HeldTiles {
+  at: TileLocation;
+  level: number;
+  /** A compact bundle's first row and column, or an exploded tile's own. */
+  row: number;
+  col: number;
+  /** Bytes of these tiles memory held. */
+  bytes: number;
 }
 
 /** A bundle read for the first time, for the tile keys of the tiles read ahead with its index. */
@@ -197,6 +234,10 @@ export function createTileCacheReader(
   // Bundles whose first bytes are still arriving after their index, by index key.
   const arriving = new Map<string, Arriving>();
   const pendingTiles = new Map<string, Promise<Uint8Array | undefined>>();
+  // Where each service's tiles are, by the `{serviceItemId}/{generation}` their keys start with: `held`
+  // reads tile keys back into what to warm.
+  const locations = new Map<string, TileLocation>();
+  const locate = (at: TileLocation) => locations.set(`${at.serviceItemId}/${at.generation ?? 0}`, at);
 
   /** The index, or the time until which the bundle is known to be missing. */
   function bundleIndex(
@@ -209,6 +250,7 @@ export function createTileCacheReader(
     if (cached && cached.missingUntil > now()) return cached.missingUntil;
     let pending = pendingIndexes.get(cacheKey);
     if (!pending) {
+      locate(bundle.at);
       pending = fetchIndex(cacheKey, key, bundle).finally(() => pendingIndexes.delete(cacheKey));
       pendingIndexes.set(cacheKey, pending);
     }
@@ -352,20 +394,22 @@ export function createTileCacheReader(
     let bytes: Uint8Array | undefined;
     let absentUntil = now() + missingTtl;
     if (at.storage === 'exploded') {
+      locate(at);
       bytes = await getOrMissing(store, explodedKey(at.serviceItemId, tile, at.extension ?? 'png'));
     } else {
       const key = bundleKey(at.serviceItemId, tile.level, tile.row, tile.col);
       const indexKey = `${at.serviceItemId}/${at.generation ?? 0}/${key}`;
       const bundle = { at, level: tile.level, ...bundleOrigin(tile.row, tile.col) };
       let index = await bundleIndex(indexKey, key, bundle);
-      // Read ahead with the index, or by a read of the same bundle's index just before …
-      let kept = tiles.get(tileCacheKey);
+      // Read ahead with the index, or by a read of the same bundle's index just before … (brought in for
+      // this very read: its first use, as a tile read alone is set, unmarked).
+      let kept = tiles.peek(tileCacheKey);
       if (kept instanceof Uint8Array) return kept;
       // … or still arriving with it.
       const entry = typeof index === 'number' ? undefined : tileEntry(index, tile.row, tile.col);
       const coming = entry && entry.offset + entry.size <= readAhead ? arriving.get(indexKey) : undefined;
       if (coming && entry && (await coming.until(entry.offset + entry.size))) {
-        kept = tiles.get(tileCacheKey);
+        kept = tiles.peek(tileCacheKey);
         if (kept instanceof Uint8Array) return kept;
       }
       let read = typeof index === 'number' ? undefined : await readRecord(key, index, tile);
@@ -401,26 +445,62 @@ export function createTileCacheReader(
     return (record && tileOfRecord(record, entry.size)) ?? MOVED;
   }
 
+  function readTile(at: TileLocation, tile: TileAddress): Promise<Uint8Array | undefined> {
+    const tileCacheKey = keyOf(at, tile);
+    const known = peek(tileCacheKey);
+    if (known !== undefined) return Promise.resolve(known ?? undefined);
+    let pending = pendingTiles.get(tileCacheKey);
+    if (!pending) {
+      pending = fetchTile(tileCacheKey, at, tile).finally(() => pendingTiles.delete(tileCacheKey));
+      pendingTiles.set(tileCacheKey, pending);
+    }
+    return pending;
+  }
+
+  function held(): HeldTiles[] {
+    const found = new Map<string, HeldTiles>();
+    for (const [key, value] of tiles.byUse()) {
+      if (!(value instanceof Uint8Array)) continue;
+      // `{serviceItemId}/{generation}/{level}/{row}/{col}`
+      const c = key.lastIndexOf('/');
+      const r = key.lastIndexOf('/', c - 1);
+      const l = key.lastIndexOf('/', r - 1);
+      const at = locations.get(key.slice(0, l));
+      if (!at) continue;
+      const level = Number(key.slice(l + 1, r));
+      const tile = { row0: Number(key.slice(r + 1, c)), col0: Number(key.slice(c + 1)) };
+      const { row0, col0 } = at.storage === 'exploded' ? tile : bundleOrigin(tile.row0, tile.col0);
+      const id = `${key.slice(0, l)}/${level}/${row0}/${col0}`;
+      const entry = found.get(id);
+      if (entry) entry.bytes += value.byteLength;
+      else found.set(id, { at, level, row: row0, col: col0, bytes: value.byteLength });
+    }
+    return [...found.values()];
+  }
+
+  async function warm({ at, level, row, col }: HeldTiles): Promise<void> {
+    if (at.storage === 'exploded') {
+      await readTile(at, { level, row, col });
+      return;
+    }
+    const key = bundleKey(at.serviceItemId, level, row, col);
+    const indexKey = `${at.serviceItemId}/${at.generation ?? 0}/${key}`;
+    await bundleIndex(indexKey, key, { at, level, row0: row, col0: col });
+    await arriving.get(indexKey)?.until(readAhead);
+  }
+
   return {
     get indexFetches() {
       return indexFetches;
     },
+    held,
+    warm,
     peekTile: (at, tile) => peek(keyOf(at, tile)),
     peeking(at, tile) {
       const key = keyOf(at, tile);
       return () => peek(key);
     },
-    readTile(at, tile) {
-      const tileCacheKey = keyOf(at, tile);
-      const known = peek(tileCacheKey);
-      if (known !== undefined) return Promise.resolve(known ?? undefined);
-      let pending = pendingTiles.get(tileCacheKey);
-      if (!pending) {
-        pending = fetchTile(tileCacheKey, at, tile).finally(() => pendingTiles.delete(tileCacheKey));
-        pendingTiles.set(tileCacheKey, pending);
-      }
-      return pending;
-    },
+    readTile,
     async bundleSizes(at, level, row0, col0) {
       const key = bundleKey(at.serviceItemId, level, row0, col0);
       const bundle = { at, level, ...bundleOrigin(row0, col0) };
@@ -430,6 +510,7 @@ export function createTileCacheReader(
     forget(serviceItemId) {
       indexes.deletePrefix(`${serviceItemId}/`);
       tiles.deletePrefix(`${serviceItemId}/`);
+      for (const k of [...locations.keys()]) if (k.startsWith(`${serviceItemId}/`)) locations.delete(k);
     },
   };
 }

@@ -1,51 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SelfCheckResult } from '../../workflows/self-check.js';
 import { stack } from './support/portal-client.js';
 import { freePort } from './support/ports.js';
+import { exitOf, productEnv, startProcess, untilAnswering } from './support/product-process.js';
 
-const root = join(import.meta.dirname, '..', '..');
 const children: ChildProcess[] = [];
 
-function productEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const s = stack();
-  return {
-    ...process.env,
-    DATABASE_URL: s.databaseUrl,
-    TEMPORAL_ADDRESS: s.temporalAddress,
-    MINIO_ENDPOINT: s.minio.endpoint,
-    MINIO_ACCESS_KEY: s.minio.accessKey,
-    MINIO_SECRET_KEY: s.minio.secretKey,
-    MINIO_BUCKET: s.minio.bucket,
-    PORTAL_ADMIN_USERNAME: s.admin.username,
-    PORTAL_ADMIN_PASSWORD: s.admin.password,
-    DATA_DIR: s.dataDir,
-    LOG_LEVEL: 'warn',
-    ...extra,
-  };
-}
-
-function start(entry: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  child.stdout?.on('data', (d) => {
-    text += d;
-  });
-  child.stderr?.on('data', (d) => {
-    text += d;
-  });
-  children.push(child);
-  return { child, output: () => text };
-}
-
-function exitOf(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+function start(entry: string, env: NodeJS.ProcessEnv) {
+  const started = startProcess(entry, env);
+  children.push(started.child);
+  return started;
 }
 
 afterAll(async () => {
@@ -76,14 +42,8 @@ describe('the production entry points', () => {
   it('runs a separate API process that serves the portal', async () => {
     const port = await freePort();
     const api = start('api/main.ts', productEnv({ PORT: String(port) }));
-    let info: Record<string, any> | undefined;
-    for (let i = 0; i < 150 && !info; i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      info = await fetch(`http://127.0.0.1:${port}/sharing/rest/info?f=json`)
-        .then((r) => r.json() as Promise<Record<string, any>>)
-        .catch(() => undefined);
-    }
-    expect(info?.authInfo?.tokenServicesUrl).toBe(`http://127.0.0.1:${port}/sharing/rest/generateToken`);
+    const info = await untilAnswering(port);
+    expect(info.authInfo?.tokenServicesUrl).toBe(`http://127.0.0.1:${port}/sharing/rest/generateToken`);
     api.child.kill('SIGTERM');
     expect(await exitOf(api.child)).toBe(0);
   });
