@@ -9,6 +9,7 @@
  * callers, who would otherwise all wait on the same reload every `ttlMs` (one stalled request per waiting
  * caller, the tail of the tile benchmark). An answer is still never used past `ttlMs` after its load began.
  */
+import { isDeepStrictEqual } from 'node:util';
 export interface TtlMemoOptions<V> {
   ttlMs: number;
   /** When this many keys are held, all are forgotten before a new one is added (bounded memory, no LRU). */
@@ -18,6 +19,12 @@ export interface TtlMemoOptions<V> {
   keep?: (value: V) => boolean;
   /** Age after which a use starts a background reload; default half of `ttlMs`. `ttlMs` or more: never. */
   refreshAfterMs?: number;
+  /**
+   * Whether a reload's answer is the same as the one held (default: deeply equal). The same answer keeps
+   * the held one, the very object, so what callers made from it and check by identity (the socket
+   * front's replays, the tile heads) stays good across reloads that find nothing changed.
+   */
+  same?: (held: V, loaded: V) => boolean;
 }
 
 export interface TtlMemo<V> {
@@ -51,6 +58,7 @@ export function createTtlMemo<V>({
   now,
   keep,
   refreshAfterMs = ttlMs / 2,
+  same = isDeepStrictEqual,
 }: TtlMemoOptions<V>): TtlMemo<V> {
   const entries = new Map<string, Entry<V>>();
   const forget = (key: string, entry: Entry<V>) => {
@@ -83,6 +91,9 @@ export function createTtlMemo<V>({
     next.answer.then(
       () => {
         if (entries.get(key) !== entry) return; // forgotten or replaced meanwhile
+        if (next.settled && entry.settled && same(entry.settled.value, next.settled.value)) {
+          next.settled = entry.settled;
+        }
         if (next.settled) entries.set(key, next);
         else entries.delete(key); // the new answer is not to be kept (`keep` refused it)
       },

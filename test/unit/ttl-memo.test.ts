@@ -155,6 +155,47 @@ describe('createTtlMemo refresh ahead of expiry', () => {
   });
 });
 
+describe('createTtlMemo reloads that find the same answer', () => {
+  /** A memo of rows by key whose every load makes a new object from `current`, reloaded from age 50. */
+  function rowsMemo(options: { same?: (a: { v: number }, b: { v: number }) => boolean } = {}) {
+    let clock = 0;
+    const current = { v: 1 };
+    const memo = createTtlMemo<{ v: number }>({ ttlMs: 100, maxEntries: 10, now: () => clock, ...options });
+    const load = async () => ({ ...current });
+    const reloadAt = async (at: number) => {
+      clock = at;
+      memo.peek('k'); // starts the reload
+      await settle();
+      return memo.peek('k')?.value;
+    };
+    return { memo, load, current, reloadAt };
+  }
+
+  it('keeps the very object it held when a reload loads an equal one, and takes a changed one', async () => {
+    const { memo, load, current, reloadAt } = rowsMemo();
+    const first = await memo.get('k', load);
+    await settle();
+    // Equal: the held object stays, so what was made from it (checked by identity) stays good.
+    expect(await reloadAt(50)).toBe(first);
+    expect(await reloadAt(100)).toBe(first);
+    // The reloads still renew the answer's age: fresh at 149, past the first load's ttl, and reloaded at 150.
+    expect(await reloadAt(149)).toBe(first);
+    current.v = 2;
+    const changed = await reloadAt(150);
+    expect(changed).toEqual({ v: 2 });
+    expect(changed).not.toBe(first);
+  });
+
+  it('takes every reload as new when `same` says so', async () => {
+    const { memo, load, reloadAt } = rowsMemo({ same: () => false });
+    const first = await memo.get('k', load);
+    await settle();
+    const reloaded = await reloadAt(50);
+    expect(reloaded).toEqual(first);
+    expect(reloaded).not.toBe(first);
+  });
+});
+
 describe('createTtlMemo clear', () => {
   it('forgets every answer, and a load running when it was cleared is not remembered', async () => {
     let loads = 0;
