@@ -25,6 +25,7 @@ import {
   bundlePath,
   parseBundleIndex,
   tileEntry,
+  tileIndexInBundle,
   tileOfRecord,
   tileRecordRange,
 } from '../lib/tiles/compact-bundle.js';
@@ -182,7 +183,12 @@ export interface HeldTiles {
   col: number;
   /** Bytes of these tiles memory held. */
   bytes: number;
+  /** A compact bundle's slots whose tiles memory held (tileIndexInBundle), ascending. */
+  slots?: number[];
 }
+
+/** Held records closer than this are read with one range request when warming. */
+const WARM_GAP_BYTES = 1024 * 1024;
 
 /** A bundle read for the first time, for the tile keys of the tiles read ahead with its index. */
 interface BundleAt {
@@ -468,25 +474,60 @@ export function createTileCacheReader(
       const at = locations.get(key.slice(0, l));
       if (!at) continue;
       const level = Number(key.slice(l + 1, r));
-      const tile = { row0: Number(key.slice(r + 1, c)), col0: Number(key.slice(c + 1)) };
-      const { row0, col0 } = at.storage === 'exploded' ? tile : bundleOrigin(tile.row0, tile.col0);
+      const row = Number(key.slice(r + 1, c));
+      const col = Number(key.slice(c + 1));
+      const exploded = at.storage === 'exploded';
+      const { row0, col0 } = exploded ? { row0: row, col0: col } : bundleOrigin(row, col);
       const id = `${key.slice(0, l)}/${level}/${row0}/${col0}`;
-      const entry = found.get(id);
-      if (entry) entry.bytes += value.byteLength;
-      else found.set(id, { at, level, row: row0, col: col0, bytes: value.byteLength });
+      let entry = found.get(id);
+      if (!entry) {
+        entry = { at, level, row: row0, col: col0, bytes: 0, ...(exploded ? {} : { slots: [] }) };
+        found.set(id, entry);
+      }
+      entry.bytes += value.byteLength;
+      entry.slots?.push(tileIndexInBundle(row, col));
     }
-    return [...found.values()];
+    const all = [...found.values()];
+    for (const h of all) h.slots?.sort((a, b) => a - b);
+    return all;
   }
 
-  async function warm({ at, level, row, col }: HeldTiles): Promise<void> {
+  async function warm({ at, level, row, col, slots }: HeldTiles): Promise<void> {
     if (at.storage === 'exploded') {
       await readTile(at, { level, row, col });
       return;
     }
     const key = bundleKey(at.serviceItemId, level, row, col);
     const indexKey = `${at.serviceItemId}/${at.generation ?? 0}/${key}`;
-    await bundleIndex(indexKey, key, { at, level, row0: row, col0: col });
+    const bundle = { at, level, row0: row, col0: col };
+    const index = await bundleIndex(indexKey, key, bundle);
     await arriving.get(indexKey)?.until(readAhead);
+    if (typeof index === 'number' || !slots) return;
+    // The held tiles the read-ahead did not bring (a bundle larger than it), read in ranges of records
+    // no further apart than WARM_GAP_BYTES, each record checked as a tile read checks it.
+    const missing = slots
+      .filter((slot) => {
+        if (!(index.sizes[slot] > 0 && index.offsets[slot] >= 4)) return false;
+        const tile = { level, row: row + Math.floor(slot / BUNDLE_DIM), col: col + (slot % BUNDLE_DIM) };
+        return tiles.peek(keyOf(at, tile)) === undefined;
+      })
+      .sort((a, b) => index.offsets[a] - index.offsets[b]);
+    for (let i = 0; i < missing.length; ) {
+      const start = index.offsets[missing[i]] - 4;
+      let end = index.offsets[missing[i]] + index.sizes[missing[i]];
+      let j = i + 1;
+      while (j < missing.length && index.offsets[missing[j]] - 4 - end <= WARM_GAP_BYTES) {
+        end = Math.max(end, index.offsets[missing[j]] + index.sizes[missing[j]]);
+        j++;
+      }
+      const bytes = await rangeOrMissing(store, key, start, end - start);
+      if (!bytes) return;
+      for (const slot of missing.slice(i, j)) {
+        const from = index.offsets[slot] - 4 - start;
+        keepTile(bundle, slot, bytes.subarray(from, from + index.sizes[slot] + 4), index.sizes[slot]);
+      }
+      i = j;
+    }
   }
 
   return {

@@ -16,6 +16,7 @@ import { hostname } from 'node:os';
 import type { Database } from '../db/client.js';
 import { findTileCache } from '../db/repositories/tile-caches.js';
 import type { CacheStorage } from '../lib/tiles/cache-definition.js';
+import { BUNDLE_DIM } from '../lib/tiles/compact-bundle.js';
 import type { Logger } from './logger.js';
 import type { ObjectStore } from './object-store.js';
 import type { HeldTiles, TileCacheReader } from './tile-cache-store.js';
@@ -42,6 +43,8 @@ interface TileMemoryRecord {
     row: number;
     col: number;
     bytes: number;
+    /** A compact bundle's held slots as runs, [first, last] each. */
+    slots?: [number, number][];
   }[];
 }
 
@@ -71,7 +74,7 @@ export function recordTileMemory(
   let last = '';
   let writing: Promise<void> = Promise.resolve();
   const writeNow = async () => {
-    const held = withinBytes(reader.held(), maxBytes).map(({ at, level, row, col, bytes }) => ({
+    const held = withinBytes(reader.held(), maxBytes).map(({ at, level, row, col, bytes, slots }) => ({
       serviceItemId: at.serviceItemId,
       generation: at.generation ?? 0,
       storage: at.storage,
@@ -80,6 +83,7 @@ export function recordTileMemory(
       row,
       col,
       bytes,
+      ...(slots ? { slots: runsOf(slots) } : {}),
     }));
     const said = JSON.stringify(held);
     if (said === last || (held.length === 0 && last === '')) return;
@@ -197,23 +201,39 @@ function parseRecord(value: unknown): TileMemoryRecord | undefined {
       typeof h?.serviceItemId === 'string' &&
       storages.includes(h.storage) &&
       (h.extension === undefined || typeof h.extension === 'string') &&
-      [h.generation, h.level, h.row, h.col, h.bytes].every(whole),
+      [h.generation, h.level, h.row, h.col, h.bytes].every(whole) &&
+      (h.slots === undefined ||
+        (Array.isArray(h.slots) &&
+          h.slots.every(
+            (run) =>
+              Array.isArray(run) &&
+              run.length === 2 &&
+              run.every(whole) &&
+              run[0] <= run[1] &&
+              run[1] < BUNDLE_DIM * BUNDLE_DIM,
+          ))),
   );
   return valid ? r : undefined;
 }
 
-/** The records' entries taken in turn (each record's most used first), each bundle once. */
+/**
+ * The records' entries taken in turn (each record's most used first), each bundle once, as the newest
+ * record holding it says (an older process may have held fewer or other tiles of it).
+ */
 function interleave(records: TileMemoryRecord[]): HeldTiles[] {
+  type Recorded = TileMemoryRecord['held'][number];
+  const idOf = (h: Recorded) => `${h.serviceItemId}/${h.generation}/${h.level}/${h.row}/${h.col}`;
+  const newest = new Map<string, Recorded>();
+  for (const { held } of records) for (const h of held) if (!newest.has(idOf(h))) newest.set(idOf(h), h);
   const out: HeldTiles[] = [];
   const seen = new Set<string>();
   const longest = Math.max(0, ...records.map((r) => r.held.length));
   for (let i = 0; i < longest; i++) {
     for (const { held } of records) {
-      const h = held[i];
-      if (!h) continue;
-      const id = `${h.serviceItemId}/${h.generation}/${h.level}/${h.row}/${h.col}`;
-      if (seen.has(id)) continue;
+      const id = held[i] && idOf(held[i]);
+      if (!id || seen.has(id)) continue;
       seen.add(id);
+      const h = newest.get(id) as Recorded;
       out.push({
         at: {
           serviceItemId: h.serviceItemId,
@@ -225,6 +245,7 @@ function interleave(records: TileMemoryRecord[]): HeldTiles[] {
         row: h.row,
         col: h.col,
         bytes: h.bytes,
+        ...(h.slots ? { slots: h.slots.flatMap(([first, last]) => range(first, last)) } : {}),
       });
     }
   }
@@ -245,6 +266,19 @@ async function current(db: Database, held: HeldTiles[]): Promise<HeldTiles[]> {
     );
   });
 }
+
+/** Ascending slots as runs of consecutive ones, [first, last] each. */
+function runsOf(slots: number[]): [number, number][] {
+  const runs: [number, number][] = [];
+  for (const slot of slots) {
+    const last = runs[runs.length - 1];
+    if (last && slot === last[1] + 1) last[1] = slot;
+    else runs.push([slot, slot]);
+  }
+  return runs;
+}
+
+const range = (first: number, last: number) => Array.from({ length: last - first + 1 }, (_, i) => first + i);
 
 /** The leading entries whose bytes together stay within `maxBytes`. */
 function withinBytes(held: HeldTiles[], maxBytes: number): HeldTiles[] {

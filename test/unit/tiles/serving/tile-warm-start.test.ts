@@ -25,7 +25,7 @@ import {
   warmTileMemory,
 } from '../../../../infra/tile-memory-record.js';
 import { webMercatorCache } from '../../../../lib/tiles/cache-definition.js';
-import { encodeBundle, tileIndexInBundle } from '../../../../lib/tiles/compact-bundle.js';
+import { BUNDLE_FIXED_SIZE, encodeBundle, tileIndexInBundle } from '../../../../lib/tiles/compact-bundle.js';
 
 const log: Logger = {
   debug: () => {},
@@ -146,10 +146,11 @@ describe('tile memory carried over a restart', () => {
     await readSome(reader);
     // The level-8 tile was asked for again: its bundle first; the rest newest first. A bundle's bytes are
     // every tile its read-ahead brought.
+    // Slots: row 130 col 3 is row 2 col 3 of its bundle, 2 × 128 + 3.
     expect(reader.held()).toEqual([
-      { at: compactAt(), level: 8, row: 128, col: 0, bytes: 3000 },
+      { at: compactAt(), level: 8, row: 128, col: 0, bytes: 3000, slots: [259] },
       { at: explodedAt, level: 5, row: 6, col: 7, bytes: 500 },
-      { at: compactAt(), level: 3, row: 0, col: 0, bytes: 3000 },
+      { at: compactAt(), level: 3, row: 0, col: 0, bytes: 3000, slots: [130, 517] },
     ]);
     reader.forget(compactAt().serviceItemId);
     expect(reader.held()).toEqual([{ at: explodedAt, level: 5, row: 6, col: 7, bytes: 500 }]);
@@ -182,6 +183,48 @@ describe('tile memory carried over a restart', () => {
     expect(await second.readTile(compactAt(), { level: 3, row: 0, col: 0 })).toBeUndefined();
     expect(reads.length).toBe(before);
     expect(second.indexFetches).toBe(2);
+  });
+
+  it('reads the held tiles of a bundle larger than the read-ahead, and only those, in one range', async () => {
+    const { store, objects, reads } = memoryStore();
+    const a = compactAt().serviceItemId;
+    // Three tiles in slot order; the read-ahead brings the fixed part alone, so every tile is a read.
+    const three = [tileOf(5, 1000), tileOf(6, 2000), tileOf(7, 3000)];
+    objects.set(
+      bundleKey(a, 4, 0, 0),
+      Buffer.from(encodeBundle(new Map(three.map((t, col) => [tileIndexInBundle(0, col), t])))),
+    );
+    const small = { readAheadBytes: BUNDLE_FIXED_SIZE };
+    const first = createTileCacheReader(store, small);
+    await first.readTile(compactAt(), { level: 4, row: 0, col: 0 });
+    await first.readTile(compactAt(), { level: 4, row: 0, col: 2 });
+    await recordTileMemory(store, first, { key: tileMemoryKey('h'), maxBytes: 1 << 20, log }).stop();
+    const record = JSON.parse(objects.get(tileMemoryKey('h'))!.toString('utf8'));
+    expect(record.held[0].slots).toEqual([
+      [0, 0],
+      [2, 2],
+    ]);
+
+    const second = createTileCacheReader(store, small);
+    const before = reads.length;
+    const warmed = await warmTileMemory(store, database.db, second, {
+      maxBytes: 1 << 20,
+      deadlineMs: 5000,
+      log,
+    });
+    expect(warmed).toMatchObject({ read: 1, bytes: 4000 });
+    // The record, the index, then the two held records and the one between them in a single range.
+    expect(reads.length - before).toBe(3);
+    expect(second.held()).toEqual([
+      { at: compactAt(), level: 4, row: 0, col: 0, bytes: 4000, slots: [0, 2] },
+    ]);
+    const after = reads.length;
+    expect(await second.readTile(compactAt(), { level: 4, row: 0, col: 0 })).toEqual(three[0]);
+    expect(await second.readTile(compactAt(), { level: 4, row: 0, col: 2 })).toEqual(three[2]);
+    expect(reads.length).toBe(after);
+    // The tile between, never held, is read when asked for.
+    expect(await second.readTile(compactAt(), { level: 4, row: 0, col: 1 })).toEqual(three[1]);
+    expect(reads.length).toBe(after + 1);
   });
 
   it('leaves out a rebuilt, a failed and a deleted cache', async () => {
@@ -271,6 +314,39 @@ describe('tile memory carried over a restart', () => {
     ).toEqual([3, 8]);
   });
 
+  it("takes a bundle's tiles from the newest record that holds it, wherever the older ones place it", async () => {
+    const { store, objects } = memoryStore();
+    fill(objects);
+    const a = compactAt().serviceItemId;
+    const three = [tileOf(5, 1000), tileOf(6, 2000), tileOf(7, 3000)];
+    objects.set(
+      bundleKey(a, 4, 0, 0),
+      Buffer.from(encodeBundle(new Map(three.map((t, col) => [tileIndexInBundle(0, col), t])))),
+    );
+    const small = { readAheadBytes: BUNDLE_FIXED_SIZE };
+    let clock = 1_000_000;
+    const now = () => clock;
+    // The older process held the bundle's first tile, first in its record …
+    const older = createTileCacheReader(store, small);
+    await older.readTile(compactAt(), { level: 4, row: 0, col: 0 });
+    await recordTileMemory(store, older, { key: tileMemoryKey('older'), maxBytes: 1 << 20, now, log }).stop();
+    clock += 1000;
+    // … the newer its last, second in its record after an exploded tile.
+    const newer = createTileCacheReader(store, small);
+    await newer.readTile(compactAt(), { level: 4, row: 0, col: 2 });
+    await newer.readTile(explodedAt, { level: 5, row: 6, col: 7 });
+    await recordTileMemory(store, newer, { key: tileMemoryKey('newer'), maxBytes: 1 << 20, now, log }).stop();
+    const reader = createTileCacheReader(store, small);
+    const warmed = await warmTileMemory(store, database.db, reader, {
+      maxBytes: 1 << 20,
+      deadlineMs: 5000,
+      now,
+      log,
+    });
+    expect(warmed).toMatchObject({ records: 2, read: 2, bytes: 3500 });
+    expect(reader.held().find((h) => h.level === 4)).toMatchObject({ bytes: 3000, slots: [2] });
+  });
+
   it('removes a record older than a day and one that is not a record, reading neither', async () => {
     const { store, objects } = memoryStore();
     fill(objects);
@@ -287,6 +363,13 @@ describe('tile memory carried over a restart', () => {
       `${TILE_MEMORY_PREFIX}bad.json`,
       Buffer.from('{"version":1,"written":1,"held":[{"level":"x"}]}'),
     );
+    // A day younger than the others, so read if it were a record: a slot past a bundle's 16,384.
+    const slotsPastBundle = {
+      ...JSON.parse(objects.get(tileMemoryKey('old'))!.toString('utf8')),
+      written: written + RECORD_MAX_AGE_MS,
+    };
+    slotsPastBundle.held[0].slots = [[16383, 16384]];
+    objects.set(`${TILE_MEMORY_PREFIX}slots.json`, Buffer.from(JSON.stringify(slotsPastBundle)));
     objects.set(`${TILE_MEMORY_PREFIX}worse.json`, Buffer.from('not json'));
     const reader = createTileCacheReader(store);
     const warmed = await warmTileMemory(store, database.db, reader, {
@@ -360,6 +443,10 @@ describe('tile memory carried over a restart', () => {
         row: 0,
         col: 0,
         bytes: 3000,
+        slots: [
+          [130, 130],
+          [517, 517],
+        ],
       },
     ]);
   });
