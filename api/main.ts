@@ -34,14 +34,7 @@ async function main() {
   await Promise.all(Array.from({ length: WARM_CONNECTIONS }, () => runtime.apiDatabase.rows(sql`select 1`)));
   const deps = appDeps(runtime);
   // The tiles this process's predecessors held, read before it listens (infra/tile-memory-record.ts).
-  const tileMemory = await carryTileMemory({
-    store: runtime.store,
-    db: runtime.apiDatabase.db,
-    reader: deps.tiles.reader,
-    maxBytes: config.tileMemoryCacheBytes,
-    warmStartMs: config.tileWarmStartMs,
-    log,
-  });
+  const tileMemory = await carryTileMemory(runtime, deps.tiles.reader);
   const server = serveApp(deps, { port: config.port, hostname: config.host });
   if (cluster.isPrimary) {
     log.info('api listening', { host: config.host, port: config.port, basePath: config.basePath });

@@ -97,14 +97,7 @@ async function main() {
   const workerDone = worker.run();
 
   // The tiles the product held when it last stopped, read before it listens (infra/tile-memory-record.ts).
-  const tileMemory = await carryTileMemory({
-    store: runtime.store,
-    db: runtime.apiDatabase.db,
-    reader: deps.tiles.reader,
-    maxBytes: config.tileMemoryCacheBytes,
-    warmStartMs: config.tileWarmStartMs,
-    log,
-  });
+  const tileMemory = await carryTileMemory(runtime, deps.tiles.reader);
   const server = serveApp(deps, { port: config.port, hostname: config.host });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
 

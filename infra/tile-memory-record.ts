@@ -19,6 +19,7 @@ import type { CacheStorage } from '../lib/tiles/cache-definition.js';
 import { BUNDLE_DIM } from '../lib/tiles/compact-bundle.js';
 import type { Logger } from './logger.js';
 import type { ObjectStore } from './object-store.js';
+import type { Runtime } from './runtime.js';
 import type { HeldTiles, TileCacheReader } from './tile-cache-store.js';
 
 export const TILE_MEMORY_PREFIX = 'system/tile-memory/';
@@ -293,27 +294,22 @@ function withinBytes(held: HeldTiles[], maxBytes: number): HeldTiles[] {
 }
 
 /**
- * A starting API process's warm start: reads what the records name into `reader` (for at most
- * `warmStartMs`, 0: neither warm nor record), then records its memory from now on. The answer's `stop`
- * writes a last record, waiting for it at most `STOP_WRITE_MS`.
+ * A starting API process's warm start: reads what the records name into `reader` (for at most the
+ * configured `tileWarmStartMs`; 0: neither warm nor record), then records its memory from now on. The
+ * answer's `stop` writes a last record, waiting for it at most `STOP_WRITE_MS`.
  */
-export async function carryTileMemory({
-  store,
-  db,
-  reader,
-  maxBytes,
-  warmStartMs,
-  log,
-}: {
-  store: ObjectStore;
-  db: Database;
-  reader: TileCacheReader;
-  maxBytes: number;
-  warmStartMs: number;
-  log: Logger;
-}): Promise<{ stop(): Promise<void> }> {
-  if (warmStartMs === 0 || maxBytes === 0) return { stop: async () => {} };
-  const warmed = await warmTileMemory(store, db, reader, { maxBytes, deadlineMs: warmStartMs, log });
+export async function carryTileMemory(
+  runtime: Pick<Runtime, 'store' | 'apiDatabase' | 'config' | 'log'>,
+  reader: TileCacheReader,
+): Promise<{ stop(): Promise<void> }> {
+  const { store, log } = runtime;
+  const { tileMemoryCacheBytes: maxBytes, tileWarmStartMs } = runtime.config;
+  if (tileWarmStartMs === 0 || maxBytes === 0) return { stop: async () => {} };
+  const warmed = await warmTileMemory(store, runtime.apiDatabase.db, reader, {
+    maxBytes,
+    deadlineMs: tileWarmStartMs,
+    log,
+  });
   if (warmed.records > 0) log.info('tile memory carried over', { ...warmed });
   const recorder = recordTileMemory(store, reader, { maxBytes, log });
   return {

@@ -16,6 +16,7 @@ import { createObjectStore } from '../../../infra/object-store.js';
 import { createOutboundFetch } from '../../../infra/outbound-fetch.js';
 import { publishWorkflowId } from '../../../workflows/messages.js';
 import { stack } from '../support/portal-client.js';
+import { productEnv } from '../support/product-process.js';
 
 /** A CSV of `rows` points; every 1000th row has an unusable latitude. */
 export async function writePointsCsv(path: string, rows: number): Promise<void> {
@@ -31,23 +32,9 @@ export async function writePointsCsv(path: string, rows: number): Promise<void> 
 }
 
 export function startWorker(taskQueue: string, dataDir: string): ChildProcess {
-  const s = stack();
   return spawn(process.execPath, ['--import', 'tsx', 'infra/worker-main.ts'], {
     cwd: join(import.meta.dirname, '..', '..', '..'),
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      DATABASE_URL: s.databaseUrl,
-      TEMPORAL_ADDRESS: s.temporalAddress,
-      TEMPORAL_TASK_QUEUE: taskQueue,
-      MINIO_ENDPOINT: s.minio.endpoint,
-      MINIO_ACCESS_KEY: s.minio.accessKey,
-      MINIO_SECRET_KEY: s.minio.secretKey,
-      MINIO_BUCKET: s.minio.bucket,
-      PORTAL_ADMIN_USERNAME: s.admin.username,
-      PORTAL_ADMIN_PASSWORD: s.admin.password,
-      LOG_LEVEL: 'error',
-    },
+    env: productEnv({ DATA_DIR: dataDir, TEMPORAL_TASK_QUEUE: taskQueue, LOG_LEVEL: 'error' }),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }

@@ -101,6 +101,19 @@ function fill(objects: Map<string, Buffer>) {
   );
 }
 
+/** A level-4 bundle of cache A at 0, 0 with three tiles in its first row, in slot order. */
+function putThree(objects: Map<string, Buffer>): Uint8Array[] {
+  const three = [tileOf(5, 1000), tileOf(6, 2000), tileOf(7, 3000)];
+  objects.set(
+    bundleKey(compactAt().serviceItemId, 4, 0, 0),
+    Buffer.from(encodeBundle(new Map(three.map((t, col) => [tileIndexInBundle(0, col), t])))),
+  );
+  return three;
+}
+
+/** A reader whose read-ahead brings a bundle's fixed part alone: every tile is a read of its own. */
+const small = { readAheadBytes: BUNDLE_FIXED_SIZE };
+
 /** Reads what the tests expect held: both of A's bundles and B's tile, A's level-8 tile used again. */
 async function readSome(reader: ReturnType<typeof createTileCacheReader>) {
   await reader.readTile(compactAt(), { level: 3, row: 1, col: 2 });
@@ -187,14 +200,7 @@ describe('tile memory carried over a restart', () => {
 
   it('reads the held tiles of a bundle larger than the read-ahead, and only those, in one range', async () => {
     const { store, objects, reads } = memoryStore();
-    const a = compactAt().serviceItemId;
-    // Three tiles in slot order; the read-ahead brings the fixed part alone, so every tile is a read.
-    const three = [tileOf(5, 1000), tileOf(6, 2000), tileOf(7, 3000)];
-    objects.set(
-      bundleKey(a, 4, 0, 0),
-      Buffer.from(encodeBundle(new Map(three.map((t, col) => [tileIndexInBundle(0, col), t])))),
-    );
-    const small = { readAheadBytes: BUNDLE_FIXED_SIZE };
+    const three = putThree(objects);
     const first = createTileCacheReader(store, small);
     await first.readTile(compactAt(), { level: 4, row: 0, col: 0 });
     await first.readTile(compactAt(), { level: 4, row: 0, col: 2 });
@@ -317,13 +323,7 @@ describe('tile memory carried over a restart', () => {
   it("takes a bundle's tiles from the newest record that holds it, wherever the older ones place it", async () => {
     const { store, objects } = memoryStore();
     fill(objects);
-    const a = compactAt().serviceItemId;
-    const three = [tileOf(5, 1000), tileOf(6, 2000), tileOf(7, 3000)];
-    objects.set(
-      bundleKey(a, 4, 0, 0),
-      Buffer.from(encodeBundle(new Map(three.map((t, col) => [tileIndexInBundle(0, col), t])))),
-    );
-    const small = { readAheadBytes: BUNDLE_FIXED_SIZE };
+    putThree(objects);
     let clock = 1_000_000;
     const now = () => clock;
     // The older process held the bundle's first tile, first in its record …
