@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { expect } from 'vitest';
+import { createObjectStore } from '../../../infra/object-store.js';
+import { bundleKey } from '../../../infra/tile-cache-store.js';
+import { BUNDLE_DIM, decodeBundle } from '../../../lib/tiles/compact-bundle.js';
 import { lodOf, lonLatToMercator, TILE_SIZE, tileAt, tileBounds } from '../../../lib/tiles/web-mercator.js';
 import { upload, waitForJob } from '../publish/publish-client.js';
 import { adminToken, stack } from '../support/portal-client.js';
@@ -94,3 +98,36 @@ export async function decodePng(bytes: ArrayBuffer) {
 }
 
 export const readFixture = (name: string) => readFileSync(tilesFixture(name));
+
+/**
+ * Every tile of the bundle holding the tile at `lon`, `lat` on `level` (read from the object store) is
+ * what the REST tile endpoint of the service `name` serves, byte for byte; the bundle holds at least one.
+ */
+export async function expectBundleServed(
+  serviceItemId: string,
+  name: string,
+  level: number,
+  lon: number,
+  lat: number,
+): Promise<void> {
+  const s = stack();
+  const store = createObjectStore({
+    ...s.minio,
+    endpoint: new URL(s.minio.endpoint),
+    consolePort: 0,
+  } as never);
+  const { tile } = pixelOf(lon, lat, level);
+  const tiles = decodeBundle(await store.getBuffer(bundleKey(serviceItemId, level, tile.row, tile.col)));
+  expect(tiles.size).toBeGreaterThan(0);
+  const row0 = tile.row - (tile.row % BUNDLE_DIM);
+  const col0 = tile.col - (tile.col % BUNDLE_DIM);
+  for (const [slot, bytes] of tiles) {
+    const res = await fetchTile(
+      name,
+      level,
+      row0 + Math.floor(slot / BUNDLE_DIM),
+      col0 + (slot % BUNDLE_DIM),
+    );
+    expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
+  }
+}
