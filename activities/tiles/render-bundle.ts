@@ -36,6 +36,17 @@ export const METATILE = 4;
  */
 export const FEATURES_AT_ONCE = 250_000;
 
+/**
+ * FEATURES_AT_ONCE on the embedded PGlite, whose statements run on the worker's thread, which is also the
+ * API's (`npm start`): a page of this many points takes about a quarter of the time a read of 171,075
+ * did, so the API waits at most that long behind a build's read.
+ */
+export const PGLITE_FEATURES_AT_ONCE = 40_000;
+
+/** How many features a bundle of a build on `database` reads at once. */
+export const featuresAtOnceOn = (database: { kind: 'postgres' | 'pglite' }): number =>
+  database.kind === 'pglite' ? PGLITE_FEATURES_AT_ONCE : FEATURES_AT_ONCE;
+
 export interface BundleArea {
   level: number;
   row0: number;

@@ -38,7 +38,7 @@ import { recordProgress } from '../heartbeat.js';
 import { withFailureMapping } from '../publish/activity-errors.js';
 import { decodePictures } from './picture-symbols.js';
 import { rangeLayers } from './range-layers.js';
-import { bundleCollector, bundleTileRange, FEATURES_AT_ONCE, type RenderedTile } from './render-bundle.js';
+import { bundleCollector, bundleTileRange, featuresAtOnceOn, type RenderedTile } from './render-bundle.js';
 import { DEFAULT_DRAW_THREADS, drawRange, prestartDrawingThreads } from './render-threads.js';
 import type { TileDeps } from './tile-deps.js';
 import { createTileRefreshActivities } from './tile-refresh-activities.js';
@@ -79,7 +79,7 @@ export interface CacheTotals {
 export function createTileActivities(deps: TileDeps) {
   const { database, store } = deps;
   const db = database.db;
-  const featuresAtOnce = deps.featuresAtOnce ?? FEATURES_AT_ONCE;
+  const featuresAtOnce = deps.featuresAtOnce ?? featuresAtOnceOn(database);
   const drawThreads = deps.drawThreads ?? DEFAULT_DRAW_THREADS;
 
   async function cacheOf(serviceItemId: string): Promise<TileCacheRow> {

@@ -11,7 +11,7 @@ export interface TileDeps {
   parseLimits?: { archive: ArchiveBudget };
   /** Most tiles one cache build may cover (TILE_BUILD_MAX_TILES); DEFAULT_TILE_BUDGET when absent. */
   maxTiles?: number;
-  /** Features a bundle reads for a layer at once before it reads per metatile, in pages; FEATURES_AT_ONCE when absent. */
+  /** Features a bundle reads for a layer at once before it reads per metatile, in pages; featuresAtOnceOn(database) when absent. */
   featuresAtOnce?: number;
   /**
    * Most threads that draw raster tile ranges (TILE_DRAW_THREADS); 0 draws them on the activity's own

@@ -38,7 +38,7 @@ import { recordProgress } from '../heartbeat.js';
 import { withFailureMapping } from '../publish/activity-errors.js';
 import { decodePictures } from './picture-symbols.js';
 import { rangeLayers } from './range-layers.js';
-import { FEATURES_AT_ONCE } from './render-bundle.js';
+import { featuresAtOnceOn } from './render-bundle.js';
 import { DEFAULT_DRAW_THREADS, drawRange } from './render-threads.js';
 import type { TileDeps } from './tile-deps.js';
 import { encodeVectorRange, vectorSource } from './vector-bundle.js';
@@ -77,7 +77,7 @@ export interface BundleRefreshOutcome extends BundleRecord {
 export function createTileRefreshActivities(deps: TileDeps) {
   const { database, store } = deps;
   const db = database.db;
-  const featuresAtOnce = deps.featuresAtOnce ?? FEATURES_AT_ONCE;
+  const featuresAtOnce = deps.featuresAtOnce ?? featuresAtOnceOn(database);
   const drawThreads = deps.drawThreads ?? DEFAULT_DRAW_THREADS;
 
   async function render(source: SourceLayers, ranges: TileRange[]): Promise<Map<string, Uint8Array>> {
