@@ -503,14 +503,15 @@ export function createTileCacheReader(
     const index = await bundleIndex(indexKey, key, bundle);
     await arriving.get(indexKey)?.until(readAhead);
     if (typeof index === 'number' || !slots) return;
+    const tileKeyOf = (slot: number) =>
+      keyOf(at, { level, row: row + Math.floor(slot / BUNDLE_DIM), col: col + (slot % BUNDLE_DIM) });
     // The held tiles the read-ahead did not bring (a bundle larger than it), read in ranges of records
     // no further apart than WARM_GAP_BYTES, each record checked as a tile read checks it.
     const missing = slots
-      .filter((slot) => {
-        if (!(index.sizes[slot] > 0 && index.offsets[slot] >= 4)) return false;
-        const tile = { level, row: row + Math.floor(slot / BUNDLE_DIM), col: col + (slot % BUNDLE_DIM) };
-        return tiles.peek(keyOf(at, tile)) === undefined;
-      })
+      .filter(
+        (slot) =>
+          index.sizes[slot] > 0 && index.offsets[slot] >= 4 && tiles.peek(tileKeyOf(slot)) === undefined,
+      )
       .sort((a, b) => index.offsets[a] - index.offsets[b]);
     for (let i = 0; i < missing.length; ) {
       const start = index.offsets[missing[i]] - 4;
@@ -521,13 +522,16 @@ export function createTileCacheReader(
         j++;
       }
       const bytes = await rangeOrMissing(store, key, start, end - start);
-      if (!bytes) return;
+      if (!bytes) break;
       for (const slot of missing.slice(i, j)) {
         const from = index.offsets[slot] - 4 - start;
         keepTile(bundle, slot, bytes.subarray(from, from + index.sizes[slot] + 4), index.sizes[slot]);
       }
       i = j;
     }
+    // The held tiles count as used: where memory fills up, what the read-ahead brought beside them goes
+    // first, not the tiles of the bundles warmed before this one (the most used).
+    for (const slot of slots) tiles.get(tileKeyOf(slot));
   }
 
   return {

@@ -320,6 +320,32 @@ describe('tile memory carried over a restart', () => {
     ).toEqual([3, 8]);
   });
 
+  it('keeps the held tiles before what the read-ahead brought beside them when memory fills up', async () => {
+    const { store, objects } = memoryStore();
+    // Two bundles of cache A, each with a tile a process held (slot 0) and one beside it (slot 1).
+    for (const level of [4, 5]) {
+      const pair = new Map([
+        [tileIndexInBundle(0, 0), tileOf(level, 1000)],
+        [tileIndexInBundle(0, 1), tileOf(level + 10, 1000)],
+      ]);
+      objects.set(bundleKey(compactAt().serviceItemId, level, 0, 0), Buffer.from(encodeBundle(pair)));
+    }
+    const first = createTileCacheReader(store, small);
+    await first.readTile(compactAt(), { level: 5, row: 0, col: 0 });
+    await first.readTile(compactAt(), { level: 4, row: 0, col: 0 });
+    const [four, five] = first.held();
+    expect([four.level, four.slots, five.level, five.slots]).toEqual([4, [0], 5, [0]]);
+    // Room for three tiles (1,000 bytes and 64 of bookkeeping each); each read-ahead brings two. The
+    // level-4 bundle is warmed first (the most used), then the level-5 one: its second tile must push out
+    // the level-4 bundle's unheld tile, not its held one.
+    const reader = createTileCacheReader(store, { maxTileBytes: 3300 });
+    await reader.warm(four);
+    await reader.warm(five);
+    expect(reader.peekTile(compactAt(), { level: 4, row: 0, col: 0 })).toEqual(tileOf(4, 1000));
+    expect(reader.peekTile(compactAt(), { level: 4, row: 0, col: 1 })).toBeUndefined();
+    expect(reader.peekTile(compactAt(), { level: 5, row: 0, col: 0 })).toEqual(tileOf(5, 1000));
+  });
+
   it("takes a bundle's tiles from the newest record that holds it, wherever the older ones place it", async () => {
     const { store, objects } = memoryStore();
     fill(objects);
