@@ -25,6 +25,11 @@ import type { HeldTiles, TileCacheReader } from './tile-cache-store.js';
 export const TILE_MEMORY_PREFIX = 'system/tile-memory/';
 /** A record this old belongs to a process long gone: not read, and removed. */
 export const RECORD_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+/**
+ * The most records kept: the newest, one per process start. Older ones are removed by the next start
+ * that reads them (a fleet restarting often would otherwise read a record per start of the day).
+ */
+export const RECORDS_KEPT = 32;
 /** A running process writes its record this often, when its memory changed. */
 export const RECORD_EVERY_MS = 60_000;
 /** Bundles read at once while warming. */
@@ -172,9 +177,12 @@ export async function warmTileMemory(
   return result;
 }
 
-/** The records written within RECORD_MAX_AGE_MS, newest first; older ones are removed. */
+/**
+ * The newest RECORDS_KEPT records written within RECORD_MAX_AGE_MS, newest first; older ones, and
+ * unreadable ones, are removed.
+ */
 async function readRecords(store: ObjectStore, at: number, log: Logger): Promise<TileMemoryRecord[]> {
-  const records: TileMemoryRecord[] = [];
+  const records: (TileMemoryRecord & { key: string })[] = [];
   for (const key of await store.list(TILE_MEMORY_PREFIX)) {
     let record: TileMemoryRecord | undefined;
     try {
@@ -186,9 +194,11 @@ async function readRecords(store: ObjectStore, at: number, log: Logger): Promise
       await store.remove(key);
       continue;
     }
-    records.push(record);
+    records.push({ ...record, key });
   }
-  return records.sort((a, b) => b.written - a.written);
+  records.sort((a, b) => b.written - a.written);
+  for (const { key } of records.splice(RECORDS_KEPT)) await store.remove(key);
+  return records;
 }
 
 /** A record as written by `recordTileMemory`, or undefined for anything else. */

@@ -19,6 +19,7 @@ import type { ObjectStore } from '../../../../infra/object-store.js';
 import { bundleKey, createTileCacheReader, explodedKey } from '../../../../infra/tile-cache-store.js';
 import {
   RECORD_MAX_AGE_MS,
+  RECORDS_KEPT,
   recordTileMemory,
   TILE_MEMORY_PREFIX,
   tileMemoryKey,
@@ -406,6 +407,35 @@ describe('tile memory carried over a restart', () => {
     });
     expect(warmed).toMatchObject({ records: 0, read: 0 });
     expect([...objects.keys()].filter((k) => k.startsWith(TILE_MEMORY_PREFIX))).toEqual([]);
+  });
+
+  it('keeps the newest records up to the cap and removes the older ones', async () => {
+    const { store, objects } = memoryStore();
+    fill(objects);
+    const first = createTileCacheReader(store);
+    await readSome(first);
+    const written = 5_000_000_000;
+    const starts = RECORDS_KEPT + 5;
+    // One record per process start, a minute apart, in an order unlike their age.
+    for (let i = 0; i < starts; i++) {
+      const at = written + ((i * 7) % starts) * 60_000;
+      await recordTileMemory(store, first, {
+        key: tileMemoryKey(`start-${(i * 7) % starts}`),
+        maxBytes: 1 << 20,
+        now: () => at,
+        log,
+      }).stop();
+    }
+    const warmed = await warmTileMemory(store, database.db, createTileCacheReader(store), {
+      maxBytes: 1 << 20,
+      deadlineMs: 5000,
+      now: () => written + starts * 60_000,
+      log,
+    });
+    expect(warmed).toMatchObject({ records: RECORDS_KEPT, read: 3 });
+    const left = [...objects.keys()].filter((k) => k.startsWith(TILE_MEMORY_PREFIX)).sort();
+    const newest = Array.from({ length: RECORDS_KEPT }, (_, i) => tileMemoryKey(`start-${starts - 1 - i}`));
+    expect(left).toEqual(newest.sort());
   });
 
   it('ends on time when a read does not come, and a process that cannot warm starts cold', async () => {
