@@ -121,6 +121,12 @@ try {
   await waitFor(published.services[0].serviceItemId, published.services[0].jobId);
   const name = `vt_bench_${stamp}`;
   const loadBeforeOurs = load();
+  // The product runs in this process: its resident memory during the build, sampled every 50 ms.
+  const rssBefore = process.memoryUsage().rss;
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+  }, 50);
   started = performance.now();
   const vector = await post(stack.baseUrl, `/sharing/rest/content/users/${owner}/publish`, {
     token,
@@ -131,6 +137,7 @@ try {
   });
   const status = await waitFor(vector.services[0].serviceItemId, vector.services[0].jobId);
   const oursSeconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
   const oursTiles = Number(status.tilesDone);
 
   // The same tiles from ours: gzip bytes as sent (Content-Length of the gzip-encoded body), and the
@@ -159,6 +166,7 @@ try {
     `points ${values.points}, levels ${values.levels}, extent 4096, buffer 64`,
     `GDAL ogr2ogr -f MVT: ${gdalTiles.length} tiles in ${gdalSeconds.toFixed(2)} s = ${(gdalTiles.length / gdalSeconds).toFixed(1)} tiles/s; ${gdalBytes} bytes, mean ${(gdalBytes / gdalTiles.length).toFixed(0)} B/tile (load before: ${loadBeforeGdal})`,
     `ours (publish → job completed): ${oursTiles} tiles in ${oursSeconds.toFixed(2)} s = ${(oursTiles / oursSeconds).toFixed(1)} tiles/s (load before: ${loadBeforeOurs})`,
+    `ours, the process's resident memory: ${(rssBefore / 2 ** 20).toFixed(0)} MB before the build, peak ${(rssPeak / 2 ** 20).toFixed(0)} MB during it`,
     `ours on GDAL's ${gdalTiles.length} tiles: ${matched} present, ${missing} absent; ${oursBytes} bytes, mean ${(oursBytes / Math.max(1, matched)).toFixed(0)} B/tile`,
     `features over those tiles: ours ${oursFeatures}, GDAL ${gdalFeatures}`,
     `ratios ours/GDAL: speed ${(oursTiles / oursSeconds / (gdalTiles.length / gdalSeconds)).toFixed(2)}×, bytes per tile ${(oursBytes / Math.max(1, matched) / (gdalBytes / gdalTiles.length)).toFixed(2)}×`,

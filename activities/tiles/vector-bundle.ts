@@ -141,13 +141,13 @@ export async function encodeVectorRange(
         inputs.push({ name: tileLayer, features: tileFeatures(located, objectIdField) });
     }
     const set = inputs.length > 0 ? vectorTileSet(inputs, maxLevel) : undefined;
-    for (const t of tilesInRange(part)) {
+    const walk = set ? set.tilesOf(part) : empty(part);
+    for (const { address: t, pbf } of walk) {
       if (++visited % 1024 === 0) onProgress(visited);
       if (performance.now() - ranSince > RUN_MS) {
         await new Promise((resolve) => setImmediate(resolve));
         ranSince = performance.now();
       }
-      const pbf = set?.tile(t.level, t.row, t.col);
       if (!pbf) continue;
       const gz = gzipSync(pbf);
       if (gz.length > MAX_TILE_SIZE) throw tooLarge(t, gz.length);
@@ -158,6 +158,11 @@ export async function encodeVectorRange(
   };
   await encode(range);
   return { tiles, bytes };
+}
+
+/** The tiles of a range where no layer has a feature. */
+function* empty(range: TileRange): Generator<{ address: TileAddress; pbf: undefined }> {
+  for (const address of tilesInRange(range)) yield { address, pbf: undefined };
 }
 
 function tileFeatures(located: readonly LocatedFeature[], objectIdField: string): VectorFeature[] {

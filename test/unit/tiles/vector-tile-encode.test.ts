@@ -1,7 +1,7 @@
 import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { describe, expect, it } from 'vitest';
-import { vectorTileSet } from '../../../lib/tiles/vector-tile-encode.js';
+import { type VectorFeature, vectorTileSet } from '../../../lib/tiles/vector-tile-encode.js';
 
 const R = 6378137;
 /** lon/lat → Web Mercator, written out here rather than taken from the code under test. */
@@ -68,5 +68,72 @@ describe('vector tiles of feature layers', () => {
     // Level 8, tile (row 127, col 128) holds lon 0..1.40625: the vertices at lon 0, 0.5 and 1, and the two
     // points where the line leaves the tile plus its buffer.
     expect(vertices(8, 127, 128)).toBe(5);
+  });
+
+  it('walks a range in quadtree order with the bytes each tile has alone, holding one path of cut tiles', () => {
+    // Drawn points, lines and polygons over Europe; the range at level 7 is not aligned to the quadtree.
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const at = () => merc(-10 + next() * 40, 35 + next() * 25);
+    const points: VectorFeature[] = Array.from({ length: 3000 }, (_, i) => ({
+      id: i + 1,
+      geometry: (([x, y]) => ({ x, y }))(at()),
+      properties: { n: i },
+    }));
+    const lines: VectorFeature[] = Array.from({ length: 60 }, (_, i) => ({
+      id: i + 1,
+      geometry: { paths: [Array.from({ length: 8 }, at)] },
+      properties: { n: i },
+    }));
+    const squares: VectorFeature[] = Array.from({ length: 40 }, (_, i) => {
+      const [x, y] = at();
+      const d = 5000 + next() * 200_000;
+      const ring = [
+        [x, y],
+        [x, y + d],
+        [x + d, y + d],
+        [x + d, y],
+        [x, y],
+      ];
+      return { id: i + 1, geometry: { rings: [ring] }, properties: { n: i } };
+    });
+    const layers = [
+      { name: 'points', features: points },
+      { name: 'lines', features: lines },
+      { name: 'squares', features: squares },
+    ];
+    // Level 7 tiles over lon -10..30, lat 35..60 (rows counted from the north).
+    const range = { level: 7, minRow: 37, maxRow: 50, minCol: 57, maxCol: 75 };
+    const walked = vectorTileSet(layers, 9);
+    const seen: string[] = [];
+    let mostHeld = 0;
+    let withFeatures = 0;
+    for (const { address, pbf } of walked.tilesOf(range)) {
+      mostHeld = Math.max(mostHeld, walked.held());
+      seen.push(`${address.row}/${address.col}`);
+      // A fresh set, asked for this tile alone, makes the same bytes.
+      const alone = vectorTileSet(layers, 9).tile(7, address.row, address.col);
+      expect(pbf && Buffer.from(pbf), `${address.row}/${address.col}`).toEqual(alone && Buffer.from(alone));
+      if (pbf) withFeatures++;
+    }
+    const everyAddress: string[] = [];
+    for (let row = range.minRow; row <= range.maxRow; row++)
+      for (let col = range.minCol; col <= range.maxCol; col++) everyAddress.push(`${row}/${col}`);
+    expect([...seen].sort()).toEqual(everyAddress.sort());
+    expect(withFeatures).toBeGreaterThan(200);
+    // Quadtree order: the first four tiles of the aligned 2x2 block at rows 38-39, cols 58-59 come together.
+    const block = ['38/58', '39/58', '38/59', '39/59'].map((k) => seen.indexOf(k));
+    expect(block[1] - block[0]).toBe(1);
+    expect(block[3] - block[0]).toBe(3);
+    // Cut one tile after another, three layers hold at most the root and four tiles a level down each.
+    expect(mostHeld).toBeLessThanOrEqual(3 * (1 + 4 * 7));
+    expect(walked.held()).toBe(0);
+    // Asked address by address, the same set keeps every tile it cut.
+    const kept = vectorTileSet(layers, 9);
+    for (const a of everyAddress) kept.tile(7, ...(a.split('/').map(Number) as [number, number]));
+    expect(kept.held()).toBeGreaterThan(3 * 266);
   });
 });
