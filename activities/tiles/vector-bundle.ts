@@ -165,14 +165,21 @@ function* empty(range: TileRange): Generator<{ address: TileAddress; pbf: undefi
   for (const address of tilesInRange(range)) yield { address, pbf: undefined };
 }
 
+/**
+ * The features as tile features, in object id order: the query gives them in whatever order its plan
+ * scans, which can change from one build to the next (a tile's features, and so its bytes and which
+ * feature a client draws on top, with it).
+ */
 function tileFeatures(located: readonly LocatedFeature[], objectIdField: string): VectorFeature[] {
-  return located.map((f) => {
-    const properties: VectorFeature['properties'] = {};
-    // The object id is the feature's id in the tile, not repeated as an attribute.
-    for (const [k, v] of Object.entries(f.attributes ?? {}))
-      if (k !== objectIdField) properties[k] = tileValue(v);
-    return { id: Number(f.attributes?.[objectIdField]), geometry: f.geometry, properties };
-  });
+  return located
+    .map((f) => {
+      const properties: VectorFeature['properties'] = {};
+      // The object id is the feature's id in the tile, not repeated as an attribute.
+      for (const [k, v] of Object.entries(f.attributes ?? {}))
+        if (k !== objectIdField) properties[k] = tileValue(v);
+      return { id: Number(f.attributes?.[objectIdField]), geometry: f.geometry, properties };
+    })
+    .sort((a, b) => a.id - b.id);
 }
 
 /** First to last cut in two (inclusive bounds), or kept whole when it is one. */

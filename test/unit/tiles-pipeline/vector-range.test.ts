@@ -6,7 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SQL } from 'drizzle-orm';
+import { gunzipSync } from 'node:zlib';
+import { VectorTile } from '@mapbox/vector-tile';
+import { type SQL, sql } from 'drizzle-orm';
+import { PbfReader } from 'pbf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeVectorRange, quarters, type VectorSource } from '../../../activities/tiles/vector-bundle.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
@@ -92,6 +95,27 @@ describe('vector tiles of a range too dense to read at once', () => {
       `Vector tile 6/${t.minRow}/${t.minCol} would hold more than 2,999 features of layer 'points'.`,
     );
     expect((await encode(6, 3_000)).tiles.size).toBe(1);
+  });
+
+  it("puts a tile's features in object id order whatever order the query scans", async () => {
+    // The points were loaded in object id order, so a scan of the table gives that order; the spatial
+    // index gives its own.
+    await db.rows(sql`set enable_seqscan = off`);
+    await db.rows(sql`set enable_bitmapscan = off`);
+    try {
+      const { tiles } = await encode(10, 10_000);
+      let features = 0;
+      for (const [key, gz] of tiles) {
+        const layer = new VectorTile(new PbfReader(gunzipSync(gz))).layers.points;
+        const ids = Array.from({ length: layer.length }, (_, i) => Number(layer.feature(i).id));
+        expect(ids, key).toEqual([...ids].sort((a, b) => a - b));
+        features += ids.length;
+      }
+      expect(features).toBeGreaterThanOrEqual(3000);
+    } finally {
+      await db.rows(sql`reset enable_seqscan`);
+      await db.rows(sql`reset enable_bitmapscan`);
+    }
   });
 
   it('quarters a range by halving its rows and columns', () => {
