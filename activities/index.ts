@@ -19,7 +19,7 @@ import { createTilePackageActivities } from './tiles/tile-package-activities.js'
  */
 export type ActivityDeps = SelfCheckDeps &
   Pick<TileDeps, 'maxTiles' | 'drawThreads'> &
-  Partial<Pick<PublishDeps, 'geocoder' | 'parseLimits'>> & {
+  Partial<Pick<PublishDeps, 'geocoder' | 'parseLimits' | 'partRows'>> & {
     locator?: LocatorSource;
     outbound?: OutboundFetch;
   };

@@ -86,6 +86,9 @@ const schema = z.object({
     .default(2 * 1024 ** 3),
   PARSE_MAX_HEAP_MB: z.coerce.number().int().min(16).default(1024),
   PARSE_TIMEOUT_SECONDS: z.coerce.number().positive().default(120),
+  // Large loads on PostgreSQL go into a table partitioned by object id, a part per this many rows, each part's
+  // indexes built while the load fills the next (activities/publish/load-layer.ts).
+  FEATURE_TABLE_PART_ROWS: z.coerce.number().int().min(1).default(250_000),
   // File geodatabases and service definitions are unpacked and converted in memory (wasm32 addresses at most 4 GiB).
   SQLITE_MAX_BYTES: z.coerce
     .number()
@@ -191,6 +194,8 @@ function toConfig(env: z.infer<typeof schema>) {
       timeoutMs: env.PARSE_TIMEOUT_SECONDS * 1000,
     },
     sqliteMaxBytes: env.SQLITE_MAX_BYTES,
+    /** Rows a part of a large feature table holds on PostgreSQL. */
+    featureTablePartRows: env.FEATURE_TABLE_PART_ROWS,
     tokens: { defaultMinutes: env.TOKEN_DEFAULT_MINUTES, maxMinutes: env.TOKEN_MAX_MINUTES },
     signIn: {
       failuresPerUser: env.SIGN_IN_USER_FAILURES,

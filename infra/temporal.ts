@@ -49,6 +49,7 @@ export async function createWorker({ config, deps }: WorkerOptions): Promise<Wor
     workflowsPath,
     activities: createActivities({
       parseLimits: config.parseLimits,
+      partRows: config.featureTablePartRows,
       maxTiles: config.tileBuildMaxTiles,
       drawThreads: config.tileDrawThreads,
       outbound: createOutboundFetch(config.outbound),

@@ -28,6 +28,8 @@ export interface CsvSample {
   rows: string[][];
   /** Byte offset of the first data record (after the BOM and the header). */
   dataOffset: number;
+  /** Bytes a data record of the sample took on average; absent when the sample has none. */
+  bytesPerRecord?: number;
 }
 
 export interface CsvResumePoint {
@@ -200,7 +202,15 @@ export function sampleFromBytes(
   if (headers.length === 0 || headers.every((h) => h.trim() === '')) {
     throw badRequest('Unable to read the file.', ['The file has no header row.']);
   }
-  return { dialect, headers, rows: records, dataOffset: bom + (headerEnd < 0 ? body.length : headerEnd) };
+  const dataOffset = bom + (headerEnd < 0 ? body.length : headerEnd);
+  const recordBytes = bom + complete.length - dataOffset;
+  return {
+    dialect,
+    headers,
+    rows: records,
+    dataOffset,
+    ...(records.length > 0 && recordBytes > 0 ? { bytesPerRecord: recordBytes / records.length } : {}),
+  };
 }
 
 function firstRecordEnd(bytes: Uint8Array, qualifier: number): number {

@@ -84,7 +84,12 @@ export async function sourceTables(
   switch (request.fileType) {
     case 'csv': {
       const sample = await readCsvSample(store, request.sourceKey, request.sourceSize, request.csv);
-      const source: SourcePlan = { kind: 'csv', dialect: sample.dialect, dataOffset: sample.dataOffset };
+      const source: SourcePlan = {
+        kind: 'csv',
+        dialect: sample.dialect,
+        dataOffset: sample.dataOffset,
+        ...(sample.bytesPerRecord ? { bytesPerRecord: sample.bytesPerRecord } : {}),
+      };
       const decimalComma = sample.dialect.delimiter === ';';
       return [
         {

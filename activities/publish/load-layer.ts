@@ -12,6 +12,8 @@ import {
   createFeatureTable,
   deleteRowsAfter,
   featureTableExists,
+  featureTableParts,
+  indexFeaturePart,
 } from '../../db/repositories/feature-tables.js';
 import { type ErrorRecord, insertErrorRecords, updateJobProgress } from '../../db/repositories/jobs.js';
 import { beginLoadAttempt } from '../../db/repositories/load-attempts.js';
@@ -65,7 +67,6 @@ export async function loadLayer(
   keepSourceCopy = false,
 ): Promise<LoadResult> {
   const { database } = deps;
-  const ctx = Context.current();
   // Taken before touching the table: an older attempt still running stops at its next batch.
   const fence = await beginLoadAttempt(database, jobId, plan.id);
   let progress: LoadProgress;
@@ -73,20 +74,160 @@ export async function loadLayer(
     progress = resumed;
     await deleteRowsAfter(database, plan.tableName, progress.rowNumber);
   } else {
+    const parts =
+      database.kind === 'postgres' && !database.inTransaction
+        ? partBoundsFor(estimatedRows(plan, request), deps.partRows ?? PART_ROWS)
+        : [];
     await createFeatureTable(
       database,
       plan.tableName,
       plan.fields.map((f) => ({ name: f.name, column: f.column, type: f.type })),
+      parts,
     );
     const start = plan.source.kind === 'csv' ? plan.source.dataOffset : 0;
     progress = { byteOffset: start, rowNumber: 0, rowsLoaded: 0, rowsRejected: 0, reasons: [] };
     recordProgress(progress);
   }
+  const partIndexes = await PartIndexes.of(deps, plan, progress.rowNumber);
+  let result: LoadResult;
+  try {
+    result = await loadRows(deps, jobId, request, plan, persistErrors, progress, fence, keepSourceCopy, (n) =>
+      partIndexes.loadedUpTo(n),
+    );
+  } catch (e) {
+    // No part's build is left running behind the activity: the table's own indexes (finishLayer)
+    // would not see it and build the part's again.
+    await partIndexes.settled();
+    throw e;
+  }
+  // Every row is in: the parts left (the last among them) are built now, on both cores.
+  await partIndexes.finish();
+  return result;
+}
+
+/** Rows a part of a large table holds (createFeatureTable's partBounds). */
+const PART_ROWS = 250_000;
+/** At most this many parts: each adds a scan to every query's plan. */
+const MAX_PARTS = 16;
+
+/**
+ * Where a table of about `rows` rows is cut into parts of about `partRows` (createFeatureTable); none
+ * for a table of under two parts' rows, or when the count cannot be told before loading. The last part
+ * is half the size of the others: its indexes are the ones built after the load.
+ */
+export function partBoundsFor(rows: number | undefined, partRows: number): number[] {
+  if (rows === undefined || !(rows >= 2 * partRows) || !(partRows >= 1)) return [];
+  const parts = Math.min(MAX_PARTS, Math.round(rows / partRows));
+  const size = rows / (parts - 0.5);
+  return Array.from({ length: parts - 1 }, (_, k) => 1 + Math.round((k + 1) * size));
+}
+
+/** About how many rows a layer's source holds, where planning measured it (delimited text). */
+function estimatedRows(plan: LayerPlan, request: PublishRequest): number | undefined {
+  if (plan.source.kind !== 'csv' || !plan.source.bytesPerRecord) return undefined;
+  return Math.max(0, request.sourceSize - plan.source.dataOffset) / plan.source.bytesPerRecord;
+}
+
+/** How many parts are built at once after the load (PostgreSQL processes, one a part). */
+const PARTS_AT_ONCE_AFTER_LOAD = 2;
+
+/**
+ * The indexes of a partitioned table's parts (indexFeaturePart). During the load each part is built as
+ * soon as the committed rows pass its upper bound, one part at a time on a pooled connection (the load
+ * and PostgreSQL's COPY take most of the cores); once every row is in, the parts left are built two at
+ * a time. A build that fails is left to finishLayer, which builds what a part lacks.
+ */
+class PartIndexes {
+  private readonly ready: string[] = [];
+  private readonly running = new Set<Promise<void>>();
+  private atOnce = 1;
+  private constructor(
+    private readonly deps: PublishDeps,
+    private readonly plan: LayerPlan,
+    /** Parts not yet complete, in object id order; `to` null for the last. */
+    private readonly waiting: { name: string; to: number | null }[],
+  ) {}
+
+  static async of(deps: PublishDeps, plan: LayerPlan, rowNumber: number): Promise<PartIndexes> {
+    const { database } = deps;
+    const parts =
+      database.kind === 'postgres' && !database.inTransaction
+        ? await featureTableParts(database, plan.tableName)
+        : [];
+    const waiting = parts.filter((p) => !(p.indexed && p.analyzed)).map((p) => ({ name: p.name, to: p.to }));
+    const indexes = new PartIndexes(deps, plan, waiting);
+    indexes.loadedUpTo(rowNumber);
+    return indexes;
+  }
+
+  /** The rows up to object id `rowNumber` are committed: every part complete now is built. */
+  loadedUpTo(rowNumber: number): void {
+    while (this.waiting.length > 0) {
+      const { to } = this.waiting[0];
+      if (to === null || to - 1 > rowNumber) break;
+      this.ready.push((this.waiting.shift() as { name: string }).name);
+    }
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.running.size < this.atOnce && this.ready.length > 0) {
+      const part = this.ready.shift() as string;
+      const build: Promise<void> = indexFeaturePart(this.deps.database, part, this.plan.geometryType)
+        .catch((e: unknown) => {
+          console.warn(
+            `[publish] indexing ${part} during the load failed (finishLayer builds it): ${e instanceof Error ? e.message : String(e)}`,
+          );
+        })
+        .finally(() => {
+          this.running.delete(build);
+          this.pump();
+        });
+      this.running.add(build);
+    }
+  }
+
+  /** Every row is loaded: builds every part left, two at a time, and waits for all. */
+  async finish(): Promise<void> {
+    this.atOnce = PARTS_AT_ONCE_AFTER_LOAD;
+    for (const p of this.waiting.splice(0)) this.ready.push(p.name);
+    this.pump();
+    await this.drained();
+  }
+
+  /** Waits for the builds under way, starting no more (the load failed). */
+  settled(): Promise<void> {
+    this.ready.length = 0;
+    return this.drained();
+  }
+
+  private async drained(): Promise<void> {
+    // A build that ends starts the next ready one (pump), so the set is looked at again.
+    while (this.running.size > 0) await Promise.all(this.running);
+  }
+}
+
+/** The load of `plan`'s rows into its table from `progress` on; `committed` hears each committed point. */
+async function loadRows(
+  deps: PublishDeps,
+  jobId: string,
+  request: PublishRequest,
+  plan: LayerPlan,
+  persistErrors: boolean,
+  start: LoadProgress,
+  fence: Awaited<ReturnType<typeof beginLoadAttempt>>,
+  keepSourceCopy: boolean,
+  committed: (rowNumber: number) => void,
+): Promise<LoadResult> {
+  const { database } = deps;
+  const ctx = Context.current();
+  let progress = start;
   const columns = copyColumns(plan.fields.map((f) => ({ name: f.name, column: f.column, type: f.type })));
   let lastReport = 0;
   /** Heartbeats a committed resume point; the job's counts at most once a second. */
-  const report = async (committed: LoadProgress) => {
-    recordProgress(committed);
+  const report = async (point: LoadProgress) => {
+    recordProgress(point);
+    committed(point.rowNumber);
     const now = deps.now();
     // In a transaction (a small publish on PostgreSQL) no one could see the counts before the end.
     if (!database.inTransaction && now - lastReport >= PROGRESS_EVERY_MS) {
@@ -96,9 +237,9 @@ export async function loadLayer(
         jobId,
         {
           layerId: plan.id,
-          rowsRead: committed.rowNumber,
-          rowsLoaded: committed.rowsLoaded,
-          rowsRejected: committed.rowsRejected,
+          rowsRead: point.rowNumber,
+          rowsLoaded: point.rowsLoaded,
+          rowsRejected: point.rowsRejected,
         },
         now,
       );

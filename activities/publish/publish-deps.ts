@@ -17,4 +17,9 @@ export interface PublishDeps {
   boundaries?: () => Promise<BoundaryLookup>;
   /** Whole-file parsing and archive limits (the configuration's); DEFAULT_PARSE_LIMITS when absent. */
   parseLimits?: ParseLimits;
+  /**
+   * Rows a part of a large table holds on PostgreSQL (load-layer.ts partBoundsFor; 250,000 when absent):
+   * each part's indexes are built while the load fills the next.
+   */
+  partRows?: number;
 }

@@ -45,11 +45,19 @@ function sqlTypeOf(type: EsriFieldType): string {
   return storage;
 }
 
-/** (Re)creates an empty table: a retried load starts over from nothing rather than from a half table. */
+/**
+ * (Re)creates an empty table: a retried load starts over from nothing rather than from a half table.
+ *
+ * `partBounds` (PostgreSQL, large loads): the table is partitioned by object id range, a part ending
+ * below each bound (exclusive) and a last one open upwards, so each part's indexes can be built while
+ * the load fills the next (featureTableParts, indexFeaturePart) instead of all of them after it. Rows
+ * are loaded in object id order, so a part is complete once the load has passed its bound.
+ */
 export async function createFeatureTable(
   db: DatabaseHandle,
   table: string,
   columns: readonly FeatureColumn[],
+  partBounds: readonly number[] = [],
 ): Promise<void> {
   const defs = [
     '"objectid" integer not null',
@@ -58,7 +66,90 @@ export async function createFeatureTable(
     '"bbox" box',
   ];
   await exec(db, `drop table if exists ${checked(table)}`);
-  await exec(db, `create table ${checked(table)} (${defs.join(', ')})`);
+  if (partBounds.length === 0) {
+    await exec(db, `create table ${checked(table)} (${defs.join(', ')})`);
+    return;
+  }
+  const bounds = partBounds.map((b) => Math.floor(b));
+  if (bounds.some((b, i) => !Number.isSafeInteger(b) || b <= (i === 0 ? 1 : bounds[i - 1])))
+    throw internalError('Unable to complete operation.', ['Invalid feature table parts.']);
+  await exec(db, `create table ${checked(table)} (${defs.join(', ')}) partition by range ("objectid")`);
+  for (let k = 0; k <= bounds.length; k++) {
+    const from = k === 0 ? 'minvalue' : String(bounds[k - 1]);
+    const to = k === bounds.length ? 'maxvalue' : String(bounds[k]);
+    await exec(
+      db,
+      `create table ${checked(partName(table, k))} partition of ${checked(table)} for values from (${from}) to (${to})`,
+    );
+  }
+}
+
+/** The k-th part of a partitioned feature table. */
+export const partName = (table: string, k: number): string => `${table}_p${k}`;
+
+/** One part of a partitioned feature table: its object ids from `from` up to (not including) `to`. */
+export interface FeatureTablePart {
+  name: string;
+  /** Null: no lower bound. */
+  from: number | null;
+  /** Null: no upper bound (the last part). */
+  to: number | null;
+  /** Both of its indexes are built (on its own or by the table's). */
+  indexed: boolean;
+  /** ANALYZE has written its statistics. */
+  analyzed: boolean;
+}
+
+/** The parts of a partitioned feature table in object id order; none for a plain table. */
+export async function featureTableParts(db: DatabaseHandle, table: string): Promise<FeatureTablePart[]> {
+  const rows = await db.rows<{ name: string; bound: string; indexes: number | string; analyzed: boolean }>(
+    sql`select c.relname as "name", pg_get_expr(c.relpartbound, c.oid) as "bound",
+          (select count(*) from pg_index x where x.indrelid = c.oid and x.indisvalid) as "indexes",
+          exists (select 1 from pg_statistic s where s.starelid = c.oid) as "analyzed"
+        from pg_inherits i join pg_class c on c.oid = i.inhrelid
+        where i.inhparent = to_regclass(${checked(table)})`,
+  );
+  const bound = (text: string | undefined) =>
+    text === undefined || /^minvalue$|^maxvalue$/i.test(text) ? null : Number(text);
+  return rows
+    .map((r) => {
+      const m = /FROM \((.*?)\) TO \((.*?)\)/i.exec(r.bound);
+      return {
+        name: r.name,
+        from: bound(m?.[1]),
+        to: bound(m?.[2]),
+        indexed: Number(r.indexes) >= 2,
+        analyzed: r.analyzed,
+      };
+    })
+    .sort((a, b) => (a.from ?? -Infinity) - (b.from ?? -Infinity));
+}
+
+/** The spatial index of a feature table (or part) of `geometryType`, and the object-id index. */
+function indexStatements(table: string, geometryType: string | null): [oid: string, spatial: string] {
+  return [
+    `create unique index if not exists ${checked(`${table}_oid`)} on ${checked(table)} ("objectid")`,
+    geometryType === 'esriGeometryPoint'
+      ? `create index if not exists ${checked(`${table}_pt`)} on ${checked(table)} using gist (("bbox"[0]))`
+      : `create index if not exists ${checked(`${table}_bbox`)} on ${checked(table)} using spgist ("bbox")`,
+  ];
+}
+
+/**
+ * One complete part's indexes and statistics, built in turn on one connection while the load goes on
+ * (the load and PostgreSQL's COPY use most of the cores; one more process is what is spare). The
+ * table's own indexes (indexFeatureTable) then attach the part's instead of building them. Safe to
+ * repeat.
+ */
+export async function indexFeaturePart(
+  db: DatabaseHandle,
+  part: string,
+  geometryType: string | null,
+): Promise<void> {
+  const [oid, spatial] = indexStatements(part, geometryType);
+  await exec(db, spatial);
+  await exec(db, oid);
+  await exec(db, `analyze ${checked(part)}`);
 }
 
 export async function dropFeatureTable(db: DatabaseHandle, table: string): Promise<void> {
@@ -140,21 +231,20 @@ export async function indexFeatureTable(
   // The two are built at once: on a pool each takes its own connection and PostgreSQL process, so the
   // object-id index is built while the spatial one sorts (a 1,000,000-point table: 3.5-3.9 s against
   // 4.1-4.5 s in turn). On one connection (PGlite, a transaction) they run in turn. Both are waited
-  // for before a failure is thrown, so no build is left running behind a retry.
-  const built = await Promise.allSettled([
-    exec(
-      db,
-      `create unique index if not exists ${checked(`${table}_oid`)} on ${checked(table)} ("objectid")`,
-    ),
-    exec(
-      db,
-      geometryType === 'esriGeometryPoint'
-        ? `create index if not exists ${checked(`${table}_pt`)} on ${checked(table)} using gist (("bbox"[0]))`
-        : `create index if not exists ${checked(`${table}_bbox`)} on ${checked(table)} using spgist ("bbox")`,
-    ),
-  ]);
+  // for before a failure is thrown, so no build is left running behind a retry. On a partitioned
+  // table the table's index attaches each part's index built during the load (indexFeaturePart) and
+  // builds only the parts that have none (the last, usually).
+  const built = await Promise.allSettled(indexStatements(table, geometryType).map((s) => exec(db, s)));
   for (const b of built) if (b.status === 'rejected') throw b.reason;
-  await exec(db, `analyze ${checked(table)}`);
+  const parts = db.kind === 'postgres' ? await featureTableParts(db, table) : [];
+  if (parts.length === 0) {
+    await exec(db, `analyze ${checked(table)}`);
+    return;
+  }
+  // Each part's statistics, as the planner plans each part's scan with its own; ANALYZE of the parent
+  // would sample every part again (a million points in four parts: 1.07 s against 0.16 s a part), and
+  // a query of one layer table reads no statistics of the parent.
+  for (const p of parts) if (!p.analyzed) await exec(db, `analyze ${checked(p.name)}`);
 }
 
 export interface FeatureTableStats {

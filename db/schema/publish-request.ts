@@ -165,6 +165,8 @@ export type SourcePlan =
       kind: 'csv';
       dialect: { encoding: string; delimiter: string; qualifier: string; newline: '\r\n' | '\n' };
       dataOffset: number;
+      /** Bytes a record of planning's sample took on average (absent in plans made before). */
+      bytesPerRecord?: number;
     }
   | { kind: 'excel'; sheet: string }
   /**

@@ -8,6 +8,7 @@ import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createGazetteerGeocoder } from '../../../activities/publish/gazetteer-geocoder.js';
 import { createPublishActivities } from '../../../activities/publish/publish-activities.js';
+import type { PublishDeps } from '../../../activities/publish/publish-deps.js';
 import { parsePublishParameters } from '../../../api/publish/publish-parameters.js';
 import type { DatabaseHandle } from '../../../db/client.js';
 import { insertJob } from '../../../db/repositories/jobs.js';
@@ -91,8 +92,13 @@ export const stackStore = () => {
 };
 
 /** The publish activities a worker runs, over `database` and the test stack's MinIO, with no outbound fetches. */
-export function stackPublishActivities(database: DatabaseHandle, store = stackStore()) {
+export function stackPublishActivities(
+  database: DatabaseHandle,
+  store = stackStore(),
+  more: Pick<PublishDeps, 'partRows'> = {},
+) {
   return createPublishActivities({
+    ...more,
     database,
     store,
     now: Date.now,
