@@ -18,7 +18,7 @@ import { parseShape } from '../../lib/query/row-mapping.js';
 import { type PackedPoints, packedPointsIn } from '../../lib/render/packed-points.js';
 import type { DrawingInfo, FeatureRenderer, RenderFeature } from '../../lib/render/types.js';
 import type { DatabaseHandle } from '../client.js';
-import { boxLiteral } from './feature-tables.js';
+import { boxLiteral, featureTableParts } from './feature-tables.js';
 import { findService, listLayers } from './services.js';
 
 export interface DrawableLayer {
@@ -154,8 +154,12 @@ export async function featureCountUpTo(
   return Number(row?.n ?? 0);
 }
 
-/** A run of the table's blocks: `from` up to (not including) `to`; no `to` for the rest of the table. */
+/**
+ * A run of the blocks of one table or part (`table`, checked and quoted): `from` up to (not including)
+ * `to`; no `to` for the rest of it.
+ */
 interface BlockRun {
+  table: string;
   from: number;
   to?: number;
 }
@@ -167,6 +171,11 @@ interface BlockRun {
  * runs on the worker's thread, stays short. Pages come in the table's physical order: the order in which
  * a bitmap or sequential scan (what the planner takes for so many rows) gives featuresIn's one read, so
  * drawing them page by page gives its pixels.
+ *
+ * A table partitioned by object id (a large load's, feature-tables.ts createFeatureTable) has no blocks
+ * of its own, and a TID range means a place within each part: its parts are read in turn, by name, in
+ * object id order, each in runs of its own blocks. Each part's last run is open-ended, so rows added
+ * since the sizes were read are not left out.
  */
 export async function* featurePagesIn<P extends boolean = false>(
   database: DatabaseHandle,
@@ -176,20 +185,43 @@ export async function* featurePagesIn<P extends boolean = false>(
   pageRows: number,
   packed?: P,
 ): AsyncGenerator<ReadFor<P>> {
-  const table = checkedTable(layer.tableName);
-  const [size] = await database.rows<{ blocks: number | string }>(
-    sql`select (pg_relation_size(${sql.raw(`'${table}'`)}::regclass) / current_setting('block_size')::int)::int as "blocks"`,
-  );
-  const blocks = Number(size?.blocks ?? 0);
+  const relations = await pagedRelations(database, layer.tableName);
+  const blocks = relations.reduce((n, r) => n + r.blocks, 0);
+  // Blocks a page spans, from the whole table's rows per block: parts are filled by the same load.
   const step = Math.max(1, Math.floor((blocks * pageRows) / Math.max(1, layer.featureCount)));
-  // The last run is open-ended: rows added since the size was read are not left out.
-  for (let from = 0; ; from += step) {
-    const last = from + step >= blocks;
-    const run = last ? { from } : { from, to: from + step };
-    yield (await readFeatures(database, layer, storageSR, bounds, run, undefined, packed)) ??
-      ([] as ReadFor<P>);
-    if (last) return;
+  for (const relation of relations) {
+    for (let from = 0; ; from += step) {
+      const last = from + step >= relation.blocks;
+      const run = last ? { table: relation.table, from } : { table: relation.table, from, to: from + step };
+      yield (await readFeatures(database, layer, storageSR, bounds, run, undefined, packed)) ??
+        ([] as ReadFor<P>);
+      if (last) break;
+    }
   }
+}
+
+/**
+ * What a paged read walks, with each one's size in blocks: the table itself, or its parts in object
+ * id order when it is partitioned.
+ */
+async function pagedRelations(
+  database: DatabaseHandle,
+  tableName: string,
+): Promise<{ table: string; blocks: number }[]> {
+  const table = checkedTable(tableName);
+  const parts = await featureTableParts(database, tableName);
+  const names = parts.length === 0 ? [table] : parts.map((p) => checkedPart(p.name));
+  const [sizes] = await database.rows<Record<string, number | string>>(
+    sql.raw(
+      `select ${names
+        .map(
+          (n, i) =>
+            `(pg_relation_size('${n}'::regclass) / current_setting('block_size')::int)::int as "b${i}"`,
+        )
+        .join(', ')}`,
+    ),
+  );
+  return names.map((n, i) => ({ table: n, blocks: Number(sizes?.[`b${i}`] ?? 0) }));
 }
 
 /**
@@ -241,7 +273,7 @@ async function readFeatures<P extends boolean = false>(
   const toStorage = createTransformer(WEB_MERCATOR, storageSR);
   const toMercator = createTransformer(storageSR, WEB_MERCATOR);
   const box = boxLiteral(projectBounds(bounds, toStorage));
-  const table = checkedTable(layer.tableName);
+  const table = run?.table ?? checkedTable(layer.tableName);
   const columns = layer.rendererColumns.map((c) => `, "${checkedColumn(c.column)}"`).join('');
   // Points are found through the point index (see lib/query/query-plan.ts bboxFilter), and drawn from
   // it: a point's box is the point, stored as the same two doubles its shape holds, so the point layers
@@ -344,11 +376,18 @@ function pointOf(row: Record<string, unknown>): EsriGeometry | null {
 }
 
 const TABLE = /^f_[a-z0-9]{32}_\d{1,3}$/;
+/** A part of a partitioned table (feature-tables.ts partName), as the catalog names it. */
+const PART = /^f_[a-z0-9]{32}_\d{1,3}_p\d{1,3}$/;
 /** Attribute columns, and the object id column that vector tiles carry as each feature's id. */
 const COLUMN = /^(a_\d{1,4}|objectid)$/;
 
 function checkedTable(name: string): string {
   if (!TABLE.test(name)) throw new Error(`Unexpected feature table name ${name}`);
+  return `"${name}"`;
+}
+
+function checkedPart(name: string): string {
+  if (!PART.test(name)) throw new Error(`Unexpected feature table part ${name}`);
   return `"${name}"`;
 }
 

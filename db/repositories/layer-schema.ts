@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { badRequest, internalError } from '../../lib/errors.js';
 import type { SchemaOp } from '../../lib/service/definition-changes.js';
 import { type EditTransaction, lockLayer } from './feature-edits.js';
+import { isPartitionedTable, unpartitionFeatureTable } from './feature-table-unpartition.js';
 
 export interface LayerSchemaChange {
   layerId: number;
@@ -100,6 +101,9 @@ async function applyOp(
           throw badRequest('Unable to add to definition.', [
             'A unique index cannot be built: some features share the same values in its fields.',
           ]);
+        // A table loaded in parts takes no unique index without the object id, which a layer's index
+        // never holds: it becomes one table first. Other indexes are built on the parts through it.
+        if (await isPartitionedTable(tx, table)) await unpartitionFeatureTable(tx, table);
       }
       await tx.rows(
         sql`create ${sql.raw(op.unique ? 'unique ' : '')}index ${ident(op.name, INDEX)} on ${t} (${columns})`,

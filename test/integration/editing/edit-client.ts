@@ -1,5 +1,5 @@
 /** Helpers for the editing tests: publish the stations CSV as an editable service, edit and read back. */
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { featureServer, uniqueName, upload, waitForJob } from '../publish/publish-client.js';
 import { call, stack } from '../support/portal-client.js';
 
@@ -14,17 +14,24 @@ export interface EditableService {
 }
 
 /** Publishes stations.csv as `owner` with the given service properties (capabilities, hasAttachments…). */
-export async function publishStations(
+export function publishStations(
   token: string,
   properties: Record<string, unknown>,
   owner = stack().admin.username,
 ): Promise<EditableService> {
-  const analyzed = await upload(
-    '/sharing/rest/content/features/analyze',
-    { token, filetype: 'csv' },
-    { name: 'stations.csv', path: STATIONS },
-  );
-  const name = uniqueName('stations');
+  return publishCsv(token, STATIONS, properties, owner);
+}
+
+/** Publishes the CSV at `path` as publishStations publishes stations.csv, named after the file. */
+export async function publishCsv(
+  token: string,
+  path: string,
+  properties: Record<string, unknown>,
+  owner = stack().admin.username,
+): Promise<EditableService> {
+  const file = { name: basename(path), path };
+  const analyzed = await upload('/sharing/rest/content/features/analyze', { token, filetype: 'csv' }, file);
+  const name = uniqueName(basename(path, '.csv'));
   const parameters = { ...analyzed.publishParameters, name, ...properties };
   // analyze proposes layerInfo keys (capabilities 'Query', …); the layer's own keys win over the service's.
   for (const key of ['capabilities', 'hasAttachments', 'editorTrackingInfo']) {
@@ -37,7 +44,7 @@ export async function publishStations(
       filetype: 'csv',
       publishParameters: JSON.stringify(parameters),
     },
-    { name: 'stations.csv', path: STATIONS },
+    file,
   );
   const service = res.services?.[0];
   if (!service) throw new Error(`publish failed: ${JSON.stringify(res)}`);

@@ -22,6 +22,8 @@ import { stack } from '../support/portal-client.js';
 import { insertCsvPublishJob, stackPublishActivities } from './worker-process.js';
 
 const ROWS = 120_000;
+/** Where the table is cut into parts (PostgreSQL only; PGlite keeps one table whatever it is given). */
+const PART_ROWS = 25_000;
 
 /** Row i's name: every 50th is quoted with a comma, a doubled quote and a line break inside. */
 const nameOf = (i: number) =>
@@ -46,9 +48,10 @@ async function writeCsv(path: string): Promise<void> {
 }
 
 describe.each([
-  ['the load thread on PostgreSQL', 'postgres', 'd'],
-  ['the encoder thread on PGlite', 'pglite', 'e'],
-] as const)('a CSV loaded by %s', (_, kind, pad) => {
+  ['the load thread on PostgreSQL', 'postgres', 'd', undefined],
+  ['the load thread on PostgreSQL into a table in parts', 'postgres', 'f', PART_ROWS],
+  ['the encoder thread on PGlite', 'pglite', 'e', PART_ROWS],
+] as const)('a CSV loaded by %s', (_, kind, pad, partRows) => {
   const dir = mkdtempSync(join(tmpdir(), 'csv-load-thread-'));
   const serviceItemId = `${Date.now().toString(16)}`.padEnd(32, pad);
   const jobId = `thread-${serviceItemId}`;
@@ -67,7 +70,7 @@ describe.each([
     const path = join(dir, 'places.csv');
     await writeCsv(path);
     await insertCsvPublishJob(database, path, jobId, serviceItemId);
-    activities = stackPublishActivities(database);
+    activities = stackPublishActivities(database, undefined, partRows ? { partRows } : {});
     await new MockActivityEnvironment().run(() => activities.planPublish(jobId));
   }, 120_000);
 
@@ -115,6 +118,47 @@ describe.each([
     expect(beats.at(-1)?.rowNumber).toBe(ROWS);
   }, 120_000);
 
+  /** The parts the table was cut into and their object id bounds, from the catalog (none: one table). */
+  const partsOf = async () =>
+    database.rows<{ name: string; bound: string; indexes: number; stats: boolean }>(
+      sql.raw(`select c.relname as name, pg_get_expr(c.relpartbound, c.oid) as bound,
+          (select count(*)::int from pg_index x where x.indrelid = c.oid and x.indisvalid) as indexes,
+          exists (select 1 from pg_statistic s where s.starelid = c.oid) as stats
+        from pg_inherits i join pg_class c on c.oid = i.inhrelid
+        where i.inhparent = '"${table}"'::regclass order by c.relname`),
+    );
+
+  it(
+    partRows && kind === 'postgres'
+      ? 'is cut into parts by object id, each indexed and analyzed by the end of the load'
+      : 'is one table',
+    async () => {
+      if (!partRows || kind === 'pglite') {
+        if (kind === 'postgres') expect(await partsOf()).toEqual([]);
+        const [{ relkind }] = await database.rows<{ relkind: string }>(
+          sql.raw(`select relkind::text as relkind from pg_class where relname = '${table}'`),
+        );
+        expect(relkind).toBe('r');
+        return;
+      }
+      // About 5.3 parts' rows by planning's sample (its records are 41-48 bytes): five parts, the last
+      // half the size of the others.
+      const parts = await partsOf();
+      expect(parts.map((p) => p.name)).toEqual([0, 1, 2, 3, 4].map((k) => `${table}_p${k}`));
+      expect(parts[0].bound).toMatch(/^FOR VALUES FROM \(MINVALUE\) TO \(\d+\)$/);
+      expect(parts[4].bound).toMatch(/^FOR VALUES FROM \(\d+\) TO \(MAXVALUE\)$/);
+      for (const p of parts) expect(p).toMatchObject({ indexes: 2, stats: true });
+      // Every row is in the part its object id says, and every part holds some.
+      const spread = await database.rows<{ part: string; n: number; lo: number; hi: number }>(
+        sql.raw(`select tableoid::regclass::text as part, count(*)::int as n, min(objectid) as lo,
+        max(objectid) as hi from "${table}" group by 1 order by lo`),
+      );
+      expect(spread.map((r) => r.part)).toEqual(parts.map((p) => p.name));
+      for (let k = 1; k < spread.length; k++) expect(spread[k].lo).toBeGreaterThan(spread[k - 1].hi);
+      expect(spread.reduce((a, r) => a + r.n, 0)).toBe(expectedUsable);
+    },
+  );
+
   it('resumed from a heartbeat in the middle, ends with the same table', async () => {
     const middle = beats[Math.floor(beats.length / 2)];
     expect(middle.rowNumber).toBeGreaterThan(0);
@@ -123,5 +167,49 @@ describe.each([
     const result = (await env.run(() => activities.loadLayer(jobId, 0))) as LoadResult;
     expect(result).toMatchObject({ rowsRead: ROWS, rowsLoaded: expectedUsable, rowsRejected: ROWS / 1000 });
     await checkTable();
+    if (partRows && kind === 'postgres') {
+      const parts = await partsOf();
+      expect(parts).toHaveLength(5);
+      for (const p of parts) expect(p).toMatchObject({ indexes: 2, stats: true });
+    }
+  }, 120_000);
+
+  it("is indexed and measured by finishLayer, the parts' indexes attached to the table's", async () => {
+    const finished = await new MockActivityEnvironment().run(() => activities.finishLayer(jobId, 0));
+    expect(finished).toEqual({ layerId: 0, featureCount: expectedUsable });
+    if (kind !== 'postgres') return;
+    const indexes = await database.rows<{ name: string; valid: boolean; parts: number }>(
+      sql.raw(`select x.indexrelid::regclass::text as name, x.indisvalid as valid,
+          (select count(*)::int from pg_inherits i where i.inhparent = x.indexrelid) as parts
+        from pg_index x where x.indrelid = '"${table}"'::regclass order by 1`),
+    );
+    expect(indexes).toEqual(
+      [`${table}_oid`, `${table}_pt`].map((name) => ({
+        name,
+        valid: true,
+        parts: partRows ? 5 : 0,
+      })),
+    );
+    // A box query through the table finds the rows a scan of their own coordinates (as the file writes
+    // them) finds; the box's edges lie between the file's grid of 0.0001 degrees.
+    const [w, south, e, north] = [-87.80005, 41.70005, -87.60005, 41.80005];
+    let expected = 0;
+    for (let i = 1; i <= ROWS; i++) {
+      const lon = Number((-87.9 + (i % 4500) / 10000).toFixed(5));
+      const lat = Number((41.6 + (i % 3800) / 10000).toFixed(5));
+      if (usable(i) && lon >= w && lon <= e && lat >= south && lat <= north) expected++;
+    }
+    const merc = (lon: number, lat: number) => [
+      (lon * Math.PI * 6378137) / 180,
+      Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360)) * 6378137,
+    ];
+    const [x0, y0] = merc(w, south);
+    const [x1, y1] = merc(e, north);
+    const [{ n }] = await database.rows<{ n: number }>(
+      sql.raw(
+        `select count(*)::int as n from "${table}" where ("bbox"[0]) <@ box(point(${x0},${y0}), point(${x1},${y1}))`,
+      ),
+    );
+    expect(n).toBe(expected);
   }, 120_000);
 });

@@ -135,6 +135,14 @@ describe('sampleFromBytes', () => {
     ]);
   });
 
+  it('measures the bytes a data record takes, without the header, the BOM or a cut last record', () => {
+    // Two whole records of 8 and 14 bytes after a 3-byte BOM and a 7-byte header; the cut one not counted.
+    const sample = sampleFromBytes(bytes('\ufeffid,name\n1,alpha\n22,beta-gamma\n333,de'), false);
+    expect(sample.rows).toHaveLength(2);
+    expect(sample.bytesPerRecord).toBe((8 + 14) / 2);
+    expect(sampleFromBytes(bytes('id,name\n'), true).bytesPerRecord).toBeUndefined();
+  });
+
   it('honours a delimiter the publisher names over the detected one', () => {
     const sample = sampleFromBytes(bytes('a;b,c\n1;2,3\n'), true, { delimiter: ',' });
     expect(sample.headers).toEqual(['a;b', 'c']);

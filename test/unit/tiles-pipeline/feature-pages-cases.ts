@@ -31,18 +31,25 @@ import { tileRange } from '../../../lib/tiles/web-mercator.js';
 
 const COLUMNS = [{ name: 'kind', column: 'a_0', type: 'esriFieldTypeString' as const }];
 
-/** 3,000 points over a 100 km square (a seeded generator), every third one deleted and loaded again. */
-export async function loadPagedTable(db: DatabaseHandle, table: string): Promise<DrawableLayer> {
+/** 3,000 places over a 100 km square (a seeded generator): object id i + 1, kind a, b or c in turn. */
+export function seededPlaces(): { objectId: number; kind: string; x: number; y: number }[] {
   let seed = 7;
   const rand = () => {
     seed = (seed * 48271) % 2147483647;
     return seed / 2147483647;
   };
-  const rows = Array.from({ length: 3000 }, (_, i) => {
+  return Array.from({ length: 3000 }, (_, i) => {
     const x = -9_800_000 + rand() * 100_000;
     const y = 5_100_000 + rand() * 100_000;
-    return `${i + 1}\t${['a', 'b', 'c'][i % 3]}\t\\N\t(${x},${y}),(${x},${y})\n`;
+    return { objectId: i + 1, kind: ['a', 'b', 'c'][i % 3], x, y };
   });
+}
+
+/** 3,000 points over a 100 km square (seededPlaces), every third one deleted and loaded again. */
+export async function loadPagedTable(db: DatabaseHandle, table: string): Promise<DrawableLayer> {
+  const rows = seededPlaces().map(
+    ({ objectId, kind, x, y }) => `${objectId}\t${kind}\t\\N\t(${x},${y}),(${x},${y})\n`,
+  );
   await createFeatureTable(db, table, COLUMNS);
   await copyRows(db, table, copyColumns(COLUMNS), rows.join(''));
   // Deleted and added again: the new versions sit after the others, so the table's physical order
