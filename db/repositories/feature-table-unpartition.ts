@@ -14,7 +14,8 @@ import type { EditTransaction } from './feature-edits.js';
 
 const TABLE = /^f_[a-z0-9]{32}_\d{1,3}$/;
 /** An index definition as pg_get_indexdef writes it for one of the table's own index names. */
-const INDEX_DEFINITION = /^(CREATE (?:UNIQUE )?INDEX (f_[a-z0-9]{32}_\d{1,3}_[a-z0-9_]+) ON )(ONLY )?(\S+ USING .+)$/;
+const INDEX_DEFINITION =
+  /^(CREATE (?:UNIQUE )?INDEX (f_[a-z0-9]{32}_\d{1,3}_[a-z0-9_]+) ON )(ONLY )?(\S+ USING .+)$/;
 
 function tableIdent(name: string): SQL {
   if (!TABLE.test(name)) throw internalError('Unable to complete operation.', ['Invalid identifier.']);
@@ -53,10 +54,10 @@ export async function unpartitionFeatureTable(tx: EditTransaction, table: string
     // The parent's index is defined ON ONLY the parent; on the plain table it is an ordinary index.
     return `${m[1]}${m[4]}`;
   });
-  const owned = await tx.rows<{ seq: string | null }>(
+  const existing = await tx.rows<{ seq: string | null }>(
     sql`select to_regclass(${sequenceName})::text as seq`,
   );
-  const hasSequence = owned[0]?.seq != null;
+  const hasSequence = existing[0]?.seq != null;
 
   // Indexes are built after the copy: a sorted build costs far less than keeping them row by row.
   await tx.rows(sql`create table ${plain} (like ${t} including all excluding indexes)`);
