@@ -11,6 +11,7 @@ import { internalError } from '../../lib/errors.js';
 import type { DatabaseHandle } from '../client.js';
 import { featureAttachments } from '../schema/attachments.js';
 import { hostedLayers } from '../schema/publishing.js';
+import { checkedIdentifier as checked } from './feature-copy.js';
 import { dropFeatureTable } from './feature-tables.js';
 import type { NewHostedLayer } from './services.js';
 
@@ -34,9 +35,9 @@ export function targetOfStaging(staging: string): string {
 export const isStagingTable = (name: string): boolean => STAGING_TABLE.test(name);
 
 /**
- * In one transaction: every staging table replaces its target (indexes renamed along), the old
- * tables of layers the new data no longer has are dropped, and the service's layer rows become
- * `layers` (which name the target tables). The old features' attachments go with them (the new
+ * In one transaction: every staging table replaces its target (its parts and indexes renamed along),
+ * the old tables of layers the new data no longer has are dropped, and the service's layer rows
+ * become `layers` (which name the target tables). The old features' attachments go with them (the new
  * features have new object ids); their object keys are returned for the caller to remove from the
  * store. A retry after the commit finds no staging table left and only rewrites the same layer rows.
  */
@@ -50,21 +51,29 @@ export async function swapInStagedLayers(
     const run = (text: string) => tx.execute(sql.raw(text));
     for (const s of staging) {
       const target = targetOfStaging(s);
-      const exists = (await tx.execute(sql`select to_regclass(${s})::text as t`)) as unknown;
-      const rows = (Array.isArray(exists) ? exists : (exists as { rows: { t: string | null }[] }).rows) as {
-        t: string | null;
-      }[];
-      if (rows[0]?.t == null) continue;
+      const [found] = rowsOf<{ t: string | null }>(
+        await tx.execute(sql`select to_regclass(${s})::text as t`),
+      );
+      if (found?.t == null) continue;
+      // The old table's parts and indexes go with it.
       await run(`drop table if exists "${target}"`);
-      await run(`alter table "${s}" rename to "${target}"`);
-      const idx = (await tx.execute(
-        sql`select indexname from pg_indexes where tablename = ${target} and indexname like ${`${s}%`}`,
-      )) as unknown;
-      const names = (Array.isArray(idx) ? idx : (idx as { rows: { indexname: string }[] }).rows) as {
-        indexname: string;
-      }[];
-      for (const { indexname } of names)
-        await run(`alter index "${indexname}" rename to "${target}${indexname.slice(s.length)}"`);
+      // The staging table, its parts (a large load's, `<staging>_p<k>`, feature-tables.ts partName)
+      // and every index of theirs are named after it: each takes the target's name instead, so what
+      // names a part or its indexes from the layer's table (and the next overwrite's) finds them.
+      const named = rowsOf<{ name: string; kind: string }>(
+        await tx.execute(
+          sql`with "tree" as (select ${s}::regclass::oid as "relid"
+                union all select i.inhrelid from pg_inherits i where i.inhparent = ${s}::regclass)
+              select c.relname as "name", c.relkind::text as "kind" from pg_class c
+              where c.oid in (select "relid" from "tree")
+                or c.oid in (select x.indexrelid from pg_index x where x.indrelid in (select "relid" from "tree"))`,
+        ),
+      );
+      for (const { name, kind } of named) {
+        if (!name.startsWith(s)) continue;
+        const what = kind === 'i' || kind === 'I' ? 'index' : 'table';
+        await run(`alter ${what} ${checked(name)} rename to ${checked(target + name.slice(s.length))}`);
+      }
     }
     const keep = layers.map((l) => l.layerId);
     const gone = await tx
@@ -106,6 +115,11 @@ export async function swapInStagedLayers(
       .returning({ objectKey: featureAttachments.objectKey });
     return removed.map((r) => r.objectKey);
   });
+}
+
+/** A statement's rows, as either driver's drizzle gives them (postgres.js: an array; PGlite: `rows`). */
+function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
 
 /** Drops the staging tables of a failed overwrite; the service keeps its tables and layers. */
