@@ -122,10 +122,15 @@ export function partBoundsFor(rows: number | undefined, partRows: number): numbe
   return Array.from({ length: parts - 1 }, (_, k) => 1 + Math.round((k + 1) * size));
 }
 
-/** About how many rows a layer's source holds, where planning measured it (delimited text). */
+/**
+ * About how many rows a layer's source holds, where planning measured it: delimited text by its sample's
+ * bytes per record, a GeoPackage or SQLite table by its count.
+ */
 function estimatedRows(plan: LayerPlan, request: PublishRequest): number | undefined {
-  if (plan.source.kind !== 'csv' || !plan.source.bytesPerRecord) return undefined;
-  return Math.max(0, request.sourceSize - plan.source.dataOffset) / plan.source.bytesPerRecord;
+  const { source } = plan;
+  if (source.kind === 'sqlite') return source.rows;
+  if (source.kind !== 'csv' || !source.bytesPerRecord) return undefined;
+  return Math.max(0, request.sourceSize - source.dataOffset) / source.bytesPerRecord;
 }
 
 /** How many parts are built at once after the load (PostgreSQL processes, one a part). */
