@@ -85,6 +85,10 @@ export async function startBackingServices(dir: string, adminUrl: string | null)
     LOG_LEVEL: 'error',
     // An A/B of the drawing threads: `TILE_DRAW_THREADS=0 npx tsx bench/tile-bench.ts …`.
     ...(process.env.TILE_DRAW_THREADS ? { TILE_DRAW_THREADS: process.env.TILE_DRAW_THREADS } : {}),
+    // And of loading into parts: `FEATURE_TABLE_PART_ROWS=1000000000 npx tsx bench/ingest.ts …` loads one table.
+    ...(process.env.FEATURE_TABLE_PART_ROWS
+      ? { FEATURE_TABLE_PART_ROWS: process.env.FEATURE_TABLE_PART_ROWS }
+      : {}),
   };
   return {
     env,
