@@ -32,10 +32,14 @@ export async function writePointsCsv(path: string, rows: number): Promise<void> 
   await once(out, 'finish');
 }
 
-export function startWorker(taskQueue: string, dataDir: string): ChildProcess {
+export function startWorker(
+  taskQueue: string,
+  dataDir: string,
+  env: Record<string, string> = {},
+): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'infra/worker-main.ts'], {
     cwd: join(import.meta.dirname, '..', '..', '..'),
-    env: productEnv({ DATA_DIR: dataDir, TEMPORAL_TASK_QUEUE: taskQueue, LOG_LEVEL: 'error' }),
+    env: productEnv({ DATA_DIR: dataDir, TEMPORAL_TASK_QUEUE: taskQueue, LOG_LEVEL: 'error', ...env }),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
