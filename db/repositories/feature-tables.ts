@@ -236,7 +236,8 @@ export async function indexFeatureTable(
   // builds only the parts that have none (the last, usually).
   const built = await Promise.allSettled(indexStatements(table, geometryType).map((s) => exec(db, s)));
   for (const b of built) if (b.status === 'rejected') throw b.reason;
-  const parts = db.kind === 'postgres' ? await featureTableParts(db, table) : [];
+  // A table in parts is made only outside a transaction (load-layer.ts): a small publish asks nothing.
+  const parts = db.kind === 'postgres' && !db.inTransaction ? await featureTableParts(db, table) : [];
   if (parts.length === 0) {
     await exec(db, `analyze ${checked(table)}`);
     return;
