@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
 import type { CsvLoadInit } from './csv-load-work.js';
-import { prestartThread, releaseThread, takeThread } from './spare-threads.js';
+import { keepThread, prestartThread, releaseThread, takeThread } from './spare-threads.js';
 import { failureError, type ThreadFailure } from './thread-copy.js';
 
 /** A batch the thread has committed, with the resume point after it. */
@@ -38,18 +38,24 @@ export class CsvLoadThread {
   private readonly messages: CsvLoadMessage[] = [];
   private wake: (() => void) | null = null;
   private finished = false;
+  /** The load's final message was 'done': the thread can serve the next load (keepThread). */
+  private succeeded = false;
   private exited = false;
   private released = false;
+  private readonly onMessage = (m: CsvLoadMessage) => this.push(m);
+  private readonly onError = (e: Error) => this.push({ type: 'failed', message: e.message });
+  private readonly onExit = (code: number) => {
+    this.exited = true;
+    this.push({ type: 'failed', message: `The CSV load thread stopped (exit code ${code}).` });
+  };
 
   constructor(private readonly init: CsvLoadInit) {
-    // A thread started ahead (spare-threads.ts) when there is one; its first message is the load.
+    // A thread started ahead, or kept from an earlier load (spare-threads.ts), when there is one; its
+    // first message is the load.
     this.worker = takeThread(workerUrl, init);
-    this.worker.on('message', (m: CsvLoadMessage) => this.push(m));
-    this.worker.on('error', (e) => this.push({ type: 'failed', message: e.message }));
-    this.worker.on('exit', (code) => {
-      this.exited = true;
-      this.push({ type: 'failed', message: `The CSV load thread stopped (exit code ${code}).` });
-    });
+    this.worker.on('message', this.onMessage);
+    this.worker.on('error', this.onError);
+    this.worker.on('exit', this.onExit);
   }
 
   private push(m: CsvLoadMessage) {
@@ -74,17 +80,28 @@ export class CsvLoadThread {
         continue;
       }
       this.finished = true;
-      if (m.type === 'done') return;
+      if (m.type === 'done') {
+        this.succeeded = true;
+        return;
+      }
       throw failureError(m, this.init.fence, 'Loading the file');
     }
   }
 
-  /** Lets a finished thread close its connection and exit; ends one still loading at once. */
+  /**
+   * Keeps a thread whose load ended well for the next load (its connection is closed by then), or
+   * lets it exit; ends one still loading, or one whose load failed, at once or after its exit.
+   */
   async close(): Promise<void> {
-    if (!this.released) {
-      this.released = true;
-      releaseThread(workerUrl);
-    }
+    if (this.released) return;
+    this.released = true;
+    if (this.succeeded && !this.exited) {
+      this.worker.off('message', this.onMessage);
+      this.worker.off('error', this.onError);
+      this.worker.off('exit', this.onExit);
+      if (keepThread(workerUrl, this.worker)) return;
+      this.worker.on('error', () => {});
+    } else releaseThread(workerUrl);
     if (this.exited) return;
     if (!this.finished) {
       await this.worker.terminate();

@@ -8,14 +8,14 @@
  * worker, the API) was marked in full for every 64 MB of buffers that passed through it.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { parentPort } from 'node:worker_threads';
+import { type MessagePort, parentPort } from 'node:worker_threads';
 import type { LayerPlan } from '../../db/schema/publish-request.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
 import { CopyBinaryWriter } from './copy-binary.js';
 import { createCsvBatchEncoder } from './csv-batch-encoder.js';
 import type { CsvLoadMessage } from './csv-load-thread.js';
 import { type CsvDialect, csvByteBatchesOf, sliceEnds } from './csv-source.js';
-import { receiveWork } from './spare-threads.js';
+import { serveLoads } from './spare-threads.js';
 import { type ThreadCopy, threadCopier, threadFailure } from './thread-copy.js';
 
 export interface CsvLoadInit extends ThreadCopy {
@@ -29,14 +29,8 @@ export interface CsvLoadInit extends ThreadCopy {
   batchBytes: number;
 }
 
-// The thread may have been started ahead of its load (spare-threads.ts): its first message is the load.
-const { init, port, onMessage } = await receiveWork<CsvLoadInit>(parentPort);
-const dialect = (init.plan.source as { dialect: CsvDialect }).dialect;
-const encodeBatch = createCsvBatchEncoder(init.plan, init.targetSR, init.geometrySR);
-const qualifier = dialect.qualifier.charCodeAt(0);
-
 /** The source from the resume point on (nothing when the previous attempt read it all). */
-async function* sourceBytes(): AsyncGenerator<Uint8Array> {
+async function* sourceBytes(init: CsvLoadInit): AsyncGenerator<Uint8Array> {
   if (init.start.byteOffset >= init.source.size) return;
   const response = await fetch(init.source.url, { headers: { range: `bytes=${init.start.byteOffset}-` } });
   if (response.status !== 206 || !response.body) {
@@ -46,11 +40,14 @@ async function* sourceBytes(): AsyncGenerator<Uint8Array> {
   yield* response.body as unknown as AsyncIterable<Uint8Array>;
 }
 
-async function load(): Promise<void> {
+async function load(init: CsvLoadInit, port: MessagePort): Promise<void> {
+  const dialect = (init.plan.source as { dialect: CsvDialect }).dialect;
+  const encodeBatch = createCsvBatchEncoder(init.plan, init.targetSR, init.geometrySR);
+  const qualifier = dialect.qualifier.charCodeAt(0);
   const copier = threadCopier(init);
   // Two writers in turn: one holds the batch being copied, the other the batch being encoded.
   const writers = [0, 1].map(() => new CopyBinaryWriter(init.batchBytes * 3));
-  const batches = csvByteBatchesOf(sourceBytes(), dialect, init.start.byteOffset, init.batchBytes);
+  const batches = csvByteBatchesOf(sourceBytes(init), dialect, init.start.byteOffset, init.batchBytes);
   try {
     let rowNumber = init.start.rowNumber;
     let inFlight: Promise<void> | null = null;
@@ -87,7 +84,7 @@ async function load(): Promise<void> {
       };
       // Every batch passes the fence, even one whose rows were all rejected.
       const data = loaded > 0 ? w.finish() : '';
-      inFlight = copier.copy(data).then(() => port?.postMessage(committed));
+      inFlight = copier.copy(data).then(() => port.postMessage(committed));
       // Awaited before the next COPY or at the end; a failure meanwhile must not go unhandled.
       inFlight.catch(() => {});
     }
@@ -98,12 +95,13 @@ async function load(): Promise<void> {
   }
 }
 
-try {
-  await load();
-  port.postMessage({ type: 'done' } satisfies CsvLoadMessage);
-} catch (e) {
-  port.postMessage({ type: 'failed', ...threadFailure(e) } satisfies CsvLoadMessage);
-}
-// The TypeScript loader's channel would keep the thread alive: the thread ends when it is told to,
-// after the activity's thread has read the last message.
-onMessage(() => process.exit(0));
+// The thread may have been started ahead of its load, and is kept for the next one after a load that
+// ended well (spare-threads.ts): each work message is a load, answered with its final message.
+serveLoads<CsvLoadInit>(parentPort, async (init) => {
+  try {
+    await load(init, parentPort as MessagePort);
+    return { type: 'done' } satisfies CsvLoadMessage;
+  } catch (e) {
+    return { type: 'failed', ...threadFailure(e) } satisfies CsvLoadMessage;
+  }
+});

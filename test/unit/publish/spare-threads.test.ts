@@ -8,6 +8,7 @@ import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   endSpares,
+  keepThread,
   prestartThread,
   releaseThread,
   spareThreadIds,
@@ -15,6 +16,7 @@ import {
 } from '../../../activities/publish/spare-threads.js';
 
 const url = new URL('./spare-threads/echo-worker.mjs', import.meta.url);
+const serving = new URL('./spare-threads/serve-worker.mjs', import.meta.url);
 
 /** The next `n` messages of a thread. */
 async function messages(worker: Worker, n: number): Promise<any[]> {
@@ -109,5 +111,56 @@ describe('spare loading threads', () => {
     releaseThread(url, 0);
     await close(worker);
     expect(await until(() => spareThreadIds(url).length === 1)).toBe(true);
+  });
+
+  it('keeps a thread whose load ended well for the next load, as many as were used at once', async () => {
+    const first = takeThread(serving, { job: 1 });
+    const [m1, end1] = await messages(first, 2);
+    expect(m1).toEqual({ init: { job: 1 }, threadId: first.threadId, served: 1 });
+    expect(end1).toEqual({ type: 'done', job: 1 });
+    expect(keepThread(serving, first)).toBe(true);
+    expect(spareThreadIds(serving)).toEqual([first.threadId]);
+    // The same thread, with what it kept from its first load, serves the second.
+    const again = takeThread(serving, { job: 2 });
+    expect(again).toBe(first);
+    expect(spareThreadIds(serving)).toEqual([]);
+    const [m2, end2] = await messages(again, 2);
+    expect(m2).toEqual({ init: { job: 2 }, threadId: first.threadId, served: 2 });
+    expect(end2).toEqual({ type: 'done', job: 2 });
+    // Two at once: both kept.
+    const other = takeThread(serving, { job: 3 });
+    await messages(other, 2);
+    expect(keepThread(serving, again)).toBe(true);
+    expect(keepThread(serving, other)).toBe(true);
+    expect(spareThreadIds(serving).sort()).toEqual([first.threadId, other.threadId].sort());
+    // Five at once: the two kept serve again, and four at most are kept idle.
+    const five = [4, 5, 6, 7, 8].map((job) => takeThread(serving, { job }));
+    const served = await Promise.all(five.map((w) => messages(w, 2)));
+    expect(served.map(([m]) => m.served).sort()).toEqual([1, 1, 1, 2, 3]);
+    expect(five.map((w) => keepThread(serving, w))).toEqual([true, true, true, true, false]);
+    await close(five[4]);
+    expect(spareThreadIds(serving).length).toBe(4);
+  });
+
+  it('drops a kept thread that ends while idle, and one whose load failed is not kept', async () => {
+    const worker = takeThread(serving, { job: 1, fail: true });
+    const [, end] = await messages(worker, 2);
+    expect(end).toEqual({ type: 'failed', job: 1 });
+    releaseThread(serving, 60_000);
+    await close(worker);
+    const kept = takeThread(serving, { job: 2 });
+    await messages(kept, 2);
+    expect(keepThread(serving, kept)).toBe(true);
+    expect(spareThreadIds(serving)).toEqual([kept.threadId]);
+    const exited = once(kept, 'exit');
+    kept.postMessage('close');
+    await exited;
+    expect(await until(() => spareThreadIds(serving).length === 0)).toBe(true);
+    const next = takeThread(serving, { job: 3 });
+    expect(next).not.toBe(kept);
+    const [m] = await messages(next, 1);
+    expect(m).toMatchObject({ init: { job: 3 }, served: 1 });
+    releaseThread(serving, 60_000);
+    await close(next);
   });
 });
