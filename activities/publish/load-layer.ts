@@ -150,6 +150,8 @@ class PartIndexes {
     private readonly plan: LayerPlan,
     /** Parts not yet complete, in object id order; `to` null for the last. */
     private readonly waiting: { name: string; to: number | null }[],
+    /** How many parts the table has (each is sampled by its share of the statistics target). */
+    private readonly parts: number,
   ) {}
 
   static async of(deps: PublishDeps, plan: LayerPlan, rowNumber: number): Promise<PartIndexes> {
@@ -159,7 +161,7 @@ class PartIndexes {
         ? await featureTableParts(database, plan.tableName)
         : [];
     const waiting = parts.filter((p) => !(p.indexed && p.analyzed)).map((p) => ({ name: p.name, to: p.to }));
-    const indexes = new PartIndexes(deps, plan, waiting);
+    const indexes = new PartIndexes(deps, plan, waiting, parts.length);
     indexes.loadedUpTo(rowNumber);
     return indexes;
   }
@@ -177,7 +179,12 @@ class PartIndexes {
   private pump(): void {
     while (this.running.size < this.atOnce && this.ready.length > 0) {
       const part = this.ready.shift() as string;
-      const build: Promise<void> = indexFeaturePart(this.deps.database, part, this.plan.geometryType)
+      const build: Promise<void> = indexFeaturePart(
+        this.deps.database,
+        part,
+        this.plan.geometryType,
+        this.parts,
+      )
         .catch((e: unknown) => {
           console.warn(
             `[publish] indexing ${part} during the load failed (finishLayer builds it): ${e instanceof Error ? e.message : String(e)}`,

@@ -145,11 +145,31 @@ export async function indexFeaturePart(
   db: DatabaseHandle,
   part: string,
   geometryType: string | null,
+  parts: number,
 ): Promise<void> {
   const [oid, spatial] = indexStatements(part, geometryType);
   await exec(db, spatial);
   await exec(db, oid);
-  await exec(db, `analyze ${checked(part)}`);
+  await analyzePart(db, part, parts);
+}
+
+/**
+ * ANALYZE of one part of a table in `parts` parts, each sampled by its share of the statistics target
+ * (the session's default_statistics_target over the number of parts, at least 10): the table as a
+ * whole is sampled about as much as a plain table of its rows would be (100 by default: 30,000 rows),
+ * where each part at the full target sampled that much again (a million points in four parts: ANALYZE
+ * took 0.9 CPU-s of a 12.8 CPU-s publish; 130 ms against 30 ms a part of 250,000 rows at 25). The
+ * planner plans each part's scan with its own statistics.
+ */
+async function analyzePart(db: DatabaseHandle, part: string, parts: number): Promise<void> {
+  const share = Math.max(1, Math.floor(parts));
+  await db.transaction(async (tx) => {
+    await exec(
+      tx,
+      `select set_config('default_statistics_target', greatest(10, ceil(current_setting('default_statistics_target')::int / ${share}.0))::int::text, true)`,
+    );
+    await exec(tx, `analyze ${checked(part)}`);
+  });
 }
 
 export async function dropFeatureTable(db: DatabaseHandle, table: string): Promise<void> {
@@ -245,7 +265,7 @@ export async function indexFeatureTable(
   // Each part's statistics, as the planner plans each part's scan with its own; ANALYZE of the parent
   // would sample every part again (a million points in four parts: 1.07 s against 0.16 s a part), and
   // a query of one layer table reads no statistics of the parent.
-  for (const p of parts) if (!p.analyzed) await exec(db, `analyze ${checked(p.name)}`);
+  for (const p of parts) if (!p.analyzed) await analyzePart(db, p.name, parts.length);
 }
 
 export interface FeatureTableStats {

@@ -15,6 +15,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadResult } from '../../../activities/publish/load-layer.js';
+import { spareThreadIds } from '../../../activities/publish/spare-threads.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { featureTableName } from '../../../db/repositories/feature-tables.js';
 import { SHAPE_TEXT } from '../../../lib/query/plan-statements.js';
@@ -22,6 +23,8 @@ import { stack } from '../support/portal-client.js';
 import { insertCsvPublishJob, stackPublishActivities } from './worker-process.js';
 
 const ROWS = 120_000;
+/** The CSV load thread's entry (csv-load-thread.ts): its idle threads are listed by this URL. */
+const loadThreadUrl = new URL('../../../activities/publish/csv-load-worker.mjs', import.meta.url);
 /** Where the table is cut into parts (PostgreSQL only; PGlite keeps one table whatever it is given). */
 const PART_ROWS = 25_000;
 
@@ -116,7 +119,15 @@ describe.each([
       expect(beats[k].rowNumber).toBeGreaterThan(beats[k - 1].rowNumber);
     }
     expect(beats.at(-1)?.rowNumber).toBe(ROWS);
+    // The load thread is kept for the next load as soon as its load ended well (a fresh spare would
+    // start a second later).
+    if (kind === 'postgres') {
+      keptThreads = spareThreadIds(loadThreadUrl);
+      expect(keptThreads).toHaveLength(1);
+    }
   }, 120_000);
+
+  let keptThreads: number[] = [];
 
   /** The parts the table was cut into and their object id bounds, from the catalog (none: one table). */
   const partsOf = async () =>
@@ -156,6 +167,17 @@ describe.each([
       expect(spread.map((r) => r.part)).toEqual(parts.map((p) => p.name));
       for (let k = 1; k < spread.length; k++) expect(spread[k].lo).toBeGreaterThan(spread[k - 1].hi);
       expect(spread.reduce((a, r) => a + r.n, 0)).toBe(expectedUsable);
+      // Each of the five parts is sampled by a fifth of the statistics target: a histogram of object
+      // ids with that many buckets.
+      const [{ target }] = await database.rows<{ target: number }>(
+        sql.raw(`select current_setting('default_statistics_target')::int as target`),
+      );
+      const histograms = await database.rows<{ name: string; bounds: number }>(
+        sql.raw(`select tablename::text as name, array_length(histogram_bounds, 1) as bounds from pg_stats
+          where tablename::text like '${table}_p%' and attname = 'objectid' order by 1`),
+      );
+      const share = Math.max(10, Math.ceil(target / 5));
+      expect(histograms).toEqual(parts.map((p) => ({ name: p.name, bounds: share + 1 })));
     },
   );
 
@@ -167,6 +189,8 @@ describe.each([
     const result = (await env.run(() => activities.loadLayer(jobId, 0))) as LoadResult;
     expect(result).toMatchObject({ rowsRead: ROWS, rowsLoaded: expectedUsable, rowsRejected: ROWS / 1000 });
     await checkTable();
+    // The second load ran on the thread the first one left.
+    if (kind === 'postgres') expect(spareThreadIds(loadThreadUrl)).toEqual(keptThreads);
     if (partRows && kind === 'postgres') {
       const parts = await partsOf();
       expect(parts).toHaveLength(5);

@@ -42,7 +42,7 @@ async function loadTable(db: DatabaseHandle, table: string, bounds: number[], ro
   await copyRows(db, table, copyColumns(COLUMNS), points(1, rows, kind));
   // The first part's indexes built during the load under their own names; the others' by the table's
   // indexes, which PostgreSQL names.
-  if (bounds.length > 0) await indexFeaturePart(db, partName(table, 0), POINT);
+  if (bounds.length > 0) await indexFeaturePart(db, partName(table, 0), POINT, bounds.length + 1);
   await indexFeatureTable(db, table, POINT);
 }
 

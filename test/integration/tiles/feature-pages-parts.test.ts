@@ -98,7 +98,7 @@ async function loadPartedTable(
       .map(line)
       .join(''),
   );
-  await indexFeaturePart(db, partName(table, 0), geometryType);
+  await indexFeaturePart(db, partName(table, 0), geometryType, BOUNDS.length + 1);
   await indexFeatureTable(db, table, geometryType);
   return {
     layerId: 0,
