@@ -6,14 +6,16 @@
  */
 import { availableParallelism } from 'node:os';
 import { Context } from '@temporalio/activity';
+import type { DatabaseHandle } from '../../db/client.js';
 import {
+  analyzeFeaturePart,
   copyColumns,
   copyRows,
   createFeatureTable,
   deleteRowsAfter,
+  featurePartIndexes,
   featureTableExists,
   featureTableParts,
-  indexFeaturePart,
 } from '../../db/repositories/feature-tables.js';
 import { type ErrorRecord, insertErrorRecords, updateJobProgress } from '../../db/repositories/jobs.js';
 import { beginLoadAttempt } from '../../db/repositories/load-attempts.js';
@@ -135,16 +137,31 @@ function estimatedRows(plan: LayerPlan, request: PublishRequest): number | undef
 /** How many parts are built at once after the load (PostgreSQL processes, one a part). */
 const PARTS_AT_ONCE_AFTER_LOAD = 2;
 
+/** One step of a part's build: an index, or its ANALYZE once both indexes are built. */
+interface PartStep {
+  part: string;
+  run(db: DatabaseHandle): Promise<void>;
+  /** An index step (the part's ANALYZE follows its last). */
+  index: boolean;
+}
+
 /**
- * The indexes of a partitioned table's parts (indexFeaturePart). During the load each part is built as
- * soon as the committed rows pass its upper bound, one part at a time on a pooled connection (the load
- * and PostgreSQL's COPY take most of the cores); once every row is in, the parts left are built two at
- * a time. A build that fails is left to finishLayer, which builds what a part lacks.
+ * The indexes of a partitioned table's parts (featurePartIndexes, analyzeFeaturePart). During the load
+ * each part is built as soon as the committed rows pass its upper bound, one step at a time on a pooled
+ * connection (the load and PostgreSQL's COPY take most of the cores): its spatial index, its object-id
+ * index, its ANALYZE. Once every row is in, the steps left run two at a time, a part's two indexes at
+ * once as well, so the second process is not left idle while the last long build ends (a million points:
+ * the part still building when the load ended took 0.8 s, the last part 0.3 s beside it). A step that
+ * fails is left to finishLayer, which builds what a part lacks.
  */
 class PartIndexes {
-  private readonly ready: string[] = [];
+  private readonly ready: PartStep[] = [];
+  /** Index steps not yet ended, by part. */
+  private readonly indexesLeft = new Map<string, number>();
   private readonly running = new Set<Promise<void>>();
   private atOnce = 1;
+  /** The load failed (settled): no ANALYZE is started after an index that was running. */
+  private stopped = false;
   private constructor(
     private readonly deps: PublishDeps,
     private readonly plan: LayerPlan,
@@ -171,43 +188,58 @@ class PartIndexes {
     while (this.waiting.length > 0) {
       const { to } = this.waiting[0];
       if (to === null || to - 1 > rowNumber) break;
-      this.ready.push((this.waiting.shift() as { name: string }).name);
+      this.schedule((this.waiting.shift() as { name: string }).name);
     }
     this.pump();
   }
 
+  private schedule(part: string): void {
+    const builds = featurePartIndexes(part, this.plan.geometryType);
+    this.indexesLeft.set(part, builds.length);
+    for (const run of builds) this.ready.push({ part, run, index: true });
+  }
+
   private pump(): void {
     while (this.running.size < this.atOnce && this.ready.length > 0) {
-      const part = this.ready.shift() as string;
-      const build: Promise<void> = indexFeaturePart(
-        this.deps.database,
-        part,
-        this.plan.geometryType,
-        this.parts,
-      )
+      const step = this.ready.shift() as PartStep;
+      const build: Promise<void> = step
+        .run(this.deps.database)
         .catch((e: unknown) => {
           console.warn(
-            `[publish] indexing ${part} during the load failed (finishLayer builds it): ${e instanceof Error ? e.message : String(e)}`,
+            `[publish] indexing ${step.part} during the load failed (finishLayer builds it): ${e instanceof Error ? e.message : String(e)}`,
           );
         })
         .finally(() => {
           this.running.delete(build);
+          if (step.index) this.indexEnded(step.part);
           this.pump();
         });
       this.running.add(build);
     }
   }
 
+  /** After a part's last index, its ANALYZE goes first. */
+  private indexEnded(part: string): void {
+    const left = (this.indexesLeft.get(part) ?? 1) - 1;
+    this.indexesLeft.set(part, left);
+    if (left > 0) return;
+    this.indexesLeft.delete(part);
+    // Not after a failed load (settled): what was not started is left to finishLayer.
+    if (this.stopped) return;
+    this.ready.unshift({ part, run: (db) => analyzeFeaturePart(db, part, this.parts), index: false });
+  }
+
   /** Every row is loaded: builds every part left, two at a time, and waits for all. */
   async finish(): Promise<void> {
     this.atOnce = PARTS_AT_ONCE_AFTER_LOAD;
-    for (const p of this.waiting.splice(0)) this.ready.push(p.name);
+    for (const p of this.waiting.splice(0)) this.schedule(p.name);
     this.pump();
     await this.drained();
   }
 
   /** Waits for the builds under way, starting no more (the load failed). */
   settled(): Promise<void> {
+    this.stopped = true;
     this.ready.length = 0;
     return this.drained();
   }
