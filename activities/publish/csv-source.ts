@@ -71,9 +71,12 @@ export class RecordSplitter {
   pushParts(chunk: Uint8Array): Uint8Array[] {
     const q = this.qualifier;
     let boundary = -1;
-    if (!this.quoted && chunk.indexOf(q) < 0) {
+    // Searched as a Buffer (memchr) whatever the chunk is: a fetched body's chunks are plain
+    // Uint8Arrays, whose own indexOf took about ten times as long (45 ms of a million-row load).
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    if (!this.quoted && bytes.indexOf(q) < 0) {
       // No qualifier in the chunk (most of a machine-written file): every line feed ends a record.
-      boundary = chunk.lastIndexOf(LF);
+      boundary = bytes.lastIndexOf(LF);
     } else {
       let quoted = this.quoted;
       for (let i = 0; i < chunk.length; i++) {
