@@ -10,7 +10,14 @@ import { geometryBounds, unionBounds } from '../../lib/geometry/index.js';
 import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
 import { proj4ForWkid } from '../../lib/projection/index.js';
 import type { SourceBatch, SourceTable } from './layer-sources.js';
-import { describeSqlite, openSqlite, type SqliteDatabase, type SqliteLayer } from './sqlite-catalog.js';
+import {
+  describeSqlite,
+  openSqlite,
+  reading,
+  type SqliteDatabase,
+  type SqliteLayer,
+  tableLayout,
+} from './sqlite-catalog.js';
 import { type BatchShare, layerGeometryType, sqliteBatches } from './sqlite-source.js';
 import { checkListedTables, tableRequest } from './table-requests.js';
 
@@ -58,6 +65,11 @@ export async function sqliteSourceTables(
       geometryFormat: layer.geometryFormat,
       ...(geometryType ? { hasZ: layer.hasZ, hasM: layer.hasM } : {}),
       ...(!measure && layer.unsized.length > 0 ? { measuredText: layer.unsized } : {}),
+      // A large file's row count (its leaf pages' cell counts, no row read) tells the load how to cut
+      // its table into parts (load-layer.ts partBoundsFor).
+      ...(!measure && request.sourceSize >= COUNTED_MIN_BYTES
+        ? { rows: layer.count ?? reading(() => db.file.count(tableLayout(db, layer.table).root)) }
+        : {}),
     };
     const first = sqliteBatches(db, source, geometryType, { byteOffset: 0, rowNumber: 0 }, sampleRows).next();
     out.push({
@@ -82,6 +94,9 @@ export async function sqliteSourceTables(
   });
   return out;
 }
+
+/** From this size a publish counts each table's rows when planning (those load on threads, in parts). */
+const COUNTED_MIN_BYTES = 4 * 1024 * 1024;
 
 /** The extent of a table's geometries in its own spatial reference (analyze reads every row once). */
 export async function sqliteExtent(db: SqliteDatabase, table: SqliteTable): Promise<Bounds | null> {

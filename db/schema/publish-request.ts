@@ -203,6 +203,8 @@ export type SourcePlan =
        * published with the longest value loaded (bytes), at least their planned length.
        */
       measuredText?: string[];
+      /** The table's rows, counted when planning a large file (absent for small ones and older plans). */
+      rows?: number;
     };
 
 export interface LayerPlan {

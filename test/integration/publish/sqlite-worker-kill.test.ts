@@ -4,6 +4,9 @@
  * The workflow runs on a task queue only this test's worker processes poll, so the test decides which
  * worker dies. The GeoPackage is written by ogr2ogr from a generated CSV, large enough (43 MB) that
  * several encoder threads share its table, so both the killed load and the resumed one are shared.
+ * The workers cut tables into parts of 50,000 rows, so the table is in six parts (by planning's count
+ * of the file's rows), and the worker is killed once more than two parts' rows are in: the first parts'
+ * builds are done or under way on the killed worker, and the second worker builds what is left.
  */
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -29,6 +32,9 @@ import { stack } from '../support/portal-client.js';
 import { startWorker } from './worker-process.js';
 
 const ROWS = 300_000;
+/** Rows a part holds (the workers' FEATURE_TABLE_PART_ROWS): six parts. */
+const PART_ROWS = 50_000;
+const KILL_AFTER_ROWS = 120_000;
 
 async function writeCsv(path: string) {
   const out = createWriteStream(path);
@@ -110,7 +116,8 @@ describe('a worker killed in the middle of a GeoPackage load', () => {
       workflowId: publishWorkflowId(jobId),
       args: [{ jobId, serviceItemId, owner: stack().admin.username, fileType: 'sqlite' }],
     });
-    workers.push(startWorker(taskQueue, join(dir, 'w1')));
+    const env = { FEATURE_TABLE_PART_ROWS: String(PART_ROWS) };
+    workers.push(startWorker(taskQueue, join(dir, 'w1'), env));
     const table = featureTableName(serviceItemId, 0);
     const rowsNow = async () => {
       try {
@@ -123,15 +130,15 @@ describe('a worker killed in the middle of a GeoPackage load', () => {
     let loadedBeforeKill = 0;
     for (const started = Date.now(); Date.now() - started < 180_000; ) {
       loadedBeforeKill = await rowsNow();
-      if (loadedBeforeKill > 0) break;
+      if (loadedBeforeKill > KILL_AFTER_ROWS) break;
       await new Promise((r) => setTimeout(r, 50));
     }
     workers[0].kill('SIGKILL');
     await once(workers[0], 'exit');
-    expect(loadedBeforeKill).toBeGreaterThan(0);
+    expect(loadedBeforeKill).toBeGreaterThan(KILL_AFTER_ROWS);
     expect(loadedBeforeKill).toBeLessThan(ROWS);
 
-    workers.push(startWorker(taskQueue, join(dir, 'w2')));
+    workers.push(startWorker(taskQueue, join(dir, 'w2'), env));
     const result = (await handle.result()) as PublishWorkflowResult;
     expect(result.featureCount).toBe(ROWS);
     // The CSV's id (1..ROWS) and name ('point <id>') columns: every value once, none missing.
@@ -162,6 +169,28 @@ describe('a worker killed in the middle of a GeoPackage load', () => {
       ),
     );
     expect(ids).toEqual({ n: ROWS, ids: ROWS, max: ROWS });
+    // Six parts (from the catalog), each with both indexes, attached to the table's, and the rows lie
+    // in the parts in object id order.
+    const parts = await database.rows<{ indexes: number }>(
+      sql.raw(`select (select count(*)::int from pg_index x where x.indrelid = i.inhrelid and x.indisvalid) as indexes
+        from pg_inherits i where i.inhparent = '"${table}"'::regclass`),
+    );
+    const [attached] = await database.rows<{ n: number }>(
+      sql.raw(`select count(*)::int as n from pg_inherits i join pg_index x on x.indexrelid = i.inhparent
+        where x.indrelid = '"${table}"'::regclass`),
+    );
+    const spread = await database.rows<{ lo: number; hi: number }>(
+      sql.raw(
+        `select min(objectid)::int as lo, max(objectid)::int as hi from "${table}" group by tableoid order by lo`,
+      ),
+    );
+    expect(parts).toHaveLength(ROWS / PART_ROWS);
+    expect(parts.every((p) => p.indexes === 2)).toBe(true);
+    expect(attached.n).toBe(2 * parts.length);
+    expect(spread).toHaveLength(ROWS / PART_ROWS);
+    for (let k = 1; k < spread.length; k++) expect(spread[k].lo).toBe(spread[k - 1].hi + 1);
+    expect(spread[0].lo).toBe(1);
+    expect(spread[spread.length - 1].hi).toBe(ROWS);
     const history = await handle.fetchHistory();
     const attempts = (history.events ?? []).map((e) => e.activityTaskStartedEventAttributes?.attempt ?? 0);
     expect(Math.max(...attempts)).toBeGreaterThanOrEqual(2);
