@@ -8,8 +8,8 @@ import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
 import type { ResumePoint } from './layer-sources.js';
-import { releaseThread, takeThread } from './spare-threads.js';
-import type { SqliteThreadInit } from './sqlite-encoder-work.js';
+import { keepThread, releaseThread, takeThread } from './spare-threads.js';
+import type { SqliteLoadEnded, SqliteThreadInit } from './sqlite-encoder-work.js';
 import { failureError, type ThreadFailure } from './thread-copy.js';
 
 export interface SqliteThreadBatch {
@@ -24,9 +24,13 @@ export interface SqliteThreadBatch {
 type Reply =
   | ({ ok: true; done: false } & SqliteThreadBatch)
   | { ok: true; done: true }
+  | SqliteLoadEnded
   | ({ ok: false } & ThreadFailure);
 
-/** How long a closing thread may take to finish its batch and close the file before it is ended. */
+/**
+ * How long a closing thread may take to finish its batch and close the file (or end its load, to be
+ * kept) before it is ended.
+ */
 const CLOSE_WAIT_MS = 5000;
 
 const workerUrl = new URL('./sqlite-encoder-worker.mjs', import.meta.url);
@@ -35,27 +39,50 @@ export class SqliteEncoderThread {
   private readonly worker: Worker;
   private readonly waiting: { resolve(b: SqliteThreadBatch | null): void; reject(e: Error): void }[] = [];
   private failure: Error | null = null;
+  /** The thread answered a failure: its load is not ended cleanly, and the thread is not kept. */
+  private answeredFailure = false;
+  private ended: ((clean: boolean) => void) | null = null;
   private released = false;
+  private readonly onMessage = (reply: Reply) => {
+    if ('ended' in reply) {
+      this.ended?.(reply.clean);
+      this.ended = null;
+      return;
+    }
+    const next = this.waiting.shift();
+    if (!next) return;
+    if (!reply.ok) {
+      this.answeredFailure = true;
+      next.reject(failureError(reply, this.init.copy?.fence, 'Reading the file'));
+    } else if (reply.done) next.resolve(null);
+    else next.resolve(reply);
+  };
+  private readonly onError = (e: Error) => this.fail(e);
+  private exited = false;
+  private readonly onExit = (code: number) => {
+    this.exited = true;
+    this.fail(new Error(`The SQLite encoder thread stopped (exit code ${code}).`));
+  };
 
-  constructor(init: SqliteThreadInit) {
-    // A thread started ahead (spare-threads.ts) when there is one; its first message is the load.
+  constructor(private readonly init: SqliteThreadInit) {
+    // A thread started ahead, or kept from an earlier load (spare-threads.ts), when there is one; its
+    // first message is the load.
     this.worker = takeThread(workerUrl, init);
-    this.worker.on('message', (reply: Reply) => {
-      const next = this.waiting.shift();
-      if (!next) return;
-      if (!reply.ok) next.reject(failureError(reply, init.copy?.fence, 'Reading the file'));
-      else if (reply.done) next.resolve(null);
-      else next.resolve(reply);
-    });
-    this.worker.on('error', (e) => this.fail(e));
-    this.worker.on('exit', (code) =>
-      this.fail(new Error(`The SQLite encoder thread stopped (exit code ${code}).`)),
-    );
+    this.worker.on('message', this.onMessage);
+    this.worker.on('error', this.onError);
+    this.worker.on('exit', this.onExit);
+  }
+
+  /** The thread's id (tests: a kept thread serves the next load). */
+  get threadId(): number {
+    return this.worker.threadId;
   }
 
   private fail(e: Error) {
     this.failure ??= e;
     for (const w of this.waiting.splice(0)) w.reject(this.failure);
+    this.ended?.(false);
+    this.ended = null;
   }
 
   /** The next batch encoded for COPY, or null after the last. */
@@ -67,19 +94,43 @@ export class SqliteEncoderThread {
     });
   }
 
-  /** Lets the thread close the file and exit (after the batch it may be encoding), else ends it. */
+  /**
+   * Ends the load. A thread that read its table to the end without a failure is kept for the next
+   * load (keepThread: its code is compiled and optimised, where a fresh one compiles it again beside
+   * the load); any other closes the file and exits (after the batch it may be encoding), else is ended.
+   */
   async close(): Promise<void> {
-    if (!this.released) {
-      this.released = true;
-      releaseThread(workerUrl);
-    }
+    if (this.released) return;
+    this.released = true;
     const stopped = this.failure !== null;
     this.failure ??= new Error('The SQLite encoder thread was closed.');
-    if (stopped) return;
-    const exited = once(this.worker, 'exit');
-    this.worker.postMessage('close');
+    if (stopped) {
+      releaseThread(workerUrl);
+      return;
+    }
     const timer = setTimeout(() => void this.worker.terminate(), CLOSE_WAIT_MS);
-    await exited;
-    clearTimeout(timer);
+    try {
+      if (!this.answeredFailure) {
+        // Answered after every batch asked for before it (requests are served in order).
+        const clean = await new Promise<boolean>((resolve) => {
+          this.ended = resolve;
+          this.worker.postMessage('end');
+        });
+        if (clean && this.waiting.length === 0) {
+          this.worker.off('message', this.onMessage);
+          this.worker.off('error', this.onError);
+          this.worker.off('exit', this.onExit);
+          if (keepThread(workerUrl, this.worker)) return;
+          this.worker.on('error', () => {});
+        } else releaseThread(workerUrl);
+      } else releaseThread(workerUrl);
+      // Ended meanwhile (it failed, or the wait above ran out).
+      if (this.exited) return;
+      const exited = once(this.worker, 'exit');
+      this.worker.postMessage('close');
+      await exited;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
