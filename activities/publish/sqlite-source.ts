@@ -143,8 +143,9 @@ export function* sqliteBatches(
   const positions = layer.columns.map(positionOf);
   const geometryAt = layer.geometryColumn ? positionOf(layer.geometryColumn) : null;
   const { defaultOf } = layout;
-  const valueAt = (values: SqlValue[], rowid: number, at: number): SqlValue =>
-    at < 0 ? rowid : at < values.length ? values[at] : defaultOf(at);
+  // A row's first `count` values are its record's (rowsWhere reuses one array for every row).
+  const valueAt = (values: SqlValue[], count: number, rowid: number, at: number): SqlValue =>
+    at < 0 ? rowid : at < count ? values[at] : defaultOf(at);
   const n = positions.length;
   const spatial = geometryAt !== null;
   const dims: Dimensions = { hasZ: layer.hasZ === true, hasM: layer.hasM === true };
@@ -169,13 +170,13 @@ export function* sqliteBatches(
       rowNumber += r.value;
       continue;
     }
-    const { rowid, values } = r.value;
+    const { rowid, values, count } = r.value;
     batch ??= empty(rowNumber, spatial);
     const row: CellValue[] = new Array(n);
-    for (let i = 0; i < n; i++) row[i] = cell(valueAt(values, rowid, positions[i]));
+    for (let i = 0; i < n; i++) row[i] = cell(valueAt(values, count, rowid, positions[i]));
     batch.rows.push(row);
     if (geometryAt !== null) {
-      const value = valueAt(values, rowid, geometryAt);
+      const value = valueAt(values, count, rowid, geometryAt);
       const point = plainPoints && value instanceof Uint8Array ? geoPackagePointXY(value) : undefined;
       batch.geometries?.push(
         point ?? locate(decodeCell(value, layer.geometryFormat, dims), geometryType, dims),

@@ -63,6 +63,16 @@ export interface SqliteRow {
   values: SqliteValue[];
 }
 
+/**
+ * A row of `rowsWhere`: one object for the whole read, overwritten at each step, its first `count`
+ * values the record's (the array is reused and may hold more from an earlier row).
+ */
+export interface ScratchRow {
+  rowid: number;
+  values: SqliteValue[];
+  count: number;
+}
+
 export interface SchemaEntry {
   type: string;
   name: string;
@@ -91,6 +101,9 @@ const MAX_PAYLOAD = 2 ** 31 - 1;
 /** A database read through `readPage(n)` (1-based page numbers, `pageSize` bytes each). */
 export class SqliteFile {
   private readonly text: InstanceType<typeof TextDecoder>;
+  /** The buffer `view` reads (record's values are read through one view a buffer). */
+  private viewOf: ArrayBufferLike | null = null;
+  private view: DataView | null = null;
   /** Largest payload kept whole on a table leaf page, and the minimum local part of a larger one. */
   private readonly maxLocal: number;
   private readonly minLocal: number;
@@ -134,9 +147,15 @@ export class SqliteFile {
   /**
    * Like `rows`, but only the rows whose index (0 for the first row after `after`) `wanted` accepts are
    * decoded; each run of the others is passed over as its length, its records not read. Threads that
-   * share a table read it this way, each decoding its own part.
+   * share a table read it this way, each decoding its own part. Each row is the same ScratchRow, valid
+   * until the next step: a million-row load made an array and an object per row here.
    */
-  *rowsWhere(root: number, after: number, wanted: (index: number) => boolean): Generator<SqliteRow | number> {
+  *rowsWhere(
+    root: number,
+    after: number,
+    wanted: (index: number) => boolean,
+  ): Generator<ScratchRow | number> {
+    const scratch: ScratchRow = { rowid: 0, values: [], count: 0 };
     let index = 0;
     let past = after === Number.NEGATIVE_INFINITY;
     for (const page of this.leaves(root, after)) {
@@ -150,7 +169,7 @@ export class SqliteFile {
       }
       while (i < cells) {
         if (wanted(index)) {
-          yield this.leafCell(bytes, number, headerOffset + 8 + i * 2);
+          yield this.leafCellInto(bytes, number, headerOffset + 8 + i * 2, scratch);
           i++;
           index++;
           continue;
@@ -310,13 +329,34 @@ export class SqliteFile {
   }
 
   private leafCell(bytes: Uint8Array, pageNumber: number, pointerAt: number): SqliteRow {
+    const row = this.leafCellInto(bytes, pageNumber, pointerAt, { rowid: 0, values: [], count: 0 });
+    return { rowid: row.rowid, values: row.values };
+  }
+
+  private leafCellInto(
+    bytes: Uint8Array,
+    pageNumber: number,
+    pointerAt: number,
+    into: ScratchRow,
+  ): ScratchRow {
     let at = cellPointer(bytes, pointerAt);
     if (at >= bytes.length) throw new SqliteFormatError(`A cell of page ${pageNumber} lies outside it.`);
-    const size = readVarint(bytes, at);
-    at = size.next;
+    // Most cells' sizes take two bytes and most rowids three or fewer: read without a varint object.
+    let total: number;
+    const b0 = bytes[at];
+    if (b0 < 0x80) {
+      total = b0;
+      at++;
+    } else if (bytes[at + 1] < 0x80) {
+      total = (b0 & 0x7f) * 128 + bytes[at + 1];
+      at += 2;
+    } else {
+      const size = readVarint(bytes, at);
+      total = size.value;
+      at = size.next;
+    }
     const rowid = readVarint(bytes, at);
     at = rowid.next;
-    const total = size.value;
     let payload: Uint8Array;
     if (total <= this.maxLocal) {
       if (at + total > this.header.usable)
@@ -325,7 +365,9 @@ export class SqliteFile {
     } else {
       payload = this.overflowPayload(bytes, at, total);
     }
-    return { rowid: rowid.value, values: this.record(payload) };
+    into.rowid = rowid.value;
+    into.count = this.recordInto(payload, into.values);
+    return into;
   }
 
   /** A payload too large for its page: the local part, then the chain of overflow pages. */
@@ -359,24 +401,42 @@ export class SqliteFile {
 
   /** A record's values: a header of serial types, then the values in column order. */
   record(payload: Uint8Array): SqliteValue[] {
-    const headerSize = readVarint(payload, 0);
-    if (headerSize.value > payload.length)
-      throw new SqliteFormatError('A record header runs past its record.');
     const values: SqliteValue[] = [];
+    this.recordInto(payload, values);
+    return values;
+  }
+
+  /** The record's values into `values` from its start (its later entries left as they are); their number. */
+  private recordInto(payload: Uint8Array, values: SqliteValue[]): number {
+    let n = 0;
+    const headerSize = readVarint(payload, 0);
+    const end = headerSize.value;
+    if (end > payload.length) throw new SqliteFormatError('A record header runs past its record.');
     let h = headerSize.next;
-    let at = headerSize.value;
-    const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
-    while (h < headerSize.value) {
-      const st = readVarint(payload, h);
-      h = st.next;
-      const t = st.value;
+    let at = end;
+    // One view a buffer (pages of a block share theirs), read at the payload's offset within it.
+    if (payload.buffer !== this.viewOf) {
+      this.viewOf = payload.buffer;
+      this.view = new DataView(payload.buffer);
+    }
+    const view = this.view as DataView;
+    const base = payload.byteOffset;
+    while (h < end) {
+      // Serial types under 128 (nulls, numbers, texts and blobs of up to 57 bytes) take one byte.
+      let t = payload[h];
+      if (t < 0x80) h++;
+      else {
+        const st = readVarint(payload, h);
+        h = st.next;
+        t = st.value;
+      }
       let length: number;
       if (t === 0) {
-        values.push(null);
+        values[n++] = null;
         continue;
       }
       if (t === 8 || t === 9) {
-        values.push(t - 8);
+        values[n++] = t - 8;
         continue;
       }
       if (t <= 6) length = INT_BYTES[t];
@@ -384,13 +444,13 @@ export class SqliteFile {
       else if (t >= 12) length = (t - 12 - (t & 1)) / 2;
       else throw new SqliteFormatError(`A record uses the reserved serial type ${t}.`);
       if (at + length > payload.length) throw new SqliteFormatError('A record value runs past its record.');
-      if (t <= 6) values.push(readInt(payload, view, at, length));
-      else if (t === 7) values.push(view.getFloat64(at));
-      else if (t & 1) values.push(this.decodeText(payload, at, length));
-      else values.push(new Uint8Array(payload.buffer, payload.byteOffset + at, length));
+      if (t <= 6) values[n++] = readInt(payload, view, base, at, length);
+      else if (t === 7) values[n++] = view.getFloat64(base + at);
+      else if (t & 1) values[n++] = this.decodeText(payload, at, length);
+      else values[n++] = new Uint8Array(payload.buffer, payload.byteOffset + at, length);
       at += length;
     }
-    return values;
+    return n;
   }
 
   private decodeText(bytes: Uint8Array, at: number, length: number): string {
@@ -408,20 +468,21 @@ export class SqliteFile {
 
 const INT_BYTES = [0, 1, 2, 3, 4, 6, 8];
 
-function readInt(bytes: Uint8Array, view: DataView, at: number, length: number): number {
+/** A big-endian integer of `length` bytes at `at` of `bytes`, which starts at `base` of `view`'s buffer. */
+function readInt(bytes: Uint8Array, view: DataView, base: number, at: number, length: number): number {
   switch (length) {
     case 1:
-      return view.getInt8(at);
+      return view.getInt8(base + at);
     case 2:
-      return view.getInt16(at);
+      return view.getInt16(base + at);
     case 3:
       return ((bytes[at] << 16) | (bytes[at + 1] << 8) | bytes[at + 2]) - (bytes[at] & 0x80 ? 0x1000000 : 0);
     case 4:
-      return view.getInt32(at);
+      return view.getInt32(base + at);
     case 6:
-      return view.getInt16(at) * 0x100000000 + view.getUint32(at + 2);
+      return view.getInt16(base + at) * 0x100000000 + view.getUint32(base + at + 2);
     default:
-      return Number(view.getBigInt64(at));
+      return Number(view.getBigInt64(base + at));
   }
 }
 

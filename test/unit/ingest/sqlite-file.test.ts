@@ -43,6 +43,10 @@ INSERT INTO t (id, i, late) VALUES (5000, 42, 'given');
 CREATE TABLE plain (a TEXT, b REAL);
 INSERT INTO plain VALUES ('one', 1.5), ('two', NULL);
 CREATE INDEX t_i ON t (i);
+CREATE TABLE grown (a TEXT);
+INSERT INTO grown VALUES ('one'), ('two'), ('three');
+ALTER TABLE grown ADD COLUMN b TEXT DEFAULT 'default';
+UPDATE grown SET b = 'set' WHERE rowid = 1;
 `;
 
 let SQL: Awaited<ReturnType<typeof initSqlJs>>;
@@ -140,6 +144,31 @@ describe('the SQLite file decoder', () => {
     }
   });
 
+  it('gives each row only its own record when one row object is reused, a shorter record after a longer', () => {
+    const opened = openSqlitePath(path);
+    try {
+      const root = opened.file.schema().find((e) => e.name === 'grown')?.rootPage ?? 0;
+      // The update rewrote row 1 with the added column; rows 2 and 3 still hold one value.
+      expect([...opened.file.rows(root)]).toEqual([
+        { rowid: 1, values: ['one', 'set'] },
+        { rowid: 2, values: ['two'] },
+        { rowid: 3, values: ['three'] },
+      ]);
+      const got = [];
+      for (const r of opened.file.rowsWhere(root, Number.NEGATIVE_INFINITY, () => true)) {
+        if (typeof r === 'number') throw new Error('no row is passed over');
+        got.push({ rowid: r.rowid, values: r.values.slice(0, r.count) });
+      }
+      expect(got).toEqual([
+        { rowid: 1, values: ['one', 'set'] },
+        { rowid: 2, values: ['two'] },
+        { rowid: 3, values: ['three'] },
+      ]);
+    } finally {
+      opened.close();
+    }
+  });
+
   it('counts rows from the leaves and reads a table without a declared key by its rowid', () => {
     const opened = openSqlitePath(path);
     const schema = opened.file.schema();
@@ -153,6 +182,7 @@ describe('the SQLite file decoder', () => {
       ['table', 't'],
       ['table', 'plain'],
       ['index', 't_i'],
+      ['table', 'grown'],
     ]);
     opened.close();
   });
@@ -320,6 +350,16 @@ describe('the GeoPackage/SQLite source over the decoder', () => {
       expect(got).toEqual(expected);
       expect(got.at(-1)).toEqual([42, 'given']);
       expect(got[0]).toEqual([1, 'later']);
+      // A row holding the added column before rows that do not: those get the default, not its value.
+      const grown = (await describeSqlite(db, { measure: true })).find((l) => l.table === 'grown');
+      const batches = [
+        ...sqliteBatches(db, { ...grown!, columns: ['a', 'b'] }, null, { byteOffset: 0, rowNumber: 0 }, 1000),
+      ];
+      expect(batches.flatMap((b) => b.rows)).toEqual([
+        ['one', 'set'],
+        ['two', 'default'],
+        ['three', 'default'],
+      ]);
     } finally {
       db.close();
     }
