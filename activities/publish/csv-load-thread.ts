@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
 import type { CsvLoadInit } from './csv-load-work.js';
-import { keepThread, prestartThread, releaseThread, takeThread } from './spare-threads.js';
+import { handBackThread, prestartThread, releaseThread, takeThread } from './spare-threads.js';
 import { failureError, type ThreadFailure } from './thread-copy.js';
 
 /** A batch the thread has committed, with the resume point after it. */
@@ -96,11 +96,8 @@ export class CsvLoadThread {
     if (this.released) return;
     this.released = true;
     if (this.succeeded && !this.exited) {
-      this.worker.off('message', this.onMessage);
-      this.worker.off('error', this.onError);
-      this.worker.off('exit', this.onExit);
-      if (keepThread(workerUrl, this.worker)) return;
-      this.worker.on('error', () => {});
+      const listeners = { message: this.onMessage, error: this.onError, exit: this.onExit };
+      if (handBackThread(workerUrl, this.worker, listeners)) return;
     } else releaseThread(workerUrl);
     if (this.exited) return;
     if (!this.finished) {

@@ -126,6 +126,24 @@ export function keepThread(url: URL, worker: Worker): boolean {
   return keep;
 }
 
+/**
+ * A thread whose load ended well, handed back: its load's listeners are taken off and it is kept for
+ * the next load (keepThread). True when kept; otherwise it keeps a listener that swallows its errors
+ * while the caller ends it.
+ */
+export function handBackThread<M>(
+  url: URL,
+  worker: Worker,
+  listeners: { message(m: M): void; error(e: Error): void; exit(code: number): void },
+): boolean {
+  worker.off('message', listeners.message);
+  worker.off('error', listeners.error);
+  worker.off('exit', listeners.exit);
+  if (keepThread(url, worker)) return true;
+  worker.on('error', () => {});
+  return false;
+}
+
 /** Has one idle thread of `url`'s kind ready for a first load (a worker at its start), after `delayMs`. */
 export function prestartThread(url: URL, delayMs: number): void {
   const use = inUse.get(url.href) ?? { now: 0, peak: 0 };

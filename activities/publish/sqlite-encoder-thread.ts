@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
 import type { ResumePoint } from './layer-sources.js';
-import { keepThread, releaseThread, takeThread } from './spare-threads.js';
+import { handBackThread, releaseThread, takeThread } from './spare-threads.js';
 import type { SqliteLoadEnded, SqliteThreadInit } from './sqlite-encoder-work.js';
 import { failureError, type ThreadFailure } from './thread-copy.js';
 
@@ -117,11 +117,8 @@ export class SqliteEncoderThread {
           this.worker.postMessage('end');
         });
         if (clean && this.waiting.length === 0) {
-          this.worker.off('message', this.onMessage);
-          this.worker.off('error', this.onError);
-          this.worker.off('exit', this.onExit);
-          if (keepThread(workerUrl, this.worker)) return;
-          this.worker.on('error', () => {});
+          const listeners = { message: this.onMessage, error: this.onError, exit: this.onExit };
+          if (handBackThread(workerUrl, this.worker, listeners)) return;
         } else releaseThread(workerUrl);
       } else releaseThread(workerUrl);
       // Ended meanwhile (it failed, or the wait above ran out).

@@ -29,7 +29,7 @@ import {
   publishWorkflowId,
 } from '../../../workflows/messages.js';
 import { stack } from '../support/portal-client.js';
-import { startWorker } from './worker-process.js';
+import { startWorker, tableParts } from './worker-process.js';
 
 const ROWS = 300_000;
 /** Rows a part holds (the workers' FEATURE_TABLE_PART_ROWS): six parts. */
@@ -171,22 +171,10 @@ describe('a worker killed in the middle of a GeoPackage load', () => {
     expect(ids).toEqual({ n: ROWS, ids: ROWS, max: ROWS });
     // Six parts (from the catalog), each with both indexes, attached to the table's, and the rows lie
     // in the parts in object id order.
-    const parts = await database.rows<{ indexes: number }>(
-      sql.raw(`select (select count(*)::int from pg_index x where x.indrelid = i.inhrelid and x.indisvalid) as indexes
-        from pg_inherits i where i.inhparent = '"${table}"'::regclass`),
-    );
-    const [attached] = await database.rows<{ n: number }>(
-      sql.raw(`select count(*)::int as n from pg_inherits i join pg_index x on x.indexrelid = i.inhparent
-        where x.indrelid = '"${table}"'::regclass`),
-    );
-    const spread = await database.rows<{ lo: number; hi: number }>(
-      sql.raw(
-        `select min(objectid)::int as lo, max(objectid)::int as hi from "${table}" group by tableoid order by lo`,
-      ),
-    );
+    const { parts, attached, spread } = await tableParts(database, table);
     expect(parts).toHaveLength(ROWS / PART_ROWS);
     expect(parts.every((p) => p.indexes === 2)).toBe(true);
-    expect(attached.n).toBe(2 * parts.length);
+    expect(attached).toBe(2 * parts.length);
     expect(spread).toHaveLength(ROWS / PART_ROWS);
     for (let k = 1; k < spread.length; k++) expect(spread[k].lo).toBe(spread[k - 1].hi + 1);
     expect(spread[0].lo).toBe(1);

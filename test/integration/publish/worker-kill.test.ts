@@ -20,7 +20,7 @@ import {
   publishWorkflowId,
 } from '../../../workflows/messages.js';
 import { stack } from '../support/portal-client.js';
-import { insertCsvPublishJob, startWorker, writePointsCsv } from './worker-process.js';
+import { insertCsvPublishJob, startWorker, tableParts, writePointsCsv } from './worker-process.js';
 
 const ROWS = 400_000;
 /** Every 1000th row has an unusable latitude. */
@@ -96,31 +96,19 @@ describe.each([
     expect(counts).toEqual({ n: usable, ids: usable, max: ROWS - 1 });
     // In parts: every part (from the catalog) has both indexes, attached to the table's, and the rows lie
     // in the parts in object id order; one table: no parts.
-    const parts = await database.rows<{ indexes: number }>(
-      sql.raw(`select (select count(*)::int from pg_index x where x.indrelid = i.inhrelid and x.indisvalid) as indexes
-        from pg_inherits i where i.inhparent = '"${table}"'::regclass`),
-    );
-    const [attached] = await database.rows<{ n: number }>(
-      sql.raw(`select count(*)::int as n from pg_inherits i join pg_index x on x.indexrelid = i.inhparent
-        where x.indrelid = '"${table}"'::regclass`),
-    );
-    const spread = await database.rows<{ lo: number; hi: number }>(
-      sql.raw(
-        `select min(objectid)::int as lo, max(objectid)::int as hi from "${table}" group by tableoid order by lo`,
-      ),
-    );
+    const { parts, attached, spread } = await tableParts(database, table);
     if (killAfterRows > 1) {
       // About eight parts' rows by planning's sample (its first records are shorter than the file's later
       // ones, so it may count one part more, left empty).
       expect(parts.length).toBeGreaterThanOrEqual(8);
       expect(parts.length).toBeLessThanOrEqual(9);
       expect(parts.every((p) => p.indexes === 2)).toBe(true);
-      expect(attached.n).toBe(2 * parts.length);
+      expect(attached).toBe(2 * parts.length);
       expect(spread.length).toBeGreaterThanOrEqual(8);
       for (let k = 1; k < spread.length; k++) expect(spread[k].lo).toBeGreaterThan(spread[k - 1].hi);
     } else {
       expect(parts).toEqual([]);
-      expect(attached.n).toBe(0);
+      expect(attached).toBe(0);
       expect(spread).toHaveLength(1);
     }
     const history = await handle.fetchHistory();

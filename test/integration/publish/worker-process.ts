@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { createGazetteerGeocoder } from '../../../activities/publish/gazetteer-geocoder.js';
 import { createPublishActivities } from '../../../activities/publish/publish-activities.js';
 import type { PublishDeps } from '../../../activities/publish/publish-deps.js';
@@ -114,4 +115,25 @@ export function stackPublishActivities(
       maxResponseBytes: 0,
     }),
   });
+}
+
+/**
+ * A loaded table's parts as the catalog has them: each part's valid indexes, how many part indexes
+ * are attached to the table's, and each part's lowest and highest object id (in object id order).
+ */
+export async function tableParts(database: DatabaseHandle, table: string) {
+  const parts = await database.rows<{ indexes: number }>(
+    sql.raw(`select (select count(*)::int from pg_index x where x.indrelid = i.inhrelid and x.indisvalid) as indexes
+      from pg_inherits i where i.inhparent = '"${table}"'::regclass`),
+  );
+  const [attached] = await database.rows<{ n: number }>(
+    sql.raw(`select count(*)::int as n from pg_inherits i join pg_index x on x.indexrelid = i.inhparent
+      where x.indrelid = '"${table}"'::regclass`),
+  );
+  const spread = await database.rows<{ lo: number; hi: number }>(
+    sql.raw(
+      `select min(objectid)::int as lo, max(objectid)::int as hi from "${table}" group by tableoid order by lo`,
+    ),
+  );
+  return { parts, attached: attached.n, spread };
 }
