@@ -9,7 +9,7 @@ import type { EsriGeometry } from '../../lib/geometry/types.js';
 import type { PreparedFeatureQuery } from '../../lib/query/prepare-feature-query.js';
 import { dataExceptionError } from '../../lib/query/query-errors.js';
 import type { QueryPlan } from '../../lib/query/query-plan.js';
-import { parseShape } from '../../lib/query/row-mapping.js';
+import { shapeOfRecord } from '../../lib/query/row-mapping.js';
 import type { SqlFragment } from '../../lib/query/sql-chunks.js';
 import type { DatabaseHandle } from '../client.js';
 import { checkQueryCost } from './query-cost.js';
@@ -93,12 +93,12 @@ export async function* streamPreparedIds(
     await checkQueryCost(db, spatial ? spatial.candidates : plan.statement());
     for (let after = -2147483648; ; ) {
       const statement = spatial ? spatial.candidatesPage(after, batch) : plan.idsPage(after, batch);
-      const rows = await db.rows<{ objectid: number; shape?: unknown }>(toSql(statement));
+      const rows = await db.rows<{ objectid: number } & Record<string, unknown>>(toSql(statement));
       const ids: number[] = [];
       for (const r of rows) {
         if (!spatial) ids.push(Number(r.objectid));
         else {
-          const shape = parseShape(r.shape);
+          const shape = shapeOfRecord(r);
           if (shape && exact!(shape)) ids.push(Number(r.objectid));
         }
       }
@@ -125,11 +125,11 @@ async function runPlan(
   // Candidates page by page: only the ids that pass are kept, never every candidate's shape.
   const ids: number[] = [];
   for (let after = -2147483648; ; ) {
-    const candidates = await db.rows<{ objectid: number; shape: unknown }>(
+    const candidates = await db.rows<{ objectid: number } & Record<string, unknown>>(
       toSql(plan.spatialFilter.candidatesPage(after, pageSize)),
     );
     for (const c of candidates) {
-      const shape = parseShape(c.shape);
+      const shape = shapeOfRecord(c);
       if (shape && exact(shape)) ids.push(Number(c.objectid));
     }
     if (candidates.length < pageSize) break;

@@ -85,17 +85,19 @@ export function* featureSetJsonChunks(
   // occurrence is the key itself, whatever the field names and aliases hold.
   const at = shell.lastIndexOf(FEATURES_KEY);
   yield `${shell.slice(0, at)},"features":[`;
-  let piece: string[] = [];
+  // A piece's features are stringified as one array: V8 writes it faster than one call a feature
+  // (bench/README.md, queries, session 30).
+  let piece: EsriFeature[] = [];
   let first = true;
   for (const row of input.rows) {
-    piece.push(JSON.stringify(feature(row, input)));
+    piece.push(feature(row, input));
     if (piece.length >= featuresPerPiece) {
-      yield (first ? '' : ',') + piece.join(',');
+      yield (first ? '' : ',') + JSON.stringify(piece).slice(1, -1);
       first = false;
       piece = [];
     }
   }
-  if (piece.length > 0) yield (first ? '' : ',') + piece.join(',');
+  if (piece.length > 0) yield (first ? '' : ',') + JSON.stringify(piece).slice(1, -1);
   yield `]${shell.slice(at + FEATURES_KEY.length)}`;
 }
 

@@ -3,7 +3,7 @@ import { fragment, join, param, quoteIdentifier, type SqlFragment } from './sql-
 
 /**
  * The SELECT statement of each query mode. Row shapes, by mode:
- * - features: `objectid`, one key per column name, and `shape` (Esri JSON text, SHAPE_TEXT) when asked;
+ * - features: `objectid`, one key per column name, and the shape (SHAPE_COLUMNS) when asked;
  * - ids: `objectid`; count and countDistinct: `count`; extent: `xmin, ymin, xmax, ymax`
  *   (null when nothing matched); countAndExtent: both;
  * - distinct: one key per column name; statistics: group-by column names and `stat_<i>` aliases.
@@ -25,9 +25,18 @@ export interface StatementParts {
  * The stored shape as Esri JSON text. A point loaded in bulk keeps no text of its own (row-encoder.ts):
  * its box is the point, so its shape is written here from the box's two doubles, each as the shortest
  * text that reads back as it (sessions pin extra_float_digits 1, db/client.ts), which parse to the very
- * numbers the load stored. Every other row has its text (an edited point too).
+ * numbers the load stored. Every other row has its text (an edited point too). The product's statements
+ * read SHAPE_COLUMNS instead; this one text is for readings that want the shape as text.
  */
 export const SHAPE_TEXT = `coalesce("shape", '{"x":' || ("bbox"[0])[0] || ',"y":' || ("bbox"[0])[1] || '}') AS "shape"`;
+
+/**
+ * The stored shape as the statements read it: `shape`, the Esri JSON text every row but a point loaded
+ * in bulk keeps, and for such a point (no text: its box is the point) its two doubles as `shape_x` and
+ * `shape_y` (row-mapping.ts shapeOfRecord). The doubles come as the driver reads any double (the same
+ * shortest text SHAPE_TEXT would write), without a text made in SQL and parsed as JSON for each row.
+ */
+export const SHAPE_COLUMNS = `"shape", CASE WHEN "shape" IS NULL THEN ("bbox"[0])[0] END AS "shape_x", CASE WHEN "shape" IS NULL THEN ("bbox"[0])[1] END AS "shape_y"`;
 
 const EXTENT =
   'min(("bbox"[1])[0]) AS "xmin", min(("bbox"[1])[1]) AS "ymin", max(("bbox"[0])[0]) AS "xmax", max(("bbox"[0])[1]) AS "ymax"';
@@ -56,7 +65,11 @@ export function buildStatement(table: string, p: StatementParts, where: SqlFragm
       return fragment('SELECT DISTINCT ', columnList(p.columns), from, filter, ordered(p), page(p));
     case 'features': {
       const columns = p.columns.map((c) => c.column).filter((c) => c !== 'objectid');
-      const select = ['"objectid"', ...columns.map(quoteIdentifier), ...(p.selectShape ? [SHAPE_TEXT] : [])];
+      const select = [
+        '"objectid"',
+        ...columns.map(quoteIdentifier),
+        ...(p.selectShape ? [SHAPE_COLUMNS] : []),
+      ];
       return fragment(`SELECT ${select.join(', ')}`, from, filter, ordered(p), page(p));
     }
     case 'statistics': {
@@ -73,7 +86,7 @@ export function buildStatement(table: string, p: StatementParts, where: SqlFragm
 export function candidatesStatement(table: string, where: SqlFragment | null): SqlFragment {
   const filter = where ? fragment(' WHERE ', where) : fragment();
   return fragment(
-    `SELECT "objectid", ${SHAPE_TEXT} FROM ${quoteIdentifier(table)}`,
+    `SELECT "objectid", ${SHAPE_COLUMNS} FROM ${quoteIdentifier(table)}`,
     filter,
     ' ORDER BY "objectid"',
   );
@@ -91,7 +104,7 @@ export function candidatesPageStatement(
 ): SqlFragment {
   const after = fragment('"objectid" > ', param(afterId), '::integer');
   return fragment(
-    `SELECT "objectid", ${SHAPE_TEXT} FROM ${quoteIdentifier(table)} WHERE `,
+    `SELECT "objectid", ${SHAPE_COLUMNS} FROM ${quoteIdentifier(table)} WHERE `,
     where ? fragment('(', where, ') AND ', after) : after,
     ' ORDER BY "objectid" LIMIT ',
     param(limit),

@@ -22,7 +22,7 @@ export type DbRecord = Readonly<Record<string, unknown>>;
 export function featureRowOf(plan: Pick<QueryPlan, 'columns' | 'selectShape'>, record: DbRecord): FeatureRow {
   const objectid = Number(toNumber(record.objectid));
   const row: FeatureRow = { objectid, attrs: attributesOf(plan.columns, record) };
-  if (plan.selectShape) row.shape = parseShape(record.shape);
+  if (plan.selectShape) row.shape = shapeOfRecord(record);
   return row;
 }
 
@@ -31,6 +31,18 @@ export function attributesOf(columns: readonly CatalogField[], record: DbRecord)
   const attrs: Record<string, unknown> = {};
   for (const c of columns) attrs[c.name] = record[c.column] ?? null;
   return attrs;
+}
+
+/**
+ * The shape of a record read with SHAPE_COLUMNS (plan-statements.ts): its stored text, or the point its
+ * box is (a point loaded in bulk), or null for a row without a geometry.
+ */
+export function shapeOfRecord(record: DbRecord): EsriGeometry | null {
+  const shape = record.shape;
+  if (shape !== null && shape !== undefined) return parseShape(shape);
+  const x = record.shape_x;
+  if (x === null || x === undefined) return null;
+  return { x: Number(x), y: Number(record.shape_y) };
 }
 
 /** The `shape` column holds Esri JSON text (or jsonb, which drivers hand over parsed). */

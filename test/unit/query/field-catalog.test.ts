@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GeoError } from '../../../lib/errors.js';
 import { createFieldCatalog } from '../../../lib/query/field-catalog.js';
-import { featureRowOf, parseShape } from '../../../lib/query/row-mapping.js';
+import { featureRowOf, parseShape, shapeOfRecord } from '../../../lib/query/row-mapping.js';
 
 describe('field catalog', () => {
   const catalog = createFieldCatalog([
@@ -49,6 +49,21 @@ describe('row mapping', () => {
       attrs: { OBJECTID: '4', Zone_Code: 'R1' },
       shape: { x: 1, y: 2 },
     });
+  });
+
+  it('reads a point loaded in bulk from its two doubles, and a row with neither as null', () => {
+    const columns = [{ name: 'OBJECTID', column: 'objectid', type: 'esriFieldTypeOID' as const }];
+    // As SHAPE_COLUMNS reads them: no text, the box's corner as two doubles (postgres.js gives numbers).
+    expect(
+      featureRowOf(
+        { columns, selectShape: true },
+        { objectid: 9, shape: null, shape_x: -9780000.25, shape_y: 5110000.5 },
+      ).shape,
+    ).toEqual({ x: -9780000.25, y: 5110000.5 });
+    // Text wins whenever a row has it (an edited point, a polygon).
+    expect(shapeOfRecord({ shape: '{"x":3,"y":4}', shape_x: null, shape_y: null })).toEqual({ x: 3, y: 4 });
+    expect(shapeOfRecord({ shape: null, shape_x: null, shape_y: null })).toBeNull();
+    expect(shapeOfRecord({ shape: null, shape_x: '-0.5', shape_y: '1e-7' })).toEqual({ x: -0.5, y: 1e-7 });
   });
 
   it('takes a shape the driver already parsed, and an empty one as null', () => {

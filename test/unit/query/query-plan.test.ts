@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeQuery } from '../../../lib/query/normalize/normalize-query.js';
-import { SHAPE_TEXT } from '../../../lib/query/plan-statements.js';
+import { SHAPE_COLUMNS } from '../../../lib/query/plan-statements.js';
 import { planFeatureQuery } from '../../../lib/query/query-plan.js';
 import { toPositional } from '../../../lib/query/sql-chunks.js';
 import { parcelsLayer } from './parcels-layer.js';
@@ -20,7 +20,7 @@ describe('query plans for typical rest-js requests', () => {
     expect(plan.limit).toBe(2001);
     expect(plan.spatialFilter).toBeNull();
     expect(toPositional(plan.statement())).toEqual({
-      text: `SELECT ${ALL_COLUMNS}, ${SHAPE_TEXT} FROM "fl_parcels_0" ORDER BY "objectid" LIMIT $1::integer`,
+      text: `SELECT ${ALL_COLUMNS}, ${SHAPE_COLUMNS} FROM "fl_parcels_0" ORDER BY "objectid" LIMIT $1::integer`,
       params: [2001],
     });
   });
@@ -34,7 +34,7 @@ describe('query plans for typical rest-js requests', () => {
 
   it('pages with the offset of queryAllFeatures', () => {
     expect(toPositional(planOf('queryAllFeatures second page').statement())).toEqual({
-      text: `SELECT ${ALL_COLUMNS}, ${SHAPE_TEXT} FROM "fl_parcels_0" ORDER BY "objectid" LIMIT $1::integer OFFSET $2::integer`,
+      text: `SELECT ${ALL_COLUMNS}, ${SHAPE_COLUMNS} FROM "fl_parcels_0" ORDER BY "objectid" LIMIT $1::integer OFFSET $2::integer`,
       params: [2001, 2000],
     });
   });
@@ -53,7 +53,7 @@ describe('query plans for typical rest-js requests', () => {
   it('orders by the asked fields, then by object id for stable pages', () => {
     const plan = planOf('queryFeatures defaults', { orderByFields: 'POP DESC,Name', outFields: 'Name' });
     expect(toPositional(plan.statement()).text).toBe(
-      `SELECT "objectid", "name", ${SHAPE_TEXT} FROM "fl_parcels_0" ORDER BY "pop" DESC, "name" ASC, "objectid" LIMIT $1::integer`,
+      `SELECT "objectid", "name", ${SHAPE_COLUMNS} FROM "fl_parcels_0" ORDER BY "pop" DESC, "name" ASC, "objectid" LIMIT $1::integer`,
     );
   });
 
@@ -61,13 +61,13 @@ describe('query plans for typical rest-js requests', () => {
     const plan = planOf('map view envelope');
     expect(toPositional(plan.spatialFilter!.candidates)).toEqual({
       text:
-        `SELECT "objectid", ${SHAPE_TEXT} FROM "fl_parcels_0" WHERE "bbox" && box(point($1::double precision, $2::double precision),` +
+        `SELECT "objectid", ${SHAPE_COLUMNS} FROM "fl_parcels_0" WHERE "bbox" && box(point($1::double precision, $2::double precision),` +
         ' point($3::double precision, $4::double precision)) ORDER BY "objectid"',
       params: [-9200000, 4200000, -9100000, 4300000],
     });
     expect(plan.spatialFilter!.filter.spatialRel).toBe('esriSpatialRelIntersects');
     expect(toPositional(plan.statement([7, 9]))).toEqual({
-      text: `SELECT "objectid", "name", ${SHAPE_TEXT} FROM "fl_parcels_0" WHERE "objectid" = ANY($1::integer[]) ORDER BY "objectid" LIMIT $2::integer`,
+      text: `SELECT "objectid", "name", ${SHAPE_COLUMNS} FROM "fl_parcels_0" WHERE "objectid" = ANY($1::integer[]) ORDER BY "objectid" LIMIT $2::integer`,
       params: ['{7,9}', 2001],
     });
   });
