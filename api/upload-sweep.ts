@@ -1,13 +1,15 @@
 /**
  * Temporary upload files of requests that never ended: a process killed while a file part was being
  * written leaves its `upload-*` file in `DATA_DIR/tmp` (a request that ends, however, removes its own).
- * Every API process removes such files once they are an hour old, at its start and every hour. A live
+ * Every API process removes such files once they are an hour old, at its start and every hour, and the
+ * `upload-kept-*` directories of uploads kept for the process's own worker (kept a minute at most). A live
  * upload writes its file as its bytes arrive, and a request that stops sending is ended by the server's
  * request timeout long before an hour, so no file of a live request is that old; several processes
  * sharing one `DATA_DIR` leave each other's live files alone.
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { KEPT_UPLOAD_PREFIX } from '../infra/readers/sqlite-spool.js';
 
 /** A temporary upload file untouched for this long belongs to no live request. */
 export const STALE_UPLOAD_MS = 60 * 60 * 1000;
@@ -26,8 +28,10 @@ export async function removeStaleUploads(tmpDir: string, now = Date.now()): Prom
     const path = join(tmpDir, name);
     try {
       const s = await stat(path);
-      if (!s.isFile() || now - s.mtimeMs < STALE_UPLOAD_MS) continue;
-      await rm(path, { force: true });
+      // A kept upload's directory (infra/readers/sqlite-spool.ts) is removed with its copy.
+      const kept = s.isDirectory() && name.startsWith(KEPT_UPLOAD_PREFIX);
+      if ((!s.isFile() && !kept) || now - s.mtimeMs < STALE_UPLOAD_MS) continue;
+      await rm(path, { force: true, recursive: kept });
       removed++;
     } catch {
       // Removed meanwhile by its request or another process.

@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { SEARCH_ATTRIBUTES } from './embedded-services.js';
 import type { Logger } from './logger.js';
 import { createOutboundFetch } from './outbound-fetch.js';
+import { keepUploadsForThisProcess } from './readers/sqlite-spool.js';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -41,6 +42,8 @@ export interface WorkerOptions {
 }
 
 export async function createWorker({ config, deps }: WorkerOptions): Promise<Worker> {
+  // Planning in this process may take a GeoPackage upload's own file (infra/readers/sqlite-spool.ts).
+  keepUploadsForThisProcess();
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await Worker.create({
     connection,

@@ -23,7 +23,7 @@ import { geoJsonBatches, scanGeoJson } from './geojson-source.js';
 import type { DeclaredField } from './layer-plan.js';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits, parseShapefileZip } from './parse-thread.js';
 import { openSqlite } from './sqlite-catalog.js';
-import { keepSpooled, takeSpooled } from './sqlite-spool.js';
+import { keepSpooled, takeSpooled } from '../../infra/readers/sqlite-spool.js';
 import { sqliteLayerBatches, sqliteSourceTables } from './sqlite-tables.js';
 
 export const SAMPLE_ROWS = 1000;

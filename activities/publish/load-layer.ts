@@ -35,7 +35,7 @@ import type { PublishDeps } from './publish-deps.js';
 import { createRemoteGeocoder, remoteGeocodeService } from './remote-geocoder.js';
 import { createRowEncoder } from './row-encoder.js';
 import { SqliteEncoderThread } from './sqlite-encoder-thread.js';
-import { keepSpooled, takeSpooled } from './sqlite-spool.js';
+import { keepSpooled, takeSpooled } from '../../infra/readers/sqlite-spool.js';
 import type { ThreadCopy } from './thread-copy.js';
 
 export interface LoadProgress extends ResumePoint {

@@ -11,6 +11,7 @@ import { deleteService, findServiceByName, insertService } from '../../db/reposi
 import { deleteTileCache, findTileCacheByName } from '../../db/repositories/tile-caches.js';
 import type { PublishRequest } from '../../db/schema/publish-request.js';
 import { publishSourceKey } from '../../infra/object-keys.js';
+import { keepUploadedCopy } from '../../infra/readers/sqlite-spool.js';
 import { serviceDefinitionKind, sevenZipNames } from '../../infra/service-definition.js';
 import { isAdmin } from '../../lib/access/roles.js';
 import { badRequest, forbidden, GeoError, internalError } from '../../lib/errors.js';
@@ -232,6 +233,10 @@ export async function publish(c: Context<AppEnv>) {
     });
     created = true;
     await stored;
+    // A GeoPackage or SQLite upload's temporary file is the object's bytes: planning in this process
+    // reads it instead of copying the object back out of MinIO (a million points: 168 MB).
+    if (request.fileType === 'sqlite' && source.kind === 'file')
+      await keepUploadedCopy(deps.store, sourceKey, source.path);
     await startWorkflow(c, job, cache);
     return servicesResponse(c, job, cacheJob);
   } catch (e) {

@@ -2,7 +2,7 @@
  * Upload files a killed process left in DATA_DIR/tmp are removed once an hour old (api/upload-sweep.ts);
  * younger ones (a live request's) and files that are not uploads stay.
  */
-import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,8 +29,21 @@ describe('stale upload files', () => {
     const older = file('upload-ffffffffffffffffffffffff', 3 * 24 * 3600 * 1000);
     const live = file('upload-000000000000000000000000', STALE_UPLOAD_MS - 60_000);
     const other = file('kept-by-someone-else', 10 * STALE_UPLOAD_MS);
-    expect(await removeStaleUploads(dir, now)).toBe(2);
+    // Directories of uploads kept for the process's worker (infra/readers/sqlite-spool.ts).
+    const keptDir = (name: string, ageMs: number) => {
+      const path = join(dir, name);
+      mkdirSync(path);
+      writeFileSync(join(path, 'source.db'), 'x');
+      const at = new Date(now - ageMs);
+      utimesSync(path, at, at);
+      return path;
+    };
+    const keptStale = keptDir('upload-kept-AbC123', STALE_UPLOAD_MS + 1000);
+    const keptLive = keptDir('upload-kept-XyZ789', 1000);
+    const otherDir = keptDir('upload-something-else', 10 * STALE_UPLOAD_MS);
+    expect(await removeStaleUploads(dir, now)).toBe(3);
     expect([killed, older, live, other].map((p) => existsSync(p))).toEqual([false, false, true, true]);
+    expect([keptStale, keptLive, otherDir].map((p) => existsSync(p))).toEqual([false, true, true]);
     expect(await removeStaleUploads(dir, now)).toBe(0);
   });
 

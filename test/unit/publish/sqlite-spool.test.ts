@@ -1,8 +1,16 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { keepSpooled, takeSpooled } from '../../../activities/publish/sqlite-spool.js';
 import type { ObjectStore } from '../../../infra/object-store.js';
+import {
+  KEPT_UPLOAD_PREFIX,
+  keepSpooled,
+  keepUploadedCopy,
+  keepUploadsForThisProcess,
+  takeSpooled,
+} from '../../../infra/readers/sqlite-spool.js';
 
 /** A store of one object whose bytes and ETag the test changes, counting the reads of it. */
 function oneObjectStore(initial: string) {
@@ -58,5 +66,45 @@ describe('the temporary copy of a GeoPackage shared by planning and the load', (
     const taken = await takeSpooled(store, 'k3');
     expect(taken.path).toBe(b.path);
     await taken.remove();
+  });
+
+  it("keeps an upload's own file for planning in a process that runs a worker, past the request's removal", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kept-upload-'));
+    try {
+      const upload = (bytes: string) => {
+        const path = join(dir, `upload-${bytes.length}`);
+        writeFileSync(path, bytes);
+        return path;
+      };
+      const { store, state } = oneObjectStore('uploaded bytes');
+      // No worker in this process (an API alone): nothing is kept, planning copies the object.
+      await keepUploadedCopy(store, 'k5', upload('uploaded bytes'));
+      const copied = await takeSpooled(store, 'k5');
+      expect(state.reads).toBe(1);
+      await copied.remove();
+
+      keepUploadsForThisProcess();
+      const first = upload('uploaded bytes');
+      await keepUploadedCopy(store, 'k5', first);
+      rmSync(first); // the request ends and removes its file
+      const planning = await takeSpooled(store, 'k5');
+      expect(readFileSync(planning.path, 'utf8')).toBe('uploaded bytes');
+      expect(state.reads).toBe(1);
+      expect(dirname(planning.path).startsWith(join(dir, KEPT_UPLOAD_PREFIX))).toBe(true);
+      await planning.remove();
+      expect(existsSync(dirname(planning.path))).toBe(false);
+
+      // The object replaced after the upload was kept: planning copies the object's new bytes.
+      const second = upload('uploaded bytes');
+      await keepUploadedCopy(store, 'k6', second);
+      state.bytes = 'replaced bytes!';
+      state.etag = 'e9';
+      const fresh = await takeSpooled(store, 'k6');
+      expect(readFileSync(fresh.path, 'utf8')).toBe('replaced bytes!');
+      expect(state.reads).toBe(2);
+      await fresh.remove();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,12 +5,15 @@
  * same file. Copying a 168 MB file took 1.4–1.9 s each time (bench/README.md). A copy is kept at
  * most `KEEP_MS` and is taken only while the object still has the size and ETag it had when copied,
  * so a replaced object (an item's file updated) is copied again; a load on another worker copies the
- * file itself.
+ * file itself. Where the API and a worker share the process (`npm start`, the benches), an uploaded
+ * file's own temporary file is kept the same way (keepUploadedCopy), so planning does not copy the
+ * object back out of MinIO either.
  */
 import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
-import type { ObjectStore } from '../../infra/object-store.js';
-import { spoolObject } from '../../infra/readers/sqlite-pages.js';
+import { link, mkdtemp, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { ObjectStore } from '../object-store.js';
+import { spoolObject } from './sqlite-pages.js';
 
 export interface Spooled {
   path: string;
@@ -75,4 +78,35 @@ export async function keepSpooled(key: string, spooled: Spooled & { version: str
   }, KEEP_MS);
   timer.unref();
   kept.set(key, { path: spooled.path, remove: spooled.remove, version: spooled.version, timer });
+}
+
+/** Set when a worker runs in this process (createWorker): only then is an uploaded file kept. */
+let workerHere = false;
+
+/** This process runs a worker: the uploads its API receives may be kept for that worker's steps. */
+export function keepUploadsForThisProcess(): void {
+  workerHere = true;
+}
+
+/** A kept upload's directory is named so: DATA_DIR/tmp's sweep removes one a killed process left. */
+export const KEPT_UPLOAD_PREFIX = 'upload-kept-';
+
+/**
+ * Keeps the file an upload was written to while its bytes went to the object at `key` (the same bytes,
+ * api/params.ts) as a copy taken by the next step, as planning's own copy would be kept: linked into a
+ * directory of its own beside it, so the request's removal of its file leaves the copy. Only when a
+ * worker runs in this process; on any failure nothing is kept, and planning copies the object.
+ */
+export async function keepUploadedCopy(store: ObjectStore, key: string, uploadPath: string): Promise<void> {
+  if (!workerHere) return;
+  const dir = await mkdtemp(join(dirname(uploadPath), KEPT_UPLOAD_PREFIX)).catch(() => null);
+  if (!dir) return;
+  const remove = () => rm(dir, { recursive: true, force: true });
+  try {
+    const path = join(dir, 'source.db');
+    await link(uploadPath, path);
+    await keepSpooled(key, { path, remove, version: await versionOf(store, key) });
+  } catch {
+    await remove();
+  }
 }
