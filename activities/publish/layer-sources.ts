@@ -8,6 +8,7 @@
 import type { LayerPlan, LayerRequest, PublishRequest, SourcePlan } from '../../db/schema/publish-request.js';
 import type { ObjectStore } from '../../infra/object-store.js';
 import { openSqlitePath, sqliteFromBytes } from '../../infra/readers/sqlite-pages.js';
+import { keepSpooled, takeSpooled } from '../../infra/readers/sqlite-spool.js';
 import { serviceDefinitionKind, sevenZipEntries } from '../../infra/service-definition.js';
 import { badRequest } from '../../lib/errors.js';
 import type { EsriGeometry, EsriGeometryType, SpatialReference } from '../../lib/geometry/types.js';
@@ -23,7 +24,6 @@ import { geoJsonBatches, scanGeoJson } from './geojson-source.js';
 import type { DeclaredField } from './layer-plan.js';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits, parseShapefileZip } from './parse-thread.js';
 import { openSqlite } from './sqlite-catalog.js';
-import { keepSpooled, takeSpooled } from '../../infra/readers/sqlite-spool.js';
 import { sqliteLayerBatches, sqliteSourceTables } from './sqlite-tables.js';
 
 export const SAMPLE_ROWS = 1000;

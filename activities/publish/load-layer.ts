@@ -21,13 +21,13 @@ import { type ErrorRecord, insertErrorRecords, updateJobProgress } from '../../d
 import { beginLoadAttempt } from '../../db/repositories/load-attempts.js';
 import type { LayerPlan, PublishRequest } from '../../db/schema/publish-request.js';
 import { sharedBoundaryLookup } from '../../infra/boundary-service.js';
+import { keepSpooled, takeSpooled } from '../../infra/readers/sqlite-spool.js';
 import { WGS84 } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
 import { recordProgress } from '../heartbeat.js';
 import { lookupOf, lookupRows } from './boundary-lookup-rows.js';
 import { CsvEncoderThread, prestartCsvEncoderThread, type ThreadBatch } from './csv-encoder-thread.js';
 import { CsvLoadThread, prestartCsvLoadThread } from './csv-load-thread.js';
-
 import { type CsvDialect, csvByteBatches } from './csv-source.js';
 import { type GeocodeCounts, geocodeRows } from './geocoder.js';
 import { layerBatches, type ResumePoint } from './layer-sources.js';
@@ -35,7 +35,6 @@ import type { PublishDeps } from './publish-deps.js';
 import { createRemoteGeocoder, remoteGeocodeService } from './remote-geocoder.js';
 import { createRowEncoder } from './row-encoder.js';
 import { SqliteEncoderThread } from './sqlite-encoder-thread.js';
-import { keepSpooled, takeSpooled } from '../../infra/readers/sqlite-spool.js';
 import type { ThreadCopy } from './thread-copy.js';
 
 export interface LoadProgress extends ResumePoint {
