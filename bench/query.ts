@@ -2,14 +2,16 @@
  * A bbox query returning about 1,000 of 1,000,000 points, through FeatureServer/0/query (f=json, all
  * fields, geometry) against the same query written by hand on the same PostgreSQL table, with its JSON
  * rendering (see bench/README.md):
- *   npx tsx bench/query.ts [--rows 1000000] [--seconds 10] [--concurrency 1,16] [--pg postgres://…]
+ *   npx tsx bench/query.ts [--rows 1000000] [--seconds 10] [--rounds 5] [--concurrency 1,16] [--pg postgres://…]
  *
  * The product runs as production runs it (api/main.ts, one process, bench/tile-bench-serve.ts) against the
  * bench stack; this process is the client of both sides. Ours: an HTTP GET per query, the answer read
  * whole as text. By hand: one prepared statement on the table with the same filter the plan uses (the box,
  * and the point in the box, so the point index answers), the rows rendered as Esri JSON features
  * (attributes named after the layer's fields, the point read from its box) and stringified. Both sides ask the
- * same boxes in the same order; a sample is checked to return the same object ids.
+ * same boxes in the same order; a sample is checked to return the same object ids. At each concurrency the
+ * two sides take turns, `--rounds` rounds each of `--seconds / --rounds` seconds, and each side's latencies
+ * of all its rounds make its percentiles, so a machine that slows or speeds up during the run moves both.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -26,6 +28,7 @@ const { values } = parseArgs({
   options: {
     rows: { type: 'string', default: '1000000' },
     seconds: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '5' },
     concurrency: { type: 'string', default: '1,16' },
     pg: {
       type: 'string',
@@ -35,6 +38,7 @@ const { values } = parseArgs({
 });
 const rows = Number(values.rows);
 const seconds = Number(values.seconds);
+const rounds = Math.max(1, Math.floor(Number(values.rounds)));
 const dir = '/tmp/query-bench';
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
@@ -75,16 +79,18 @@ interface Timing {
   count: number;
 }
 
-/** `concurrency` loops over the boxes for `seconds`; latencies of every call, in ms. */
-async function measure(
+/** `concurrency` loops over the boxes for `forSeconds`; latencies of every call, in ms, and the time taken. */
+async function measureRound(
   concurrency: number,
   ask: (b: [number, number, number, number]) => Promise<unknown>,
   list: [number, number, number, number][],
-): Promise<Timing> {
+  forSeconds: number,
+  start: number,
+): Promise<{ latencies: number[]; elapsed: number }> {
   const latencies: number[] = [];
-  let next = 0;
-  const until = performance.now() + seconds * 1000;
+  let next = start;
   const started = performance.now();
+  const until = started + forSeconds * 1000;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < until) {
@@ -95,11 +101,57 @@ async function measure(
       }
     }),
   );
-  const elapsed = (performance.now() - started) / 1000;
+  return { latencies, elapsed: (performance.now() - started) / 1000 };
+}
+
+function timingOf(latencies: number[], elapsed: number): Timing {
   latencies.sort((a, b) => a - b);
   const at = (p: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
   return { rps: latencies.length / elapsed, p50: at(50), p99: at(99), count: latencies.length };
+}
+
+/** One side alone for `seconds`. */
+async function measure(
+  concurrency: number,
+  ask: (b: [number, number, number, number]) => Promise<unknown>,
+  list: [number, number, number, number][],
+): Promise<Timing> {
+  const { latencies, elapsed } = await measureRound(concurrency, ask, list, seconds, 0);
+  return timingOf(latencies, elapsed);
+}
+
+/**
+ * Both sides in turns: `rounds` rounds each, hand first in odd rounds and ours first in even ones, each
+ * round going on through the boxes where that side's last round stopped.
+ */
+async function measureInTurns(
+  concurrency: number,
+  sides: [
+    (b: [number, number, number, number]) => Promise<unknown>,
+    (b: [number, number, number, number]) => Promise<unknown>,
+  ],
+  list: [number, number, number, number][],
+): Promise<[Timing, Timing]> {
+  const pooled = [
+    { latencies: [] as number[], elapsed: 0 },
+    { latencies: [] as number[], elapsed: 0 },
+  ];
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? [0, 1] : [1, 0];
+    for (const side of order) {
+      const r = await measureRound(
+        concurrency,
+        sides[side],
+        list,
+        seconds / rounds,
+        pooled[side].latencies.length,
+      );
+      pooled[side].latencies.push(...r.latencies);
+      pooled[side].elapsed += r.elapsed;
+    }
+  }
+  return [timingOf(pooled[0].latencies, pooled[0].elapsed), timingOf(pooled[1].latencies, pooled[1].elapsed)];
 }
 
 /**
@@ -245,11 +297,10 @@ try {
       sqlClient.unsafe(statement, [`(${b[0]},${b[1]}),(${b[2]},${b[3]})`], { prepare: true }),
     );
     for (const c of values.concurrency.split(',').map(Number)) {
-      const h = await measure(c, byHand, list);
-      const o = await measure(c, ours, list);
+      const [h, o] = await measureInTurns(c, [byHand, ours], list);
       const fmt = (t: Timing) =>
         `${t.rps.toFixed(0).padStart(6)} queries/s  p50 ${t.p50.toFixed(1).padStart(6)} ms  p99 ${t.p99.toFixed(1).padStart(6)} ms`;
-      console.log(`concurrency ${c} (load ${load()})`);
+      console.log(`concurrency ${c}, ${rounds} rounds each in turns (load ${load()})`);
       console.log(`  hand-written SQL + JSON  ${fmt(h)}`);
       console.log(`  ours, FeatureServer      ${fmt(o)}`);
       console.log(
