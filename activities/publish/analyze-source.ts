@@ -10,7 +10,8 @@
  */
 import type { LayerPlan, LayerRequestWithLocale, PublishFileType } from '../../db/schema/publish-request.js';
 import type { ObjectStore } from '../../infra/object-store.js';
-import { openSqlitePath, spoolObject } from '../../infra/readers/sqlite-pages.js';
+import { openSqlitePath } from '../../infra/readers/sqlite-pages.js';
+import { keepSpooled, takeSpooled } from '../../infra/readers/sqlite-spool.js';
 import { badRequest } from '../../lib/errors.js';
 import {
   ANALYZE_SAMPLE_BYTES,
@@ -365,10 +366,15 @@ async function* objectChunks(store: ObjectStore, key: string): AsyncGenerator<Bu
  * holds the database in memory.
  */
 async function analyzeSqliteObject(store: ObjectStore, key: string, name: string) {
-  const spooled = await spoolObject(store, key);
+  // The item's file kept when it was added in this process is read, and kept again for its publish.
+  const spooled = await takeSpooled(store, key);
+  let keep = false;
   try {
-    return await analyzeSqlite(() => openSqlitePath(spooled.path), name, 1000);
+    const answer = await analyzeSqlite(() => openSqlitePath(spooled.path), name, 1000);
+    keep = spooled.wasKept;
+    return answer;
   } finally {
-    await spooled.remove();
+    if (keep) await keepSpooled(key, spooled);
+    else await spooled.remove();
   }
 }

@@ -9,6 +9,7 @@ import type { Context } from 'hono';
 import type { ItemRow } from '../../db/repositories/items.js';
 import type { ObjectStore } from '../../infra/object-store.js';
 import { createOutboundFetch } from '../../infra/outbound-fetch.js';
+import { isSqliteFile, keepsUploads, keepUploadedCopy } from '../../infra/readers/sqlite-spool.js';
 import { GeoError } from '../../lib/errors.js';
 import type { AppEnv } from '../env.js';
 import type { UploadedFile } from '../params.js';
@@ -56,6 +57,9 @@ export async function storeUpload(
   const key = dataKey(itemId);
   const contentType = contentTypeOf(file.filename, file.mimeType);
   await store.put(key, createReadStream(file.path), file.size, contentType);
+  // A GeoPackage or SQLite file is kept for analyze and a publish of the item run by this process's
+  // worker, which then read it without copying the object back out of MinIO.
+  if (keepsUploads() && (await isSqliteFile(file.path))) await keepUploadedCopy(store, key, file.path);
   return { dataKey: key, dataSize: file.size, dataContentType: contentType };
 }
 

@@ -12,6 +12,7 @@ import { findItem } from '../../db/repositories/items.js';
 import type { UserRow } from '../../db/repositories/users.js';
 import type { PublishFileType } from '../../db/schema/publish-request.js';
 import type { ObjectStore } from '../../infra/object-store.js';
+import { copyObjectWithKept } from '../../infra/readers/sqlite-spool.js';
 import { badRequest, forbidden, itemNotFound } from '../../lib/errors.js';
 import type { RequestParams, StagedFile } from '../params.js';
 
@@ -82,7 +83,8 @@ export function checkSourceSize(fileType: PublishFileType, source: SourceRef, sq
  */
 export async function storeSource(store: ObjectStore, source: SourceRef, key: string): Promise<void> {
   if (source.kind === 'item') {
-    await store.copy(source.key, key);
+    // The item's file kept when it was added in this process (a GeoPackage) goes over to the job's copy.
+    await copyObjectWithKept(store, source.key, key);
   } else if (source.kind === 'file' && source.staged) {
     if (source.staged.key === key) source.staged.adopt();
     else await store.copy(source.staged.key, key);

@@ -7,10 +7,12 @@
  * so a replaced object (an item's file updated) is copied again; a load on another worker copies the
  * file itself. Where the API and a worker share the process (`npm start`, the benches), an uploaded
  * file's own temporary file is kept the same way (keepUploadedCopy), so planning does not copy the
- * object back out of MinIO either.
+ * object back out of MinIO either: a publish's upload for its planning, an item's file (addItem, update)
+ * for analyze, which keeps it again, and for a publish of the item, which takes it over with the item's
+ * object copied to the job's (copyObjectWithKept).
  */
 import { rmSync } from 'node:fs';
-import { link, mkdtemp, rm } from 'node:fs/promises';
+import { link, mkdtemp, open, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ObjectStore } from '../object-store.js';
 import { spoolObject } from './sqlite-pages.js';
@@ -48,16 +50,17 @@ process.once('exit', () => {
 export async function takeSpooled(
   store: ObjectStore,
   key: string,
-): Promise<Spooled & { version: string | null }> {
+): Promise<Spooled & { version: string | null; wasKept: boolean }> {
   const version = await versionOf(store, key);
   const k = kept.get(key);
   if (k) {
     kept.delete(key);
     clearTimeout(k.timer);
-    if (version !== null && k.version === version) return { path: k.path, remove: k.remove, version };
+    if (version !== null && k.version === version)
+      return { path: k.path, remove: k.remove, version, wasKept: true };
     await k.remove();
   }
-  return { ...(await spoolObject(store, key)), version };
+  return { ...(await spoolObject(store, key)), version, wasKept: false };
 }
 
 /** Keeps a copy for the next step in this process (`KEEP_MS` at most); without a version it is removed. */
@@ -88,6 +91,9 @@ export function keepUploadsForThisProcess(): void {
   workerHere = true;
 }
 
+/** Whether an upload's file would be kept here (a worker runs in this process). */
+export const keepsUploads = (): boolean => workerHere;
+
 /** A kept upload's directory is named so: DATA_DIR/tmp's sweep removes one a killed process left. */
 export const KEPT_UPLOAD_PREFIX = 'upload-kept-';
 
@@ -108,5 +114,45 @@ export async function keepUploadedCopy(store: ObjectStore, key: string, uploadPa
     await keepSpooled(key, { path, remove, version: await versionOf(store, key) });
   } catch {
     await remove();
+  }
+}
+
+/** The 16 bytes every SQLite database (GeoPackages included) starts with. */
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+/** Whether the file at `path` is an SQLite database (by its header). */
+export async function isSqliteFile(path: string): Promise<boolean> {
+  const handle = await open(path, 'r').catch(() => null);
+  if (!handle) return false;
+  try {
+    const head = Buffer.alloc(SQLITE_HEADER.length);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return bytesRead === head.length && head.equals(SQLITE_HEADER);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Copies the object at `from` (an item's file) to `to` in the store, and hands the copy kept for `from`
+ * over to `to`. A server-side copy of an object stored in parts gets an ETag of its own, so the bytes are
+ * known to be the kept ones when `from` has the kept size and ETag both before and after the copy; a file
+ * replaced meanwhile, or a kept copy taken meanwhile, leaves nothing carried (the stale one removed).
+ */
+export async function copyObjectWithKept(store: ObjectStore, from: string, to: string): Promise<void> {
+  const k = kept.get(from);
+  const before = k ? await versionOf(store, from).catch(() => null) : null;
+  await store.copy(from, to);
+  if (!k || kept.get(from) !== k) return;
+  kept.delete(from);
+  clearTimeout(k.timer);
+  const [after, copied] = await Promise.all([
+    versionOf(store, from).catch(() => null),
+    versionOf(store, to).catch(() => null),
+  ]);
+  if (before === k.version && after === k.version && copied !== null) {
+    await keepSpooled(to, { path: k.path, remove: k.remove, version: copied });
+  } else {
+    await k.remove();
   }
 }
