@@ -130,6 +130,11 @@ export function* sqliteBatches(
    * collection. Resume points are only those of whole batches.
    */
   pieceRows = size,
+  /**
+   * Geometries only: the rows carry no attributes, and each record is read only as far as its geometry
+   * (a layer's extent: the attribute texts after the geometry are not decoded).
+   */
+  geometryOnly = false,
 ): Generator<SourceBatch & { partial?: boolean }> {
   const layout = tableLayout(db, layer.table);
   const positionOf = (column: string) => {
@@ -140,7 +145,7 @@ export function* sqliteBatches(
   };
   if (layer.key !== 'rowid' && positionOf(layer.key) !== -1)
     throw badRequest('Unable to read the file.', [`${layer.key} is not the rowid of ${layer.table}.`]);
-  const positions = layer.columns.map(positionOf);
+  const positions = geometryOnly ? [] : layer.columns.map(positionOf);
   const geometryAt = layer.geometryColumn ? positionOf(layer.geometryColumn) : null;
   const { defaultOf } = layout;
   // A row's first `count` values are its record's (rowsWhere reuses one array for every row).
@@ -158,6 +163,7 @@ export function* sqliteBatches(
     layout.root,
     start.rowNumber > 0 ? start.byteOffset : Number.NEGATIVE_INFINITY,
     wanted,
+    geometryOnly && geometryAt !== null && geometryAt >= 0 ? geometryAt : Number.POSITIVE_INFINITY,
   );
   const next = () => reading(() => rowsAfter.next());
   let rowNumber = start.rowNumber;
@@ -172,7 +178,7 @@ export function* sqliteBatches(
     }
     const { rowid, values, count } = r.value;
     batch ??= empty(rowNumber, spatial);
-    const row: CellValue[] = new Array(n);
+    const row: CellValue[] = n === 0 ? NO_CELLS : new Array(n);
     for (let i = 0; i < n; i++) row[i] = cell(valueAt(values, count, rowid, positions[i]));
     batch.rows.push(row);
     if (geometryAt !== null) {
@@ -201,6 +207,9 @@ export function* sqliteBatches(
     yield { ...empty(rowNumber, spatial), next: piece.next };
   }
 }
+
+/** The cells of every row of a read without attributes (never written to). */
+const NO_CELLS: CellValue[] = [];
 
 const empty = (rowNumber: number, spatial: boolean): SourceBatch => ({
   rows: [],

@@ -6,7 +6,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { LayerPlan, PublishRequest } from '../../db/schema/publish-request.js';
 import type { OpenedSqlite } from '../../infra/readers/sqlite-pages.js';
 import { badRequest } from '../../lib/errors.js';
-import { geometryBounds, unionBounds } from '../../lib/geometry/index.js';
+import { geometryBounds } from '../../lib/geometry/index.js';
 import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
 import { proj4ForWkid } from '../../lib/projection/index.js';
 import type { SourceBatch, SourceTable } from './layer-sources.js';
@@ -101,14 +101,35 @@ const COUNTED_MIN_BYTES = 4 * 1024 * 1024;
 /** The extent of a table's geometries in its own spatial reference (analyze reads every row once). */
 export async function sqliteExtent(db: SqliteDatabase, table: SqliteTable): Promise<Bounds | null> {
   if (table.source.kind !== 'sqlite' || !table.geometryType) return null;
-  let extent: Bounds | null = null;
-  for (const batch of sqliteBatches(db, table.source, table.geometryType, { byteOffset: 0, rowNumber: 0 })) {
+  let [xmin, ymin, xmax, ymax] = [
+    Number.POSITIVE_INFINITY,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+  ];
+  const batches = sqliteBatches(
+    db,
+    table.source,
+    table.geometryType,
+    { byteOffset: 0, rowNumber: 0 },
+    undefined,
+    undefined,
+    undefined,
+    true,
+  );
+  for (const batch of batches) {
     await setImmediate(); // one batch at a time, so the API answers other requests meanwhile
     for (const g of batch.geometries ?? []) {
-      if (g && !('reason' in g)) extent = unionBounds([extent, geometryBounds(g)]);
+      if (!g || 'reason' in g) continue;
+      const b = geometryBounds(g);
+      if (!b) continue;
+      if (b[0] < xmin) xmin = b[0];
+      if (b[1] < ymin) ymin = b[1];
+      if (b[2] > xmax) xmax = b[2];
+      if (b[3] > ymax) ymax = b[3];
     }
   }
-  return extent;
+  return xmin <= xmax ? [xmin, ymin, xmax, ymax] : null;
 }
 
 /** Batches of a planned sqlite layer from its resume point. */

@@ -154,6 +154,8 @@ export class SqliteFile {
     root: number,
     after: number,
     wanted: (index: number) => boolean,
+    /** Only the values at record positions up to this one are read (a reader of one early column). */
+    upTo = Number.POSITIVE_INFINITY,
   ): Generator<ScratchRow | number> {
     const scratch: ScratchRow = { rowid: 0, values: [], count: 0 };
     let index = 0;
@@ -169,7 +171,7 @@ export class SqliteFile {
       }
       while (i < cells) {
         if (wanted(index)) {
-          yield this.leafCellInto(bytes, number, headerOffset + 8 + i * 2, scratch);
+          yield this.leafCellInto(bytes, number, headerOffset + 8 + i * 2, scratch, upTo);
           i++;
           index++;
           continue;
@@ -220,31 +222,48 @@ export class SqliteFile {
         count++;
         let at = cellPointer(bytes, headerOffset + 8 + c * 2);
         const size = readVarint(bytes, at);
-        at = readVarint(bytes, size.next).next;
-        const payload =
-          size.value <= this.maxLocal
-            ? bytes.subarray(at, at + size.value)
-            : this.overflowPayload(bytes, at, size.value);
-        const headerSize = readVarint(payload, 0);
+        at = skipVarint(bytes, size.next); // the rowid
+        // The record is read where it lies on the page (no view made of it) unless it overflows.
+        let record = bytes;
+        let base = at;
+        // A local record cut by the page's end is read as far as the page goes (and found too short).
+        let length = Math.max(0, Math.min(size.value, bytes.length - at));
+        if (size.value > this.maxLocal) {
+          record = this.overflowPayload(bytes, at, size.value);
+          base = 0;
+          length = size.value;
+        }
+        const recordEnd = base + length;
+        const headerSize = readVarint(record, base);
+        if (headerSize.next > recordEnd) throw new SqliteFormatError(VARINT_PAST_END);
+        const headerEnd = base + headerSize.value;
         let h = headerSize.next;
         let body = headerSize.value;
         let column = 0;
-        for (; h < headerSize.value; column++) {
-          const st = readVarint(payload, h);
-          h = st.next;
-          const t = st.value;
-          const length = t <= 6 ? INT_BYTES[t] : t === 7 ? 8 : t >= 12 ? (t - 12 - (t & 1)) / 2 : 0;
-          const wanted = positions.indexOf(column);
+        for (; h < headerEnd; column++) {
+          if (h >= recordEnd) throw new SqliteFormatError(VARINT_PAST_END);
+          // Serial types under 128 take one byte.
+          let t = record[h];
+          if (t < 0x80) h++;
+          else {
+            const st = readVarint(record, h);
+            if (st.next > recordEnd) throw new SqliteFormatError(VARINT_PAST_END);
+            h = st.next;
+            t = st.value;
+          }
+          const valueLength = t <= 6 ? INT_BYTES[t] : t === 7 ? 8 : t >= 12 ? (t - 12 - (t & 1)) / 2 : 0;
+          const wanted = positions.length === 0 ? -1 : positions.indexOf(column);
           if (wanted >= 0) {
             let n = 0;
-            if (t >= 12) n = length;
-            else if (t >= 1 && t <= 9) n = String(this.record(payload)[column]).length;
+            if (t >= 12) n = valueLength;
+            else if (t >= 1 && t <= 9)
+              n = String(this.record(record.subarray(base, recordEnd))[column]).length;
             if (n > longest[wanted]) longest[wanted] = n;
           }
-          body += length;
+          body += valueLength;
         }
         if (column < fewest) fewest = column;
-        if (body > payload.length) throw new SqliteFormatError('A record value runs past its record.');
+        if (body > length) throw new SqliteFormatError('A record value runs past its record.');
       }
     }
     return { count, longest, fewest: count === 0 ? 0 : fewest };
@@ -338,6 +357,7 @@ export class SqliteFile {
     pageNumber: number,
     pointerAt: number,
     into: ScratchRow,
+    upTo = Number.POSITIVE_INFINITY,
   ): ScratchRow {
     let at = cellPointer(bytes, pointerAt);
     if (at >= bytes.length) throw new SqliteFormatError(`A cell of page ${pageNumber} lies outside it.`);
@@ -366,7 +386,7 @@ export class SqliteFile {
       payload = this.overflowPayload(bytes, at, total);
     }
     into.rowid = rowid.value;
-    into.count = this.recordInto(payload, into.values);
+    into.count = this.recordInto(payload, into.values, upTo);
     return into;
   }
 
@@ -406,8 +426,11 @@ export class SqliteFile {
     return values;
   }
 
-  /** The record's values into `values` from its start (its later entries left as they are); their number. */
-  private recordInto(payload: Uint8Array, values: SqliteValue[]): number {
+  /**
+   * The record's values into `values` from its start (its later entries left as they are); their number.
+   * With `upTo`, the values past that position are not read (the number is then at most `upTo + 1`).
+   */
+  private recordInto(payload: Uint8Array, values: SqliteValue[], upTo = Number.POSITIVE_INFINITY): number {
     let n = 0;
     const headerSize = readVarint(payload, 0);
     const end = headerSize.value;
@@ -421,7 +444,7 @@ export class SqliteFile {
     }
     const view = this.view as DataView;
     const base = payload.byteOffset;
-    while (h < end) {
+    while (h < end && n <= upTo) {
       // Serial types under 128 (nulls, numbers, texts and blobs of up to 57 bytes) take one byte.
       let t = payload[h];
       if (t < 0x80) h++;
@@ -489,6 +512,19 @@ function readInt(bytes: Uint8Array, view: DataView, base: number, at: number, le
 const cellPointer = (bytes: Uint8Array, at: number) => (bytes[at] << 8) | bytes[at + 1];
 const u32 = (bytes: Uint8Array, at: number) =>
   bytes[at] * 0x1000000 + ((bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]);
+
+const VARINT_PAST_END = 'A varint runs past the end of its page.';
+
+/** Where the varint at `at` ends (its value not read). */
+function skipVarint(bytes: Uint8Array, at: number): number {
+  for (let i = 0; i < 8; i++) {
+    const b = bytes[at + i];
+    if (b === undefined) throw new SqliteFormatError('A varint runs past the end of its page.');
+    if (b < 0x80) return at + i + 1;
+  }
+  if (bytes[at + 8] === undefined) throw new SqliteFormatError('A varint runs past the end of its page.');
+  return at + 9;
+}
 
 /** A SQLite varint: 1–9 bytes, big-endian, 7 bits a byte (8 in the ninth); 64-bit two's complement. */
 export function readVarint(bytes: Uint8Array, at: number): { value: number; next: number } {

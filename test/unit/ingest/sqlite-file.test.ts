@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import initSqlJs, { type Database, type SqlValue } from 'sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeSqlite, openSqlite } from '../../../activities/publish/sqlite-catalog.js';
-import { sqliteBatches } from '../../../activities/publish/sqlite-source.js';
+import { layerGeometryType, sqliteBatches } from '../../../activities/publish/sqlite-source.js';
 import { openSqlitePath, sqliteFromBytes } from '../../../infra/readers/sqlite-pages.js';
 import { SqliteFile, SqliteFormatError, type SqliteValue } from '../../../lib/ingest/sqlite-file.js';
 
@@ -138,6 +138,47 @@ describe('the SQLite file decoder', () => {
         expect(index).toBe(rowids.length);
         expect(got).toEqual(rowids.filter((_, i) => wanted(i)));
       }
+    } finally {
+      opened.close();
+      db.close();
+    }
+  });
+
+  it('reads a record only up to the position asked for, the earlier values as a full read gives them', () => {
+    const opened = openSqlitePath(path);
+    try {
+      const root = opened.file.schema().find((e) => e.type === 'table' && e.name === 't')?.rootPage ?? 0;
+      const full = [...opened.file.rows(root)];
+      for (const upTo of [0, 1, 3]) {
+        let k = 0;
+        for (const r of opened.file.rowsWhere(root, Number.NEGATIVE_INFINITY, () => true, upTo)) {
+          if (typeof r === 'number') throw new Error('no row is passed over');
+          const whole = full[k++];
+          expect(r.rowid).toBe(whole.rowid);
+          expect(r.count).toBe(Math.min(whole.values.length, upTo + 1));
+          expect(r.values.slice(0, r.count)).toEqual(whole.values.slice(0, upTo + 1));
+        }
+        expect(k).toBe(full.length);
+      }
+    } finally {
+      opened.close();
+    }
+  });
+
+  it("measures the longest value of columns from the records' headers as sql.js measures them", () => {
+    const db = reference();
+    const opened = openSqlitePath(path);
+    try {
+      const root = opened.file.schema().find((e) => e.type === 'table' && e.name === 't')?.rootPage ?? 0;
+      // s: texts of one to several overflow pages, some not ASCII (UTF-8 bytes); b: blobs; i: integers of
+      // every width (the length of their text); late: missing from the rows written before it was added.
+      const [[count, s, b, i, fewest]] = sqlJsRows(
+        db,
+        `SELECT count(*), max(length(CAST(s AS BLOB))), max(length(b)), max(length(CAST(i AS TEXT))),
+           min(CASE WHEN late IS NULL OR id < 5000 THEN 5 ELSE 6 END) FROM t`,
+      );
+      const got = opened.file.longestValues(root, [3, 4, 1]);
+      expect(got).toEqual({ count, longest: [s, b, i], fewest });
     } finally {
       opened.close();
       db.close();
@@ -360,6 +401,31 @@ describe('the GeoPackage/SQLite source over the decoder', () => {
         ['two', 'default'],
         ['three', 'default'],
       ]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('reads the geometries alone as a full read gives them, every row without cells', async () => {
+    // ogr2ogr made towns.gpkg (test/fixtures/publish/sqlite): the geometry column comes before the attributes.
+    const gpkg = join(import.meta.dirname, '../../fixtures/publish/sqlite/towns.gpkg');
+    const db = await openSqlite(() => openSqlitePath(gpkg));
+    try {
+      const layers = await describeSqlite(db, { measure: true });
+      expect(layers.length).toBeGreaterThan(1);
+      for (const layer of layers.filter((l) => l.geometryColumn)) {
+        const source = { ...layer, columns: layer.fields.map((f) => f.column) };
+        const type = layerGeometryType(db, layer);
+        const start = { byteOffset: 0, rowNumber: 0 };
+        const full = [...sqliteBatches(db, source, type, start, 2)];
+        const alone = [...sqliteBatches(db, source, type, start, 2, undefined, undefined, true)];
+        const geometries = full.flatMap((b) => b.geometries ?? []);
+        expect(geometries.filter((g) => g && !('reason' in g)).length).toBeGreaterThan(0);
+        expect(alone.flatMap((b) => b.geometries ?? [])).toEqual(geometries);
+        expect(alone.map((b) => b.next)).toEqual(full.map((b) => b.next));
+        expect(alone.flatMap((b) => b.rows).every((r) => r.length === 0)).toBe(true);
+        expect(alone.flatMap((b) => b.rows)).toHaveLength(full.flatMap((b) => b.rows).length);
+      }
     } finally {
       db.close();
     }
