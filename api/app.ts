@@ -31,7 +31,7 @@ import { createOgcFeatureServerRouter, isOgcPath, sendOgcError } from './service
 import { createVectorTileServerRouter } from './services/vector-tile-server.js';
 import { createWmsRouter } from './services/wms-server.js';
 import { createSoapRouter } from './soap-router.js';
-import { acceptsFiles, publishStaging } from './upload-routes.js';
+import { acceptsFiles, uploadStaging } from './upload-routes.js';
 
 /**
  * The app. The tile routes here, SOAP's GetMapTile and the lean tile path in front of the server
@@ -57,7 +57,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const pathname = new URL(c.req.url).pathname;
     const { params, cleanup } = await parseParams(c.req.raw, limits, {
       acceptsFiles: acceptsFiles(pathname),
-      stage: publishStaging(pathname, deps.store),
+      stage: uploadStaging(pathname, deps.store),
       token: headerToken((name) => c.req.header(name)),
       address: clientAddress(c),
       spools,

@@ -7,6 +7,9 @@
  *   rows and their objects. A job's objects live as long as its row, and are removed with its service.
  * - `analyze/{id}/…`: an analyze call removes its objects when it answers; a process killed before that
  *   leaves them.
+ * - `items/{id}/…` of no item: addItem stages its file under the new item's id as it arrives
+ *   (api/upload-routes.ts) and writes the item's row once the body is read; a process killed between the
+ *   two leaves the object. An item's objects are removed with it.
  *
  * Every API process removes such prefixes once their newest object is an hour old, at its start and every
  * hour. An object is written moments before its job's row (in the same request), and an analyze call
@@ -16,6 +19,7 @@
  */
 import { inArray } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
+import { items } from '../db/schema/items.js';
 import { publishJobs } from '../db/schema/publishing.js';
 import type { ObjectStore } from '../infra/object-store.js';
 
@@ -29,6 +33,8 @@ export interface SweptObjects {
   publish: number;
   /** `analyze/{id}/` prefixes, removed. */
   analyze: number;
+  /** `items/{id}/` prefixes of items that do not exist, removed. */
+  items: number;
 }
 
 export interface SweepOptions {
@@ -59,7 +65,18 @@ export async function removeOrphanObjects(
   });
   const analyzeStale = Math.max(STALE_OBJECT_MS, analyzeStaleMs);
   const analyze = await removeStalePrefixes(store, 'analyze/', now, analyzeStale, async (ids) => ids);
-  return { publish, analyze };
+  const itemObjects = await removeStalePrefixes(store, 'items/', now, STALE_OBJECT_MS, async (ids) => {
+    const known = new Set<string>();
+    for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+      const rows = await db
+        .select({ id: items.id })
+        .from(items)
+        .where(inArray(items.id, ids.slice(i, i + IDS_PER_QUERY)));
+      for (const r of rows) known.add(r.id);
+    }
+    return ids.filter((id) => !known.has(id));
+  });
+  return { publish, analyze, items: itemObjects };
 }
 
 /**
@@ -116,7 +133,8 @@ export function sweepOrphanObjects(
   const run = () =>
     removeOrphanObjects(store, db, { analyzeStaleMs }).then(
       (swept) => {
-        if (swept.publish + swept.analyze > 0) log.info('removed orphaned objects', { ...swept });
+        if (swept.publish + swept.analyze + swept.items > 0)
+          log.info('removed orphaned objects', { ...swept });
       },
       (err: unknown) => log.warn('could not sweep orphaned objects', { err }),
     );

@@ -47,8 +47,14 @@ export interface StagedFile {
  */
 export interface FileStaging {
   store: Pick<ObjectStore, 'upload' | 'remove'>;
-  /** The id and key a part of this field is stored under, or undefined to keep it on disk only. */
-  target(field: string): { id: string; key: string } | undefined;
+  /**
+   * The id and key (and content type) a part of this field, with this file name and type, is stored
+   * under, or undefined to keep it on disk only.
+   */
+  target(
+    field: string,
+    file: { filename: string; mimeType: string },
+  ): { id: string; key: string; contentType?: string } | undefined;
 }
 
 export interface RequestParams {
@@ -364,17 +370,18 @@ function readMultipart(
 /** Starts the staged copy of a file part when the request's staging wants this field; marks the file. */
 function stageFile(state: MultipartState, file: UploadedFile, maxBytes: number): ObjectUpload | undefined {
   const staging = state.access.stage;
-  const target = staging?.target(file.field);
+  const target = staging?.target(file.field, file);
   if (!staging || !target) return undefined;
   const entry = { file, adopted: false };
   file.staged = {
-    ...target,
+    id: target.id,
+    key: target.key,
     adopt: () => {
       entry.adopted = true;
     },
   };
   state.staged.set(file.path, entry);
-  return staging.store.upload(target.key, { maxBytes });
+  return staging.store.upload(target.key, { maxBytes, contentType: target.contentType });
 }
 
 /** Passes each chunk on after handing it to the upload (which waits only while its parts are in flight). */

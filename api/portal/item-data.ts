@@ -7,6 +7,7 @@ import { extname } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import type { ItemRow } from '../../db/repositories/items.js';
+import { itemDataKey, itemPrefix } from '../../infra/object-keys.js';
 import type { ObjectStore } from '../../infra/object-store.js';
 import { createOutboundFetch } from '../../infra/outbound-fetch.js';
 import { isSqliteFile, keepsUploads, keepUploadedCopy } from '../../infra/readers/sqlite-spool.js';
@@ -15,8 +16,9 @@ import type { AppEnv } from '../env.js';
 import type { UploadedFile } from '../params.js';
 import { downloadHeaders } from '../stored-download.js';
 
-export const itemPrefix = (itemId: string) => `items/${itemId}/`;
-const dataKey = (itemId: string) => `${itemPrefix(itemId)}data`;
+export { itemPrefix };
+
+const dataKey = itemDataKey;
 
 const CONTENT_TYPES: Record<string, string> = {
   '.csv': 'text/csv',
@@ -56,7 +58,9 @@ export async function storeUpload(
 ): Promise<StoredData> {
   const key = dataKey(itemId);
   const contentType = contentTypeOf(file.filename, file.mimeType);
-  await store.put(key, createReadStream(file.path), file.size, contentType);
+  // A file staged under this item's key while it arrived (addItem, api/upload-routes.ts) is the object.
+  if (file.staged?.key === key) file.staged.adopt();
+  else await store.put(key, createReadStream(file.path), file.size, contentType);
   // A GeoPackage or SQLite file is kept for analyze and a publish of the item run by this process's
   // worker, which then read it without copying the object back out of MinIO.
   if (keepsUploads() && (await isSqliteFile(file.path))) await keepUploadedCopy(store, key, file.path);

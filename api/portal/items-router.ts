@@ -170,7 +170,8 @@ async function addItem(c: Context<AppEnv>) {
   if (data.name) await assertNameFree(c, owner.username, folderId, data.name);
   const thumbnail = await readThumbnail(c);
   const metadata = await readMetadata(c);
-  const id = newId();
+  // The item takes the id its file was staged under as it arrived (api/upload-routes.ts), if it was.
+  const id = data.file?.staged?.id ?? newId();
   // A relationship to make with the new item, read (and refused when malformed) before anything is stored.
   const related = relationshipOnAdd(c, id);
   const asyncAdd = flag(c.get('params'), 'async');

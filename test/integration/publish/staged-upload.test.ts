@@ -1,6 +1,6 @@
 /**
  * A publish's uploaded file is stored in MinIO while it arrives and the job adopts that object
- * (api/upload-routes.ts publishStaging): whatever the order of the token and the file in the form, and
+ * (api/upload-routes.ts uploadStaging): whatever the order of the token and the file in the form, and
  * with itemIdToCreate (a job id derived from it, so the staged object is copied to it), the job's source
  * object holds exactly the bytes sent and the job publishes them.
  */
