@@ -52,31 +52,36 @@ export async function removeOrphanObjects(
   db: Database,
   { now = Date.now(), analyzeStaleMs = STALE_OBJECT_MS }: SweepOptions = {},
 ): Promise<SweptObjects> {
-  const publish = await removeStalePrefixes(store, 'publish/', now, STALE_OBJECT_MS, async (ids) => {
-    const known = new Set<string>();
-    for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
-      const rows = await db
-        .select({ id: publishJobs.id })
-        .from(publishJobs)
-        .where(inArray(publishJobs.id, ids.slice(i, i + IDS_PER_QUERY)));
-      for (const r of rows) known.add(r.id);
-    }
-    return ids.filter((id) => !known.has(id));
-  });
+  const publish = await removeStalePrefixes(
+    store,
+    'publish/',
+    now,
+    STALE_OBJECT_MS,
+    missingFrom((chunk) =>
+      db.select({ id: publishJobs.id }).from(publishJobs).where(inArray(publishJobs.id, chunk)),
+    ),
+  );
   const analyzeStale = Math.max(STALE_OBJECT_MS, analyzeStaleMs);
   const analyze = await removeStalePrefixes(store, 'analyze/', now, analyzeStale, async (ids) => ids);
-  const itemObjects = await removeStalePrefixes(store, 'items/', now, STALE_OBJECT_MS, async (ids) => {
+  const itemObjects = await removeStalePrefixes(
+    store,
+    'items/',
+    now,
+    STALE_OBJECT_MS,
+    missingFrom((chunk) => db.select({ id: items.id }).from(items).where(inArray(items.id, chunk))),
+  );
+  return { publish, analyze, items: itemObjects };
+}
+
+/** The ids that `found` (asked IDS_PER_QUERY ids at a time) does not find. */
+function missingFrom(found: (ids: string[]) => Promise<{ id: string }[]>) {
+  return async (ids: string[]): Promise<string[]> => {
     const known = new Set<string>();
     for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
-      const rows = await db
-        .select({ id: items.id })
-        .from(items)
-        .where(inArray(items.id, ids.slice(i, i + IDS_PER_QUERY)));
-      for (const r of rows) known.add(r.id);
+      for (const r of await found(ids.slice(i, i + IDS_PER_QUERY))) known.add(r.id);
     }
     return ids.filter((id) => !known.has(id));
-  });
-  return { publish, analyze, items: itemObjects };
+  };
 }
 
 /**
