@@ -16,6 +16,7 @@ import type { LayerPlan } from '../../db/schema/publish-request.js';
 import { geometryBounds, isEmptyGeometry } from '../../lib/geometry/index.js';
 import type { Bounds, EsriGeometry, SpatialReference } from '../../lib/geometry/types.js';
 import { type CellValue, decoderFor, parseNumber } from '../../lib/ingest/index.js';
+import { type RecordCells, recordNumber } from '../../lib/ingest/sqlite-file.js';
 import { createTransformer, resolveSpatialReference } from '../../lib/projection/index.js';
 import { byteCellEncoder, cellEncoder, coordinateReader, plainDecimalBytes } from './cell-encoders.js';
 import { CopyBinaryWriter } from './copy-binary.js';
@@ -54,7 +55,41 @@ export interface RowEncoder {
     firstRowNumber: number,
     into?: CopyBinaryWriter,
   ): EncodedBatch & { records: number };
+  /**
+   * A writer of SQLite records laid out in place (lib/ingest/sqlite-file.ts RecordCells), with the same
+   * bytes, counts and rejections `encode` gives for the rows a SQLite reader decodes from them: text
+   * cells of plain ASCII are written from the page bytes, numbers as read, and only the other cells
+   * (other text, blobs, the rowid, defaults) are decoded, by `columns.cell`.
+   */
+  recordWriter(columns: RecordColumns): RecordWriter;
 }
+
+/** Where a SQLite reader's row cells lie in its records. */
+export interface RecordColumns {
+  /** The record position of each cell of a reader's row (-1: the rowid), as the reader reads them. */
+  positions: readonly number[];
+  /** The cell at a record position (any: the rowid, past the record's end, blobs), as the reader gives it. */
+  cell(record: RecordCells, at: number): CellValue;
+  /** The file's text is UTF-8 (ASCII text bytes are then the text's own). */
+  utf8: boolean;
+}
+
+export interface RecordWriter {
+  /** Appends a record whose geometry is the plain point (x, y) (a GeoPackage point read in place). */
+  point(w: CopyBinaryWriter, record: RecordCells, objectId: number, x: number, y: number): void;
+  /** Appends a record with the geometry its reader located (undefined: the layer has none). */
+  row(
+    w: CopyBinaryWriter,
+    record: RecordCells,
+    objectId: number,
+    geometry: EsriGeometry | Reject | null | undefined,
+  ): void;
+  /** Rows written and rejected since the last call (which it starts again). */
+  take(): { loaded: number; rejected: ErrorRecord[] };
+}
+
+/** recordWriter's position of a field with no cell in the reader's rows. */
+const NO_CELL = -2;
 
 /** With `into`, rows are appended to that writer, which the caller finishes, and `data` is empty. */
 const APPENDED = new Uint8Array(0);
@@ -134,40 +169,28 @@ export function createRowEncoder(
     return null;
   }
 
-  /** One row of values: written whole, or rolled back with its reason. */
-  function encodeRow(
+  /**
+   * The row's location (shape text and box), after its attributes: from x/y cells (`xCell`, `yCell`,
+   * for a layer located by coordinates) or the reader's geometry. Answers why it cannot be stored.
+   */
+  function writeLocation(
     w: CopyBinaryWriter,
     extent: Extent,
-    row: readonly CellValue[],
-    objectId: number,
+    xCell: CellValue | undefined,
+    yCell: CellValue | undefined,
     geometry: EsriGeometry | Reject | null | undefined,
   ): string | null {
-    const rowStart = w.pos;
-    w.row(columns);
-    w.int4(objectId);
-    for (let f = 0; f < encoders.length; f++) {
-      const raw = row[sources[f]];
-      if (raw === null || raw === undefined || raw === '') {
-        w.null();
-        continue;
-      }
-      const reason = encoders[f](raw, w);
-      if (reason !== null) {
-        w.pos = rowStart;
-        return reason;
-      }
-    }
     let reason: string | null = null;
     if (!transformer || location.type === 'none') {
       w.null();
       w.null();
     } else if (points) {
-      const x = readCoordinate(row[points.xIndex]);
-      const y = readCoordinate(row[points.yIndex]);
+      const x = readCoordinate(xCell);
+      const y = readCoordinate(yCell);
       reason =
         Number.isFinite(x) && Number.isFinite(y)
           ? writePoint(w, extent, x, y)
-          : `Invalid coordinates '${String(row[points.xIndex] ?? '')}', '${String(row[points.yIndex] ?? '')}'.`;
+          : `Invalid coordinates '${String(xCell ?? '')}', '${String(yCell ?? '')}'.`;
     } else {
       const located = geometry ?? null;
       if (located === null) {
@@ -199,6 +222,33 @@ export function createRowEncoder(
         }
       }
     }
+    return reason;
+  }
+
+  /** One row of values: written whole, or rolled back with its reason. */
+  function encodeRow(
+    w: CopyBinaryWriter,
+    extent: Extent,
+    row: readonly CellValue[],
+    objectId: number,
+    geometry: EsriGeometry | Reject | null | undefined,
+  ): string | null {
+    const rowStart = w.pos;
+    w.row(columns);
+    w.int4(objectId);
+    for (let f = 0; f < encoders.length; f++) {
+      const raw = row[sources[f]];
+      if (raw === null || raw === undefined || raw === '') {
+        w.null();
+        continue;
+      }
+      const reason = encoders[f](raw, w);
+      if (reason !== null) {
+        w.pos = rowStart;
+        return reason;
+      }
+    }
+    const reason = writeLocation(w, extent, row[points?.xIndex ?? 0], row[points?.yIndex ?? 0], geometry);
     if (reason !== null) w.pos = rowStart;
     return reason;
   }
@@ -216,6 +266,121 @@ export function createRowEncoder(
         else rejectRow(rejected, plan.id, objectId, rows[i], reason);
       }
       return { data: into ? APPENDED : w.finish(), loaded, rejected, bounds: extent.bounds(loaded) };
+    },
+
+    recordWriter(cols) {
+      // A field whose source is no cell of the reader's rows (never in a plan made from the file) is null.
+      const recordAt = sources.map((i) => cols.positions[i] ?? NO_CELL);
+      const { utf8 } = cols;
+      const extent = new Extent();
+      let rejected: ErrorRecord[] = [];
+      let loaded = 0;
+      /** A Buffer over the last record's bytes (a page holds many records), for the byte encoders. */
+      let bufferOf: Uint8Array | null = null;
+      let buffer: Buffer = Buffer.alloc(0);
+      const cellAt = (record: RecordCells, index: number): CellValue | undefined =>
+        index < cols.positions.length ? cols.cell(record, cols.positions[index]) : undefined;
+      const rowOf = (record: RecordCells) => cols.positions.map((at) => cols.cell(record, at));
+
+      /** The record's attribute cells (after its object id), or why the row cannot be stored. */
+      function writeCells(w: CopyBinaryWriter, record: RecordCells): string | null {
+        const { bytes, types, starts, count } = record;
+        for (let f = 0; f < encoders.length; f++) {
+          const at = recordAt[f];
+          let reason: string | null;
+          const t = at >= 0 && at < count ? types[at] : -1;
+          // NULL, an empty blob and an empty text: the reader's null and '' are written as null.
+          if (t === 0 || t === 12 || t === 13 || at === NO_CELL) {
+            w.null();
+            continue;
+          }
+          if (utf8 && t > 13 && t % 2 === 1) {
+            const s = starts[at];
+            const e = s + (t - 13) / 2;
+            let plain = true;
+            for (let i = s; i < e; i++) {
+              const c = bytes[i];
+              if (c === 0 || c >= 0x80) {
+                plain = false;
+                break;
+              }
+            }
+            if (plain) {
+              if (bytes !== bufferOf) {
+                bufferOf = bytes;
+                buffer = Buffer.isBuffer(bytes)
+                  ? bytes
+                  : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+              }
+              reason = byteEncoders[f](buffer, s, e, w);
+              if (reason !== null) return reason;
+              continue;
+            }
+          }
+          // Numbers (all but 8-byte integers, which the reader rounds through BigInt) read in place.
+          if ((t >= 1 && t <= 5) || t === 7 || t === 8 || t === 9) {
+            reason = encoders[f](recordNumber(bytes, starts[at], t), w);
+            if (reason !== null) return reason;
+            continue;
+          }
+          const raw = cols.cell(record, at);
+          if (raw === null || raw === undefined || raw === '') {
+            w.null();
+            continue;
+          }
+          reason = encoders[f](raw, w);
+          if (reason !== null) return reason;
+        }
+        return null;
+      }
+
+      function finish(
+        w: CopyBinaryWriter,
+        rowStart: number,
+        record: RecordCells,
+        objectId: number,
+        reason: string | null,
+      ) {
+        if (reason === null) {
+          loaded++;
+          return;
+        }
+        w.pos = rowStart;
+        rejectRow(rejected, plan.id, objectId, rowOf(record), reason);
+      }
+
+      const xCell = (record: RecordCells) => (points ? cellAt(record, points.xIndex) : undefined);
+      const yCell = (record: RecordCells) => (points ? cellAt(record, points.yIndex) : undefined);
+
+      return {
+        point(w, record, objectId, x, y) {
+          const rowStart = w.pos;
+          w.row(columns);
+          w.int4(objectId);
+          let reason = writeCells(w, record);
+          if (reason === null) {
+            reason =
+              transformer && location.type !== 'none' && !points
+                ? writeGeometryPoint(w, extent, x, y)
+                : writeLocation(w, extent, xCell(record), yCell(record), { x, y });
+          }
+          finish(w, rowStart, record, objectId, reason);
+        },
+        row(w, record, objectId, geometry) {
+          const rowStart = w.pos;
+          w.row(columns);
+          w.int4(objectId);
+          let reason = writeCells(w, record);
+          if (reason === null) reason = writeLocation(w, extent, xCell(record), yCell(record), geometry);
+          finish(w, rowStart, record, objectId, reason);
+        },
+        take() {
+          const out = { loaded, rejected };
+          loaded = 0;
+          rejected = [];
+          return out;
+        },
+      };
     },
 
     encodeDelimited(bytes, dialect, firstRowNumber, into) {

@@ -13,7 +13,7 @@ import { CopyBinaryWriter } from './copy-binary.js';
 import type { ResumePoint } from './layer-sources.js';
 import { createRowEncoder } from './row-encoder.js';
 import { type BatchShare, SQLITE_BATCH_ROWS } from './sqlite-source.js';
-import { sqliteLayerBatches } from './sqlite-tables.js';
+import { sqliteLayerRecords } from './sqlite-tables.js';
 import { type ThreadCopy, threadCopier, threadFailure } from './thread-copy.js';
 
 export interface SqliteThreadInit {
@@ -51,10 +51,17 @@ const PIECE_ROWS = 2000;
 /** One load of a table: its reader, encoder and (on PostgreSQL) its connection. */
 function startLoad(init: SqliteThreadInit, port: MessagePort) {
   const encoder = createRowEncoder(init.plan, init.targetSR, init.geometrySR);
-  const batches = sqliteLayerBatches(
+  /** The batch being written (made at its first row). */
+  let w: CopyBinaryWriter | null = null;
+  const batches = sqliteLayerRecords(
     () => openSqlitePath(init.path),
     init.plan,
     init.start,
+    encoder,
+    () => {
+      w ??= new CopyBinaryWriter(SQLITE_BATCH_ROWS * 160 + 64);
+      return w;
+    },
     init.share,
     PIECE_ROWS,
   );
@@ -66,26 +73,30 @@ function startLoad(init: SqliteThreadInit, port: MessagePort) {
   let atEnd = false;
 
   async function nextBatch() {
-    let w: CopyBinaryWriter | null = null;
     let rows = 0;
     let loaded = 0;
+    let pieces = 0;
     const rejected: ReturnType<typeof encoder.encode>['rejected'] = [];
     for (;;) {
       const r = await batches.next();
       if (r.done) {
-        if (!w) {
+        if (pieces === 0) {
           atEnd = true;
           return { ok: true, done: true };
         }
         throw new Error('The table ended inside a batch.');
       }
-      const { rows: piece, geometries, firstRowNumber, next, partial } = r.value;
-      w ??= new CopyBinaryWriter(SQLITE_BATCH_ROWS * 160 + 64);
-      const e = encoder.encode(piece, firstRowNumber, geometries, w);
-      rows += piece.length;
-      loaded += e.loaded;
-      for (const x of e.rejected) rejected.push(x);
-      if (!partial) return { ok: true, done: false, rows, data: w.finish(), loaded, rejected, next };
+      const piece = r.value;
+      pieces++;
+      rows += piece.rows;
+      loaded += piece.loaded;
+      for (const x of piece.rejected) rejected.push(x);
+      if (!piece.partial) {
+        // A batch of no rows (the table ended after its last piece) still answers its resume point.
+        const batch = w ?? new CopyBinaryWriter(64);
+        w = null;
+        return { ok: true, done: false, rows, data: batch.finish(), loaded, rejected, next: piece.next };
+      }
     }
   }
 

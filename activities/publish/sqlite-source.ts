@@ -10,14 +10,18 @@ import type { GeoJSONGeometry } from '../../lib/geometry/geojson-types.js';
 import { type Dimensions, fitGeoJSON, geoJSONToEsri, pointOf, XY } from '../../lib/geometry/index.js';
 import type { EsriGeometryType } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
+import type { RecordCells } from '../../lib/ingest/sqlite-file.js';
 import {
   decodeGeoPackageGeometry,
   decodeSpatialiteGeometry,
+  geoPackagePointAt,
   geoPackagePointXY,
 } from '../../lib/ingest/sqlite-geometry.js';
 import { type DecodedGeometry, decodeWkb } from '../../lib/ingest/wkb-geometry.js';
+import type { CopyBinaryWriter } from './copy-binary.js';
 import { GEOMETRY_KIND } from './feature-source.js';
 import type { Located, ResumePoint, SourceBatch } from './layer-sources.js';
+import type { RowEncoder } from './row-encoder.js';
 import {
   esriTypeOfBase,
   type GeometryFormat,
@@ -217,3 +221,126 @@ const empty = (rowNumber: number, spatial: boolean): SourceBatch => ({
   firstRowNumber: rowNumber,
   next: { byteOffset: 0, rowNumber },
 });
+
+/** A piece of `sqliteRecordBatches`: its rows went to the writer; `next` as sqliteBatches' batches. */
+export interface EncodedPiece {
+  rows: number;
+  loaded: number;
+  rejected: ReturnType<ReturnType<RowEncoder['recordWriter']>['take']>['rejected'];
+  firstRowNumber: number;
+  next: ResumePoint;
+  partial?: boolean;
+}
+
+/**
+ * `sqliteBatches`' batches (the same rows, pieces and resume points), each record encoded as it is
+ * read, straight from the page, by `encoder`'s record writer into the writer `into()` answers at that
+ * moment: no row array, cell string or point object is made for the common record (ASCII text,
+ * numbers, a GeoPackage point), only for cells the writer cannot take from the bytes.
+ */
+export function* sqliteRecordBatches(
+  db: SqliteDatabase,
+  layer: Pick<SqliteLayer, 'table' | 'key' | 'geometryColumn' | 'geometryFormat'> & {
+    columns: string[];
+    hasZ?: boolean;
+    hasM?: boolean;
+  },
+  geometryType: EsriGeometryType | null,
+  start: ResumePoint,
+  encoder: RowEncoder,
+  into: () => CopyBinaryWriter,
+  size = SQLITE_BATCH_ROWS,
+  share: BatchShare = { part: 0, parts: 1 },
+  pieceRows = size,
+): Generator<EncodedPiece> {
+  const layout = tableLayout(db, layer.table);
+  const positionOf = (column: string) => {
+    const at = layout.position.get(column);
+    if (at === undefined)
+      throw badRequest('Unable to read the file.', [`The table ${layer.table} has no column ${column}.`]);
+    return at;
+  };
+  if (layer.key !== 'rowid' && positionOf(layer.key) !== -1)
+    throw badRequest('Unable to read the file.', [`${layer.key} is not the rowid of ${layer.table}.`]);
+  const { file } = db;
+  const { defaultOf } = layout;
+  const valueAt = (record: RecordCells, at: number): SqlValue =>
+    at < 0 ? record.rowid : at < record.count ? file.value(record, at) : defaultOf(at);
+  const writer = encoder.recordWriter({
+    positions: layer.columns.map(positionOf),
+    cell: (record, at) => cell(valueAt(record, at)),
+    utf8: file.header.encoding === 'utf-8',
+  });
+  const geometryAt = layer.geometryColumn ? positionOf(layer.geometryColumn) : null;
+  const dims: Dimensions = { hasZ: layer.hasZ === true, hasM: layer.hasM === true };
+  const plainPoints =
+    layer.geometryFormat === 'gpkg' && geometryType === 'esriGeometryPoint' && !dims.hasZ && !dims.hasM;
+  const xy = new Float64Array(2);
+  const { part, parts } = share;
+  const wanted = (index: number) => Math.floor(index / size) % parts === part;
+  const records = file.recordsWhere(
+    layout.root,
+    start.rowNumber > 0 ? start.byteOffset : Number.NEGATIVE_INFINITY,
+    wanted,
+  );
+  const next = () => reading(() => records.next());
+  let rowNumber = start.rowNumber;
+  /** The rows of the piece being written (0: none yet), and where its batch starts. */
+  let rows = 0;
+  let firstRowNumber = rowNumber;
+  let resume: ResumePoint = { byteOffset: 0, rowNumber };
+  /** A piece was given and its batch has not ended. */
+  let pieceGiven = false;
+  const piece = (partial: boolean): EncodedPiece => {
+    const { loaded, rejected } = writer.take();
+    const out: EncodedPiece = { rows, loaded, rejected, firstRowNumber, next: resume };
+    if (partial) out.partial = true;
+    rows = 0;
+    firstRowNumber = rowNumber;
+    return out;
+  };
+  for (let r = next(); !r.done; r = next()) {
+    const record = r.value;
+    if (typeof record === 'number') {
+      rowNumber += record;
+      if (rows === 0) firstRowNumber = rowNumber;
+      continue;
+    }
+    if (rows === 0) firstRowNumber = rowNumber;
+    const w = into();
+    const objectId = rowNumber + 1;
+    if (geometryAt === null) writer.row(w, record, objectId, undefined);
+    else if (
+      plainPoints &&
+      geometryAt >= 0 &&
+      geometryAt < record.count &&
+      record.types[geometryAt] >= 12 &&
+      record.types[geometryAt] % 2 === 0 &&
+      geoPackagePointAt(record.bytes, record.starts[geometryAt], (record.types[geometryAt] - 12) / 2, xy)
+    ) {
+      writer.point(w, record, objectId, xy[0], xy[1]);
+    } else {
+      const value = valueAt(record, geometryAt);
+      const point = plainPoints && value instanceof Uint8Array ? geoPackagePointXY(value) : undefined;
+      writer.row(
+        w,
+        record,
+        objectId,
+        point ?? locate(decodeCell(value, layer.geometryFormat, dims), geometryType, dims),
+      );
+    }
+    rows++;
+    rowNumber++;
+    resume = { byteOffset: record.rowid, rowNumber };
+    if ((rowNumber - start.rowNumber) % size === 0) {
+      pieceGiven = false;
+      yield piece(false);
+    } else if (rows === pieceRows) {
+      pieceGiven = true;
+      yield piece(true);
+    }
+  }
+  if (rows > 0) yield piece(false);
+  // The table ended with a piece: its batch ends, with no more rows, where that piece did.
+  else if (pieceGiven) yield piece(false);
+}

@@ -9,7 +9,9 @@ import { badRequest } from '../../lib/errors.js';
 import { geometryBounds } from '../../lib/geometry/index.js';
 import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
 import { proj4ForWkid } from '../../lib/projection/index.js';
+import type { CopyBinaryWriter } from './copy-binary.js';
 import type { SourceBatch, SourceTable } from './layer-sources.js';
+import type { RowEncoder } from './row-encoder.js';
 import {
   describeSqlite,
   openSqlite,
@@ -18,7 +20,13 @@ import {
   type SqliteLayer,
   tableLayout,
 } from './sqlite-catalog.js';
-import { type BatchShare, layerGeometryType, sqliteBatches } from './sqlite-source.js';
+import {
+  type BatchShare,
+  type EncodedPiece,
+  layerGeometryType,
+  sqliteBatches,
+  sqliteRecordBatches,
+} from './sqlite-source.js';
 import { checkListedTables, tableRequest } from './table-requests.js';
 
 export interface SqliteTable extends SourceTable {
@@ -145,6 +153,35 @@ export async function* sqliteLayerBatches(
   const db = await openSqlite(open);
   try {
     yield* sqliteBatches(db, plan.source, plan.geometryType, start, undefined, share, pieceRows);
+  } finally {
+    db.close();
+  }
+}
+
+/** `sqliteLayerBatches` encoded as read (sqliteRecordBatches) by `encoder` into `into()`. */
+export async function* sqliteLayerRecords(
+  open: () => OpenedSqlite,
+  plan: LayerPlan,
+  start: { byteOffset: number; rowNumber: number },
+  encoder: RowEncoder,
+  into: () => CopyBinaryWriter,
+  share?: BatchShare,
+  pieceRows?: number,
+): AsyncGenerator<EncodedPiece> {
+  if (plan.source.kind !== 'sqlite') return;
+  const db = await openSqlite(open);
+  try {
+    yield* sqliteRecordBatches(
+      db,
+      plan.source,
+      plan.geometryType,
+      start,
+      encoder,
+      into,
+      undefined,
+      share,
+      pieceRows,
+    );
   } finally {
     db.close();
   }

@@ -73,6 +73,19 @@ export interface ScratchRow {
   count: number;
 }
 
+/**
+ * A record of `recordsWhere` laid out where it lies, nothing decoded: value k (k < `count`) has the
+ * serial type `types[k]` and starts at `starts[k]` of `bytes` (the page, or the whole payload of a
+ * record with overflow pages). One object for the whole read, overwritten at each step.
+ */
+export interface RecordCells {
+  rowid: number;
+  count: number;
+  bytes: Uint8Array;
+  types: Float64Array;
+  starts: Int32Array;
+}
+
 export interface SchemaEntry {
   type: string;
   name: string;
@@ -185,6 +198,73 @@ export class SqliteFile {
         yield skipped;
       }
     }
+  }
+
+  /**
+   * Like `rowsWhere`, but each wanted record is laid out in place (RecordCells) instead of decoded: a
+   * reader that writes most cells straight from the page bytes (a load's encoder) makes no value of
+   * them, and asks `value` for the others.
+   */
+  *recordsWhere(
+    root: number,
+    after: number,
+    wanted: (index: number) => boolean,
+  ): Generator<RecordCells | number> {
+    const scratch: RecordCells = {
+      rowid: 0,
+      count: 0,
+      bytes: new Uint8Array(0),
+      types: new Float64Array(16),
+      starts: new Int32Array(16),
+    };
+    let index = 0;
+    let past = after === Number.NEGATIVE_INFINITY;
+    for (const page of this.leaves(root, after)) {
+      const { bytes, number, headerOffset } = page;
+      const cells = (bytes[headerOffset + 3] << 8) | bytes[headerOffset + 4];
+      let i = 0;
+      if (!past) {
+        while (i < cells && this.cellRowid(bytes, number, headerOffset + 8 + i * 2) <= after) i++;
+        past = i < cells;
+      }
+      while (i < cells) {
+        if (wanted(index)) {
+          yield this.leafRecordInto(bytes, number, headerOffset + 8 + i * 2, scratch);
+          i++;
+          index++;
+          continue;
+        }
+        let skipped = 0;
+        while (i < cells && !wanted(index)) {
+          i++;
+          index++;
+          skipped++;
+        }
+        yield skipped;
+      }
+    }
+  }
+
+  /** Value k of a record laid out by `recordsWhere` (k < its count), as `rowsWhere` decodes it. */
+  value(record: RecordCells, k: number): SqliteValue {
+    const t = record.types[k];
+    if (t === 0) return null;
+    if (t === 8 || t === 9) return t - 8;
+    const { bytes } = record;
+    const at = record.starts[k];
+    if (t <= 7) {
+      if (bytes.buffer !== this.viewOf) {
+        this.viewOf = bytes.buffer;
+        this.view = new DataView(bytes.buffer);
+      }
+      const view = this.view as DataView;
+      return t === 7
+        ? view.getFloat64(bytes.byteOffset + at)
+        : readInt(bytes, view, bytes.byteOffset, at, INT_BYTES[t]);
+    }
+    const length = (t - 12 - (t & 1)) / 2;
+    if (t & 1) return this.decodeText(bytes, at, length);
+    return new Uint8Array(bytes.buffer, bytes.byteOffset + at, length);
   }
 
   /** The number of rows of a table (counting leaf cells, no record decoded). */
@@ -390,6 +470,82 @@ export class SqliteFile {
     return into;
   }
 
+  private leafRecordInto(
+    bytes: Uint8Array,
+    pageNumber: number,
+    pointerAt: number,
+    into: RecordCells,
+  ): RecordCells {
+    let at = cellPointer(bytes, pointerAt);
+    if (at >= bytes.length) throw new SqliteFormatError(`A cell of page ${pageNumber} lies outside it.`);
+    let total: number;
+    const b0 = bytes[at];
+    if (b0 < 0x80) {
+      total = b0;
+      at++;
+    } else if (bytes[at + 1] < 0x80) {
+      total = (b0 & 0x7f) * 128 + bytes[at + 1];
+      at += 2;
+    } else {
+      const size = readVarint(bytes, at);
+      total = size.value;
+      at = size.next;
+    }
+    const rowid = readVarint(bytes, at);
+    at = rowid.next;
+    into.rowid = rowid.value;
+    if (total <= this.maxLocal) {
+      if (at + total > this.header.usable)
+        throw new SqliteFormatError(`A record of page ${pageNumber} runs past the page end.`);
+      this.recordCellsInto(bytes, at, total, into);
+    } else {
+      this.recordCellsInto(this.overflowPayload(bytes, at, total), 0, total, into);
+    }
+    return into;
+  }
+
+  /** The record of `length` bytes at `base` of `bytes`, laid out into `into` (as recordInto reads it). */
+  private recordCellsInto(bytes: Uint8Array, base: number, length: number, into: RecordCells): void {
+    const headerSize = readVarint(bytes, base);
+    if (headerSize.value > length) throw new SqliteFormatError('A record header runs past its record.');
+    const recordEnd = base + length;
+    const end = base + headerSize.value;
+    let h = headerSize.next;
+    let at = end;
+    let n = 0;
+    let { types, starts } = into;
+    while (h < end) {
+      let t = bytes[h];
+      if (t < 0x80) h++;
+      else {
+        const st = readVarint(bytes, h);
+        h = st.next;
+        t = st.value;
+      }
+      let size: number;
+      if (t === 0 || t === 8 || t === 9) size = 0;
+      else if (t <= 6) size = INT_BYTES[t];
+      else if (t === 7) size = 8;
+      else if (t >= 12) size = (t - 12 - (t & 1)) / 2;
+      else throw new SqliteFormatError(`A record uses the reserved serial type ${t}.`);
+      if (at + size > recordEnd) throw new SqliteFormatError('A record value runs past its record.');
+      if (n === types.length) {
+        const moreTypes = new Float64Array(n * 2);
+        moreTypes.set(types);
+        const moreStarts = new Int32Array(n * 2);
+        moreStarts.set(starts);
+        into.types = types = moreTypes;
+        into.starts = starts = moreStarts;
+      }
+      types[n] = t;
+      starts[n] = at;
+      n++;
+      at += size;
+    }
+    into.bytes = bytes;
+    into.count = n;
+  }
+
   /** A payload too large for its page: the local part, then the chain of overflow pages. */
   private overflowPayload(bytes: Uint8Array, at: number, total: number): Uint8Array {
     const { usable } = this.header;
@@ -490,6 +646,43 @@ export class SqliteFile {
 }
 
 const INT_BYTES = [0, 1, 2, 3, 4, 6, 8];
+
+const F64 = new Float64Array(1);
+const F64_BYTES = new Uint8Array(F64.buffer);
+const HOST_LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * The number of a value of serial type 1–5, 7, 8 or 9 at `at` of `bytes` (as `value` reads it), read
+ * without a view: a load's encoder reads every numeric cell this way. Type 6 (8-byte integers, which
+ * `value` rounds through BigInt) is not read here.
+ */
+export function recordNumber(bytes: Uint8Array, at: number, t: number): number {
+  switch (t) {
+    case 1:
+      return (bytes[at] << 24) >> 24;
+    case 2:
+      return ((bytes[at] << 24) >> 16) | bytes[at + 1];
+    case 3:
+      return ((bytes[at] << 24) >> 8) | (bytes[at + 1] << 8) | bytes[at + 2];
+    case 4:
+      return (bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3];
+    case 5:
+      return (
+        (((bytes[at] << 24) >> 16) | bytes[at + 1]) * 0x100000000 +
+        (bytes[at + 2] * 0x1000000 + ((bytes[at + 3] << 16) | (bytes[at + 4] << 8) | bytes[at + 5]))
+      );
+    case 7:
+      if (HOST_LITTLE) for (let i = 0; i < 8; i++) F64_BYTES[i] = bytes[at + 7 - i];
+      else for (let i = 0; i < 8; i++) F64_BYTES[i] = bytes[at + i];
+      return F64[0];
+    case 8:
+      return 0;
+    case 9:
+      return 1;
+    default:
+      throw new Error(`Serial type ${t} is not read by recordNumber.`);
+  }
+}
 
 /** A big-endian integer of `length` bytes at `at` of `bytes`, which starts at `base` of `view`'s buffer. */
 function readInt(bytes: Uint8Array, view: DataView, base: number, at: number, length: number): number {

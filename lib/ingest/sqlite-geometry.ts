@@ -38,24 +38,43 @@ export function decodeGeoPackageGeometry(bytes: Uint8Array): DecodedGeometry {
  * makes a reader, a view and three geometry objects on the way.
  */
 export function geoPackagePointXY(bytes: Uint8Array): { x: number; y: number } | undefined {
-  if (bytes.length < 29 || bytes[0] !== 0x47 || bytes[1] !== 0x50) return undefined;
-  const flags = bytes[3];
+  return geoPackagePointAt(bytes, 0, bytes.length, POINT) ? { x: POINT[0], y: POINT[1] } : undefined;
+}
+
+const POINT = new Float64Array(2);
+
+/**
+ * `geoPackagePointXY` of the blob of `length` bytes at `start` of `bytes`, into `xy`: whether the blob
+ * holds such a point (`xy` is written only then). A load's encoder reads its points where they lie on the
+ * page, making no object at all.
+ */
+export function geoPackagePointAt(
+  bytes: Uint8Array,
+  start: number,
+  length: number,
+  xy: Float64Array,
+): boolean {
+  if (length < 29 || bytes[start] !== 0x47 || bytes[start + 1] !== 0x50) return false;
+  const flags = bytes[start + 3];
   // The empty and the extended flags take the general path.
-  if (flags & 0x30) return undefined;
+  if (flags & 0x30) return false;
   const envelope = ENVELOPE_BYTES[(flags >> 1) & 0x07];
-  if (envelope === undefined) return undefined;
-  const at = 8 + envelope;
+  if (envelope === undefined) return false;
+  const at = start + 8 + envelope;
   const order = bytes[at];
-  if (bytes.length < at + 21 || order > 1) return undefined;
+  if (length < 8 + envelope + 21 || order > 1) return false;
   const little = order === 1;
   // The WKB type (1, a point) read without a DataView: one a row was a million objects to collect.
   const type = little
     ? bytes[at + 1] | (bytes[at + 2] << 8) | (bytes[at + 3] << 16) | (bytes[at + 4] << 24)
     : (bytes[at + 1] << 24) | (bytes[at + 2] << 16) | (bytes[at + 3] << 8) | bytes[at + 4];
-  if (type !== 1) return undefined;
+  if (type !== 1) return false;
   const x = float64At(bytes, at + 5, little);
   const y = float64At(bytes, at + 13, little);
-  return Number.isFinite(x) && Number.isFinite(y) ? { x, y } : undefined;
+  if (!Number.isFinite(x) || !Number.isFinite(y)) return false;
+  xy[0] = x;
+  xy[1] = y;
+  return true;
 }
 
 const F64 = new Float64Array(1);

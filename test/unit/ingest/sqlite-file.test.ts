@@ -165,6 +165,34 @@ describe('the SQLite file decoder', () => {
     }
   });
 
+  it('lays records out in place, each value read from its cell as a full read decodes it, from the start or after a rowid', () => {
+    const opened = openSqlitePath(path);
+    try {
+      const root = opened.file.schema().find((e) => e.type === 'table' && e.name === 't')?.rootPage ?? 0;
+      for (const after of [Number.NEGATIVE_INFINITY, 12, 2999]) {
+        const full = [...opened.file.rows(root, after)];
+        const wanted = (i: number) => Math.floor(i / 100) % 2 === 0;
+        let k = 0;
+        let index = 0;
+        for (const r of opened.file.recordsWhere(root, after, wanted)) {
+          if (typeof r === 'number') {
+            k += r;
+            index += r;
+            continue;
+          }
+          expect(wanted(index++)).toBe(true);
+          const whole = full[k++];
+          expect(r.rowid).toBe(whole.rowid);
+          expect(r.count).toBe(whole.values.length);
+          expect(Array.from({ length: r.count }, (_, v) => opened.file.value(r, v))).toEqual(whole.values);
+        }
+        expect(k).toBe(full.length);
+      }
+    } finally {
+      opened.close();
+    }
+  });
+
   it("measures the longest value of columns from the records' headers as sql.js measures them", () => {
     const db = reference();
     const opened = openSqlitePath(path);
@@ -316,6 +344,10 @@ describe('damaged SQLite files', () => {
           // As one of two threads sharing the table reads it: every other run of 50 rows passed over.
           for (const _ of opened.file.rowsWhere(entry.rootPage, 7, (i) => Math.floor(i / 50) % 2 === 1)) {
             // read every wanted row
+          }
+          // As a load's encoder reads it: records laid out in place, each of their values read.
+          for (const r of opened.file.recordsWhere(entry.rootPage, 7, (i) => Math.floor(i / 50) % 2 === 0)) {
+            if (typeof r !== 'number') for (let v = 0; v < r.count; v++) opened.file.value(r, v);
           }
         }
         outcomes.read++;

@@ -5,6 +5,7 @@ import { sqliteFieldType, sqliteGeometryBase } from '../../../lib/ingest/sqlite-
 import {
   decodeGeoPackageGeometry,
   decodeSpatialiteGeometry,
+  geoPackagePointAt,
   geoPackagePointXY,
 } from '../../../lib/ingest/sqlite-geometry.js';
 import { decodeWkb, GeometryDecodeError } from '../../../lib/ingest/wkb-geometry.js';
@@ -291,6 +292,22 @@ describe('GeoPackage binary', () => {
       point, // no GP magic
     ];
     for (const blob of left) expect(geoPackagePointXY(blob)).toBeUndefined();
+    // In place: each blob between other bytes, read by its bounds; the bytes after it are never read.
+    const xy = new Float64Array([-1, -1]);
+    for (const blob of [...read, ...left]) {
+      const page = new Uint8Array(blob.length + 40).fill(0x47);
+      page.set(blob, 17);
+      const found = geoPackagePointAt(page, 17, blob.length, xy);
+      expect(found).toBe(geoPackagePointXY(blob) !== undefined);
+      if (found) expect([...xy]).toEqual([13.4, 52.5]);
+      xy.fill(-1);
+    }
+    // A blob cut short reads as too short even where the page goes on with the rest of a point.
+    const whole = gp(0b0000_0001, 0, point);
+    const page = new Uint8Array(whole.length + 8);
+    page.set(whole, 8);
+    expect(geoPackagePointAt(page, 8, whole.length - 1, xy)).toBe(false);
+    expect(geoPackagePointAt(page, 8, whole.length, xy)).toBe(true);
   });
 
   it('refuses a blob without the GP magic', () => {
