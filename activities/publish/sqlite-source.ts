@@ -103,6 +103,20 @@ export function layerGeometryType(
 /** An attribute cell as the loader reads it: dates stay ISO text, binary values become hex. */
 const cell = (v: SqlValue): CellValue => (v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v);
 
+/** The table's layout and the record position of a column (refused if absent), its key checked to be the rowid. */
+function keyedLayout(db: SqliteDatabase, layer: Pick<SqliteLayer, 'table' | 'key'>) {
+  const layout = tableLayout(db, layer.table);
+  const positionOf = (column: string) => {
+    const at = layout.position.get(column);
+    if (at === undefined)
+      throw badRequest('Unable to read the file.', [`The table ${layer.table} has no column ${column}.`]);
+    return at;
+  };
+  if (layer.key !== 'rowid' && positionOf(layer.key) !== -1)
+    throw badRequest('Unable to read the file.', [`${layer.key} is not the rowid of ${layer.table}.`]);
+  return { layout, positionOf };
+}
+
 /**
  * One of `parts` readers of a table, each decoding every `parts`-th batch: batch k (counting from the
  * start) is part k mod `parts`'s. The batches, their rows and resume points are those one reader gives.
@@ -112,18 +126,21 @@ export interface BatchShare {
   parts: number;
 }
 
+/** What the readers below read of a planned SQLite layer. */
+type SqliteReadLayer = Pick<SqliteLayer, 'table' | 'key' | 'geometryColumn' | 'geometryFormat'> & {
+  columns: string[];
+  /** The layer's z and m (absent: x/y only, as plans made before z and m were kept). */
+  hasZ?: boolean;
+  hasM?: boolean;
+};
+
 /**
  * Batches of rows (and geometries) from after `start.byteOffset`'s key, `start.rowNumber` rows in; with
  * `share`, only that part's batches (the other rows are counted, not decoded).
  */
 export function* sqliteBatches(
   db: SqliteDatabase,
-  layer: Pick<SqliteLayer, 'table' | 'key' | 'geometryColumn' | 'geometryFormat'> & {
-    columns: string[];
-    /** The layer's z and m (absent: x/y only, as plans made before z and m were kept). */
-    hasZ?: boolean;
-    hasM?: boolean;
-  },
+  layer: SqliteReadLayer,
   geometryType: EsriGeometryType | null,
   start: ResumePoint,
   size = SQLITE_BATCH_ROWS,
@@ -140,15 +157,7 @@ export function* sqliteBatches(
    */
   geometryOnly = false,
 ): Generator<SourceBatch & { partial?: boolean }> {
-  const layout = tableLayout(db, layer.table);
-  const positionOf = (column: string) => {
-    const at = layout.position.get(column);
-    if (at === undefined)
-      throw badRequest('Unable to read the file.', [`The table ${layer.table} has no column ${column}.`]);
-    return at;
-  };
-  if (layer.key !== 'rowid' && positionOf(layer.key) !== -1)
-    throw badRequest('Unable to read the file.', [`${layer.key} is not the rowid of ${layer.table}.`]);
+  const { layout, positionOf } = keyedLayout(db, layer);
   const positions = geometryOnly ? [] : layer.columns.map(positionOf);
   const geometryAt = layer.geometryColumn ? positionOf(layer.geometryColumn) : null;
   const { defaultOf } = layout;
@@ -240,11 +249,7 @@ export interface EncodedPiece {
  */
 export function* sqliteRecordBatches(
   db: SqliteDatabase,
-  layer: Pick<SqliteLayer, 'table' | 'key' | 'geometryColumn' | 'geometryFormat'> & {
-    columns: string[];
-    hasZ?: boolean;
-    hasM?: boolean;
-  },
+  layer: SqliteReadLayer,
   geometryType: EsriGeometryType | null,
   start: ResumePoint,
   encoder: RowEncoder,
@@ -253,15 +258,7 @@ export function* sqliteRecordBatches(
   share: BatchShare = { part: 0, parts: 1 },
   pieceRows = size,
 ): Generator<EncodedPiece> {
-  const layout = tableLayout(db, layer.table);
-  const positionOf = (column: string) => {
-    const at = layout.position.get(column);
-    if (at === undefined)
-      throw badRequest('Unable to read the file.', [`The table ${layer.table} has no column ${column}.`]);
-    return at;
-  };
-  if (layer.key !== 'rowid' && positionOf(layer.key) !== -1)
-    throw badRequest('Unable to read the file.', [`${layer.key} is not the rowid of ${layer.table}.`]);
+  const { layout, positionOf } = keyedLayout(db, layer);
   const { file } = db;
   const { defaultOf } = layout;
   const valueAt = (record: RecordCells, at: number): SqlValue =>

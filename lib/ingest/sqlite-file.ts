@@ -163,7 +163,7 @@ export class SqliteFile {
    * share a table read it this way, each decoding its own part. Each row is the same ScratchRow, valid
    * until the next step: a million-row load made an array and an object per row here.
    */
-  *rowsWhere(
+  rowsWhere(
     root: number,
     after: number,
     wanted: (index: number) => boolean,
@@ -171,6 +171,43 @@ export class SqliteFile {
     upTo = Number.POSITIVE_INFINITY,
   ): Generator<ScratchRow | number> {
     const scratch: ScratchRow = { rowid: 0, values: [], count: 0 };
+    return this.wantedCells(root, after, wanted, (bytes, number, pointerAt) =>
+      this.leafCellInto(bytes, number, pointerAt, scratch, upTo),
+    );
+  }
+
+  /**
+   * Like `rowsWhere`, but each wanted record is laid out in place (RecordCells) instead of decoded: a
+   * reader that writes most cells straight from the page bytes (a load's encoder) makes no value of
+   * them, and asks `value` for the others.
+   */
+  recordsWhere(
+    root: number,
+    after: number,
+    wanted: (index: number) => boolean,
+  ): Generator<RecordCells | number> {
+    const scratch: RecordCells = {
+      rowid: 0,
+      count: 0,
+      bytes: new Uint8Array(0),
+      types: new Float64Array(16),
+      starts: new Int32Array(16),
+    };
+    return this.wantedCells(root, after, wanted, (bytes, number, pointerAt) =>
+      this.leafRecordInto(bytes, number, pointerAt, scratch),
+    );
+  }
+
+  /**
+   * The walk of `rowsWhere` and `recordsWhere`: each wanted leaf cell (by its index from the first key
+   * above `after`) read by `read`, each run of the others given as its length.
+   */
+  private *wantedCells<T>(
+    root: number,
+    after: number,
+    wanted: (index: number) => boolean,
+    read: (bytes: Uint8Array, pageNumber: number, pointerAt: number) => T,
+  ): Generator<T | number> {
     let index = 0;
     let past = after === Number.NEGATIVE_INFINITY;
     for (const page of this.leaves(root, after)) {
@@ -184,52 +221,7 @@ export class SqliteFile {
       }
       while (i < cells) {
         if (wanted(index)) {
-          yield this.leafCellInto(bytes, number, headerOffset + 8 + i * 2, scratch, upTo);
-          i++;
-          index++;
-          continue;
-        }
-        let skipped = 0;
-        while (i < cells && !wanted(index)) {
-          i++;
-          index++;
-          skipped++;
-        }
-        yield skipped;
-      }
-    }
-  }
-
-  /**
-   * Like `rowsWhere`, but each wanted record is laid out in place (RecordCells) instead of decoded: a
-   * reader that writes most cells straight from the page bytes (a load's encoder) makes no value of
-   * them, and asks `value` for the others.
-   */
-  *recordsWhere(
-    root: number,
-    after: number,
-    wanted: (index: number) => boolean,
-  ): Generator<RecordCells | number> {
-    const scratch: RecordCells = {
-      rowid: 0,
-      count: 0,
-      bytes: new Uint8Array(0),
-      types: new Float64Array(16),
-      starts: new Int32Array(16),
-    };
-    let index = 0;
-    let past = after === Number.NEGATIVE_INFINITY;
-    for (const page of this.leaves(root, after)) {
-      const { bytes, number, headerOffset } = page;
-      const cells = (bytes[headerOffset + 3] << 8) | bytes[headerOffset + 4];
-      let i = 0;
-      if (!past) {
-        while (i < cells && this.cellRowid(bytes, number, headerOffset + 8 + i * 2) <= after) i++;
-        past = i < cells;
-      }
-      while (i < cells) {
-        if (wanted(index)) {
-          yield this.leafRecordInto(bytes, number, headerOffset + 8 + i * 2, scratch);
+          yield read(bytes, number, headerOffset + 8 + i * 2);
           i++;
           index++;
           continue;
@@ -432,6 +424,35 @@ export class SqliteFile {
     return { rowid: row.rowid, values: row.values };
   }
 
+  /** The payload size and rowid of the last cell head read (`cellHead`). */
+  private headTotal = 0;
+  private headRowid = 0;
+
+  /** Reads a leaf cell's payload size and rowid into headTotal and headRowid; answers where its payload starts. */
+  private cellHead(bytes: Uint8Array, pageNumber: number, pointerAt: number): number {
+    let at = cellPointer(bytes, pointerAt);
+    if (at >= bytes.length) throw new SqliteFormatError(`A cell of page ${pageNumber} lies outside it.`);
+    // Most cells' sizes take two bytes and most rowids three or fewer: read without a varint object.
+    const b0 = bytes[at];
+    if (b0 < 0x80) {
+      this.headTotal = b0;
+      at++;
+    } else if (bytes[at + 1] < 0x80) {
+      this.headTotal = (b0 & 0x7f) * 128 + bytes[at + 1];
+      at += 2;
+    } else {
+      const size = readVarint(bytes, at);
+      this.headTotal = size.value;
+      at = size.next;
+    }
+    const rowid = readVarint(bytes, at);
+    this.headRowid = rowid.value;
+    const payloadAt = rowid.next;
+    if (this.headTotal <= this.maxLocal && payloadAt + this.headTotal > this.header.usable)
+      throw new SqliteFormatError(`A record of page ${pageNumber} runs past the page end.`);
+    return payloadAt;
+  }
+
   private leafCellInto(
     bytes: Uint8Array,
     pageNumber: number,
@@ -439,33 +460,11 @@ export class SqliteFile {
     into: ScratchRow,
     upTo = Number.POSITIVE_INFINITY,
   ): ScratchRow {
-    let at = cellPointer(bytes, pointerAt);
-    if (at >= bytes.length) throw new SqliteFormatError(`A cell of page ${pageNumber} lies outside it.`);
-    // Most cells' sizes take two bytes and most rowids three or fewer: read without a varint object.
-    let total: number;
-    const b0 = bytes[at];
-    if (b0 < 0x80) {
-      total = b0;
-      at++;
-    } else if (bytes[at + 1] < 0x80) {
-      total = (b0 & 0x7f) * 128 + bytes[at + 1];
-      at += 2;
-    } else {
-      const size = readVarint(bytes, at);
-      total = size.value;
-      at = size.next;
-    }
-    const rowid = readVarint(bytes, at);
-    at = rowid.next;
-    let payload: Uint8Array;
-    if (total <= this.maxLocal) {
-      if (at + total > this.header.usable)
-        throw new SqliteFormatError(`A record of page ${pageNumber} runs past the page end.`);
-      payload = bytes.subarray(at, at + total);
-    } else {
-      payload = this.overflowPayload(bytes, at, total);
-    }
-    into.rowid = rowid.value;
+    const at = this.cellHead(bytes, pageNumber, pointerAt);
+    const total = this.headTotal;
+    into.rowid = this.headRowid;
+    const payload =
+      total <= this.maxLocal ? bytes.subarray(at, at + total) : this.overflowPayload(bytes, at, total);
     into.count = this.recordInto(payload, into.values, upTo);
     return into;
   }
@@ -476,31 +475,11 @@ export class SqliteFile {
     pointerAt: number,
     into: RecordCells,
   ): RecordCells {
-    let at = cellPointer(bytes, pointerAt);
-    if (at >= bytes.length) throw new SqliteFormatError(`A cell of page ${pageNumber} lies outside it.`);
-    let total: number;
-    const b0 = bytes[at];
-    if (b0 < 0x80) {
-      total = b0;
-      at++;
-    } else if (bytes[at + 1] < 0x80) {
-      total = (b0 & 0x7f) * 128 + bytes[at + 1];
-      at += 2;
-    } else {
-      const size = readVarint(bytes, at);
-      total = size.value;
-      at = size.next;
-    }
-    const rowid = readVarint(bytes, at);
-    at = rowid.next;
-    into.rowid = rowid.value;
-    if (total <= this.maxLocal) {
-      if (at + total > this.header.usable)
-        throw new SqliteFormatError(`A record of page ${pageNumber} runs past the page end.`);
-      this.recordCellsInto(bytes, at, total, into);
-    } else {
-      this.recordCellsInto(this.overflowPayload(bytes, at, total), 0, total, into);
-    }
+    const at = this.cellHead(bytes, pageNumber, pointerAt);
+    const total = this.headTotal;
+    into.rowid = this.headRowid;
+    if (total <= this.maxLocal) this.recordCellsInto(bytes, at, total, into);
+    else this.recordCellsInto(this.overflowPayload(bytes, at, total), 0, total, into);
     return into;
   }
 
