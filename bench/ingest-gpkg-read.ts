@@ -1,7 +1,9 @@
 /**
  * The GeoPackage read path alone, no database: how fast the streaming SQLite reader turns a
  * generated point GeoPackage (written by ogr2ogr) into batches, and how fast those batches are
- * then encoded for COPY by the loader's row encoder, on one thread. Prints the load average.
+ * then encoded for COPY by the loader's row encoder, on one thread; and how fast the load's own path
+ * (each record encoded as read, `sqliteRecordBatches`, as the encoder threads run it) turns the table
+ * into COPY bytes. Prints the load average.
  *
  *   npx tsx bench/ingest-gpkg-read.ts [--rows 200000]
  */
@@ -11,10 +13,11 @@ import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { CopyBinaryWriter } from '../activities/publish/copy-binary.js';
 import { planLayer } from '../activities/publish/layer-plan.js';
 import { createRowEncoder } from '../activities/publish/row-encoder.js';
 import { openSqlite } from '../activities/publish/sqlite-catalog.js';
-import { sqliteBatches } from '../activities/publish/sqlite-source.js';
+import { sqliteBatches, sqliteRecordBatches } from '../activities/publish/sqlite-source.js';
 import { sqliteSourceTables } from '../activities/publish/sqlite-tables.js';
 import type { PublishRequest } from '../db/schema/publish-request.js';
 import { openSqlitePath } from '../infra/readers/sqlite-pages.js';
@@ -94,11 +97,34 @@ async function main() {
         encode += performance.now() - between;
         n += next.value.rows.length;
       }
-      const rate = (ms: number) => Math.round(n / (ms / 1000)).toLocaleString('en');
+      // The load's path: records encoded as read into one COPY writer, emptied after each piece.
+      const w = new CopyBinaryWriter(4 << 20);
+      let copyBytes = 0;
+      let recordRows = 0;
+      const cpu = process.cpuUsage();
+      started = performance.now();
+      for (const piece of sqliteRecordBatches(
+        db,
+        table.source,
+        table.geometryType ?? null,
+        { byteOffset: 0, rowNumber: 0 },
+        encoder,
+        () => w,
+      )) {
+        recordRows += piece.loaded;
+        copyBytes += w.finish().length;
+        w.restart();
+      }
+      const records = performance.now() - started;
+      const recordCpu = process.cpuUsage(cpu);
+      const rate = (ms: number, rows = n) => Math.round(rows / (ms / 1000)).toLocaleString('en');
       console.log(`planning (count, text widths, sample): ${planSeconds.toFixed(2)} s`);
       console.log(`read and decoded: ${n} rows in ${(read / 1000).toFixed(2)} s, ${rate(read)} rows/s`);
       console.log(
         `read, decoded and encoded: ${((read + encode) / 1000).toFixed(2)} s, ${rate(read + encode)} rows/s`,
+      );
+      console.log(
+        `records encoded as read (the load's path): ${recordRows} rows, ${copyBytes} COPY bytes in ${(records / 1000).toFixed(2)} s (${((recordCpu.user + recordCpu.system) / 1e6).toFixed(2)} CPU-s), ${rate(records, recordRows)} rows/s`,
       );
       console.log(
         `peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB; load average ${loadavg()

@@ -270,19 +270,37 @@ export function byteCellEncoder(
     }
     case 'esriFieldTypeDate': {
       // Dates of ten characters (2024-03-02, 03/02/2024) repeat through a file: each distinct one is
-      // parsed once, as the string path parses it, and the others are found by a number made of their
-      // bytes, without making a string of them.
-      const seen = new Map<number, AttributeValue | { reason: string }>();
+      // parsed once, as the string path parses it, and the others are found by their eight digits
+      // among the dates of the same shape (where the other two characters stand, and what they are),
+      // two small integers, without making a string of them. A file's dates mostly share one shape.
+      const shapes = new Map<number, Map<number, AttributeValue | { reason: string }>>();
+      let lastShape = -1;
+      let seen = new Map<number, AttributeValue | { reason: string }>();
+      let size = 0;
+      const shapeOut = new Int32Array(1);
       const write = valueWriter(field);
       return (buf, s, e, w) => {
-        const key = e - s === 10 ? tenByteKey(buf, s) : -1;
-        if (key < 0) return viaString(buf, s, e, w);
-        let hit = seen.get(key);
+        const digits = e - s === 10 ? tenByteDigits(buf, s, shapeOut) : -1;
+        if (digits < 0) return viaString(buf, s, e, w);
+        const shape = shapeOut[0];
+        if (shape !== lastShape) {
+          let known = shapes.get(shape);
+          if (known === undefined) {
+            known = new Map();
+            shapes.set(shape, known);
+          }
+          seen = known;
+          lastShape = shape;
+        }
+        let hit = seen.get(digits);
         if (hit === undefined) {
           const parsed = parseCellValue(buf.toString('latin1', s, e), field, options);
           hit = parsed.ok ? parsed.value : { reason: parsed.reason };
-          if (seen.size >= DATE_CACHE_LIMIT) seen.clear();
-          seen.set(key, hit);
+          if (++size > DATE_CACHE_LIMIT) {
+            for (const known of shapes.values()) known.clear();
+            size = 1;
+          }
+          seen.set(digits, hit);
         }
         if (hit !== null && typeof hit === 'object') return hit.reason;
         return write(w, hit, field);
@@ -294,11 +312,11 @@ export function byteCellEncoder(
 }
 
 /**
- * Ten ASCII bytes of exactly eight digits and two other characters, as one number that no other such
- * ten bytes give (the digits in order, where the other two stand, and what they are); -1 for any other
- * ten bytes. At most 10^8 × 100 × 128², well inside the integers a double holds exactly.
+ * Ten ASCII bytes of exactly eight digits and two other characters: answers the eight digits as a
+ * number and sets `shape[0]` to where the other two stand and what they are, so that no other such ten
+ * bytes give the same pair; -1 for any other ten bytes. Both are below 2^31 (10^8, and 100 × 128²).
  */
-export function tenByteKey(b: Uint8Array, start: number): number {
+export function tenByteDigits(b: Uint8Array, start: number, shape: Int32Array): number {
   let digits = 0;
   let places = 0;
   let others = 0;
@@ -314,7 +332,8 @@ export function tenByteKey(b: Uint8Array, start: number): number {
     }
   }
   if (count !== 2) return -1;
-  return (digits * 100 + places) * 16384 + others;
+  shape[0] = places * 16384 + others;
+  return digits;
 }
 
 /** plainInteger over the bytes `[start, end)`. */

@@ -158,6 +158,26 @@ export class CopyBinaryWriter {
     this.pos = p;
   }
 
+  /**
+   * Copies `src[start, end)` as text where every byte is ASCII other than NUL, checking as it copies;
+   * answers false and writes nothing (the position is unchanged) at the first other byte.
+   */
+  plainAscii(src: Uint8Array, start: number, end: number): boolean {
+    const n = end - start;
+    this.ensure(4 + n);
+    const buf = this.buf;
+    const head = this.pos;
+    let p = head + 4;
+    for (let i = start; i < end; i++) {
+      const c = src[i];
+      if (c === 0 || c >= 0x80) return false;
+      buf[p++] = c;
+    }
+    this.view.setInt32(head, n);
+    this.pos = p;
+    return true;
+  }
+
   /** Empties the writer for another COPY (the header stays), keeping its buffer. */
   restart(): void {
     this.pos = COPY_HEADER_BYTES;

@@ -272,6 +272,13 @@ export function createRowEncoder(
       // A field whose source is no cell of the reader's rows (never in a plan made from the file) is null.
       const recordAt = sources.map((i) => cols.positions[i] ?? NO_CELL);
       const { utf8 } = cols;
+      // Text fields take a plain ASCII cell that starts with a visible character and fits as it is
+      // (what their byte encoder writes as it is), checked while copied: -1 for other fields.
+      const textMax = fields.map((f) =>
+        f.type === 'esriFieldTypeString' || f.type === 'esriFieldTypeGUID'
+          ? (f.length ?? Number.MAX_SAFE_INTEGER)
+          : -1,
+      );
       const extent = new Extent();
       let rejected: ErrorRecord[] = [];
       let loaded = 0;
@@ -296,7 +303,10 @@ export function createRowEncoder(
           }
           if (utf8 && t > 13 && t % 2 === 1) {
             const s = starts[at];
-            const e = s + (t - 13) / 2;
+            const n = (t - 13) / 2;
+            const e = s + n;
+            const c0 = bytes[s];
+            if (n <= textMax[f] && c0 > 32 && c0 < 127 && w.plainAscii(bytes, s, e)) continue;
             let plain = true;
             for (let i = s; i < e; i++) {
               const c = bytes[i];
