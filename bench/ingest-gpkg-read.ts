@@ -97,14 +97,16 @@ async function main() {
         encode += performance.now() - between;
         n += next.value.rows.length;
       }
-      // The load's path: records encoded as read into one COPY writer, emptied after each piece.
+      // The load's path: records encoded as read into one COPY writer, emptied after each piece, the
+      // file read as the load threads read it (its blocks reused, the pages held copied).
+      const recycled = await openSqlite(() => openSqlitePath(gpkg, { recycleBlocks: true }));
       const w = new CopyBinaryWriter(4 << 20);
       let copyBytes = 0;
       let recordRows = 0;
       const cpu = process.cpuUsage();
       started = performance.now();
       for (const piece of sqliteRecordBatches(
-        db,
+        recycled,
         table.source,
         table.geometryType ?? null,
         { byteOffset: 0, rowNumber: 0 },
@@ -116,6 +118,7 @@ async function main() {
         w.restart();
       }
       const records = performance.now() - started;
+      recycled.close();
       const recordCpu = process.cpuUsage(cpu);
       const rate = (ms: number, rows = n) => Math.round(rows / (ms / 1000)).toLocaleString('en');
       console.log(`planning (count, text widths, sample): ${planSeconds.toFixed(2)} s`);

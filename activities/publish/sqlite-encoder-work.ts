@@ -53,13 +53,19 @@ function startLoad(init: SqliteThreadInit, port: MessagePort) {
   const encoder = createRowEncoder(init.plan, init.targetSR, init.geometrySR);
   /** The batch being written (made at its first row). */
   let w: CopyBinaryWriter | null = null;
+  // Batch buffers whose COPY has committed, for the next batches (a new 3.2 MB buffer a batch counted
+  // against the thread's heap limit, as the file's blocks did: see recycleBlocks).
+  const freeWriters: CopyBinaryWriter[] = [];
   const batches = sqliteLayerRecords(
-    () => openSqlitePath(init.path),
+    () => openSqlitePath(init.path, { recycleBlocks: true }),
     init.plan,
     init.start,
     encoder,
     () => {
-      w ??= new CopyBinaryWriter(SQLITE_BATCH_ROWS * 160 + 64);
+      if (!w) {
+        w = freeWriters.pop() ?? new CopyBinaryWriter(SQLITE_BATCH_ROWS * 160 + 64);
+        w.restart();
+      }
       return w;
     },
     init.share,
@@ -95,7 +101,10 @@ function startLoad(init: SqliteThreadInit, port: MessagePort) {
         // A batch of no rows (the table ended after its last piece) still answers its resume point.
         const batch = w ?? new CopyBinaryWriter(64);
         w = null;
-        return { ok: true, done: false, rows, data: batch.finish(), loaded, rejected, next: piece.next };
+        const data = batch.finish();
+        // On PostgreSQL the buffer comes back once its COPY has committed; elsewhere it goes to the activity.
+        const reuse = copier ? batch : undefined;
+        return { ok: true, done: false, rows, data, loaded, rejected, next: piece.next, batch: reuse };
       }
     }
   }
@@ -109,9 +118,14 @@ function startLoad(init: SqliteThreadInit, port: MessagePort) {
       port.postMessage(reply);
       return;
     }
-    const { data, loaded } = reply;
+    const { batch, ...answer } = reply;
+    const { data, loaded } = answer;
     inFlight = copier.copy(loaded && loaded > 0 && data ? data : '').then(
-      () => port.postMessage({ ...reply, data: NO_DATA }),
+      () => {
+        // Its bytes are in the table: the buffer takes a later batch.
+        if (batch) freeWriters.push(batch);
+        port.postMessage({ ...answer, data: NO_DATA });
+      },
       (e: unknown) => {
         copyFailed = true;
         port.postMessage(failed(e));

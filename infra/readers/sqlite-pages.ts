@@ -41,8 +41,21 @@ export function sqliteFromBytes(bytes: Uint8Array): OpenedSqlite {
   return { file, size: bytes.length, close: () => {} };
 }
 
+export interface SqlitePathOptions {
+  /**
+   * Reuse the buffers of blocks the cache lets go for later reads, and have the reader copy the pages it
+   * holds (SqliteFile's `copyPages`): a read of the whole table then allocates no buffer per block. A
+   * load thread reading a 168 MB file allocated 168 MB of blocks, which V8 counts against the thread's
+   * heap limit: a full collection about every batch. Bytes the reader gives are then valid until it moves
+   * to the next leaf page (the record path's contract).
+   */
+  recycleBlocks?: boolean;
+  /** Bytes read at once (tests). */
+  blockBytes?: number;
+}
+
 /** A database file on disk, read page by page. */
-export function openSqlitePath(path: string): OpenedSqlite {
+export function openSqlitePath(path: string, options: SqlitePathOptions = {}): OpenedSqlite {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
@@ -50,8 +63,10 @@ export function openSqlitePath(path: string): OpenedSqlite {
     readSync(fd, first, 0, 100, 0);
     const header = parseSqliteHeader(first.subarray(0, Math.min(100, size)));
     const { pageSize } = header;
-    const block = Math.max(BLOCK_BYTES, pageSize);
+    const block = Math.max(options.blockBytes ?? BLOCK_BYTES, pageSize);
     const blocks = new Map<number, Buffer>();
+    /** Whole block buffers let go by the cache, for the next reads (with `recycleBlocks`). */
+    const spare: Buffer[] = [];
     const readBlock = (index: number): Buffer => {
       const hit = blocks.get(index);
       if (hit) {
@@ -62,7 +77,8 @@ export function openSqlitePath(path: string): OpenedSqlite {
       }
       const position = index * block;
       const length = Math.max(0, Math.min(block, size - position));
-      const buf = Buffer.allocUnsafe(length);
+      const reused = spare.pop();
+      const buf = reused ? reused.subarray(0, length) : Buffer.allocUnsafe(length);
       let done = 0;
       while (done < length) {
         const n = readSync(fd, buf, done, length - done, position + done);
@@ -71,15 +87,27 @@ export function openSqlitePath(path: string): OpenedSqlite {
       }
       const got = done === length ? buf : buf.subarray(0, done);
       blocks.set(index, got);
-      if (blocks.size > CACHED_BLOCKS) blocks.delete(blocks.keys().next().value as number);
+      if (blocks.size > CACHED_BLOCKS) {
+        const oldest = blocks.keys().next().value as number;
+        const gone = blocks.get(oldest) as Buffer;
+        blocks.delete(oldest);
+        // Only a whole block's buffer (the file's last block may be shorter).
+        if (options.recycleBlocks && gone.buffer.byteLength >= block && spare.length === 0) {
+          spare.push(Buffer.from(gone.buffer, gone.byteOffset, block));
+        }
+      }
       return got;
     };
-    const file = new SqliteFile(header, (n) => {
-      const offset = (n - 1) * pageSize;
-      const index = Math.floor(offset / block);
-      const within = offset - index * block;
-      return readBlock(index).subarray(within, within + pageSize);
-    });
+    const file = new SqliteFile(
+      header,
+      (n) => {
+        const offset = (n - 1) * pageSize;
+        const index = Math.floor(offset / block);
+        const within = offset - index * block;
+        return readBlock(index).subarray(within, within + pageSize);
+      },
+      options.recycleBlocks === true,
+    );
     checkLength(file, size);
     let open = true;
     return {
@@ -89,6 +117,7 @@ export function openSqlitePath(path: string): OpenedSqlite {
         if (open) closeSync(fd);
         open = false;
         blocks.clear();
+        spare.length = 0;
       },
     };
   } catch (e) {

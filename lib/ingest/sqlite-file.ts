@@ -121,9 +121,20 @@ export class SqliteFile {
   private readonly maxLocal: number;
   private readonly minLocal: number;
 
+  /** With copied pages: the leaf page being read, and the interior pages of its path by depth. */
+  private leafCopy: Uint8Array | null = null;
+  private readonly interiorCopies: Uint8Array[] = [];
+
+  /**
+   * `copyPages`: the B-tree pages a read holds while it goes on (the leaf whose cells it reads, the
+   * interior pages above it) are copied into buffers of this reader, so that no page `readPage` gave is
+   * used after the next call to it, and `readPage` may reuse its buffers. Bytes a read gives (a record's
+   * bytes, a blob value) are then valid until it moves to the next leaf page.
+   */
   constructor(
     readonly header: SqliteHeader,
     private readonly readPage: (n: number) => Uint8Array,
+    private readonly copyPages = false,
   ) {
     this.text = new TextDecoder(header.encoding, { fatal: false });
     this.maxLocal = header.usable - 35;
@@ -367,9 +378,10 @@ export class SqliteFile {
         throw new SqliteFormatError(`The table's B-tree reaches page ${current} twice (a damaged tree).`);
       }
       visited.add(current);
-      const bytes = this.page(current);
       const headerOffset = current === 1 ? 100 : 0;
-      const type = bytes[headerOffset];
+      const read = this.page(current);
+      const type = read[headerOffset];
+      const bytes = this.copyPages ? this.held(read, type === LEAF_TABLE ? -1 : stack.length) : read;
       const cells = (bytes[headerOffset + 3] << 8) | bytes[headerOffset + 4];
       if (type === LEAF_TABLE) {
         yield { bytes, number: current, headerOffset };
@@ -405,6 +417,18 @@ export class SqliteFile {
       if (child === 0) return;
       current = child;
     }
+  }
+
+  /** The page copied into the buffer of the leaf (depth -1) or of the interior page at `depth`. */
+  private held(page: Uint8Array, depth: number): Uint8Array {
+    let copy = depth < 0 ? this.leafCopy : this.interiorCopies[depth];
+    if (!copy) {
+      copy = new Uint8Array(page.length);
+      if (depth < 0) this.leafCopy = copy;
+      else this.interiorCopies[depth] = copy;
+    }
+    copy.set(page);
+    return copy;
   }
 
   private interiorKey(bytes: Uint8Array, headerOffset: number, i: number): number {
