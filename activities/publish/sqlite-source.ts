@@ -6,9 +6,10 @@
 
 import type { SqlValue } from 'sql.js';
 import { badRequest } from '../../lib/errors.js';
+import { geometryBounds } from '../../lib/geometry/bounds.js';
 import type { GeoJSONGeometry } from '../../lib/geometry/geojson-types.js';
 import { type Dimensions, fitGeoJSON, geoJSONToEsri, pointOf, XY } from '../../lib/geometry/index.js';
-import type { EsriGeometryType } from '../../lib/geometry/types.js';
+import type { Bounds, EsriGeometryType } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
 import type { RecordCells } from '../../lib/ingest/sqlite-file.js';
 import {
@@ -151,14 +152,9 @@ export function* sqliteBatches(
    * collection. Resume points are only those of whole batches.
    */
   pieceRows = size,
-  /**
-   * Geometries only: the rows carry no attributes, and each record is read only as far as its geometry
-   * (a layer's extent: the attribute texts after the geometry are not decoded).
-   */
-  geometryOnly = false,
 ): Generator<SourceBatch & { partial?: boolean }> {
   const { layout, positionOf } = keyedLayout(db, layer);
-  const positions = geometryOnly ? [] : layer.columns.map(positionOf);
+  const positions = layer.columns.map(positionOf);
   const geometryAt = layer.geometryColumn ? positionOf(layer.geometryColumn) : null;
   const { defaultOf } = layout;
   // A row's first `count` values are its record's (rowsWhere reuses one array for every row).
@@ -176,7 +172,6 @@ export function* sqliteBatches(
     layout.root,
     start.rowNumber > 0 ? start.byteOffset : Number.NEGATIVE_INFINITY,
     wanted,
-    geometryOnly && geometryAt !== null && geometryAt >= 0 ? geometryAt : Number.POSITIVE_INFINITY,
   );
   const next = () => reading(() => rowsAfter.next());
   let rowNumber = start.rowNumber;
@@ -191,7 +186,7 @@ export function* sqliteBatches(
     }
     const { rowid, values, count } = r.value;
     batch ??= empty(rowNumber, spatial);
-    const row: CellValue[] = n === 0 ? NO_CELLS : new Array(n);
+    const row: CellValue[] = new Array(n);
     for (let i = 0; i < n; i++) row[i] = cell(valueAt(values, count, rowid, positions[i]));
     batch.rows.push(row);
     if (geometryAt !== null) {
@@ -221,15 +216,74 @@ export function* sqliteBatches(
   }
 }
 
-/** The cells of every row of a read without attributes (never written to). */
-const NO_CELLS: CellValue[] = [];
-
 const empty = (rowNumber: number, spatial: boolean): SourceBatch => ({
   rows: [],
   ...(spatial ? { geometries: [] } : {}),
   firstRowNumber: rowNumber,
   next: { byteOffset: 0, rowNumber },
 });
+
+/**
+ * The bounds of a table's geometries, as those of `sqliteBatches`' geometries (analyze's extent), read
+ * record by record where each lies: a two-dimensional GeoPackage point in place, other geometries
+ * decoded. Yields (nothing) after every `every` records, so that a caller can let other work run;
+ * returns the bounds (null: no geometry with any).
+ */
+export function* sqliteGeometryBounds(
+  db: SqliteDatabase,
+  layer: SqliteReadLayer,
+  geometryType: EsriGeometryType,
+  every = SQLITE_BATCH_ROWS,
+): Generator<undefined, Bounds | null> {
+  if (!layer.geometryColumn) return null;
+  const { layout, positionOf } = keyedLayout(db, layer);
+  const { file } = db;
+  const at = positionOf(layer.geometryColumn);
+  const dims: Dimensions = { hasZ: layer.hasZ === true, hasM: layer.hasM === true };
+  const plainPoints =
+    layer.geometryFormat === 'gpkg' && geometryType === 'esriGeometryPoint' && !dims.hasZ && !dims.hasM;
+  const xy = new Float64Array(2);
+  let xmin = Number.POSITIVE_INFINITY;
+  let ymin = Number.POSITIVE_INFINITY;
+  let xmax = Number.NEGATIVE_INFINITY;
+  let ymax = Number.NEGATIVE_INFINITY;
+  const records = file.recordsWhere(layout.root, Number.NEGATIVE_INFINITY, () => true);
+  const next = () => reading(() => records.next());
+  let n = 0;
+  for (let r = next(); !r.done; r = next()) {
+    const record = r.value;
+    if (typeof record === 'number') continue;
+    if (++n % every === 0) yield;
+    const t = at >= 0 && at < record.count ? record.types[at] : -1;
+    if (
+      plainPoints &&
+      t >= 12 &&
+      t % 2 === 0 &&
+      geoPackagePointAt(record.bytes, record.starts[at], (t - 12) / 2, xy)
+    ) {
+      const x = xy[0];
+      const y = xy[1];
+      // As geometryBounds takes a point: one with a coordinate that is not a number has none.
+      if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
+      if (x < xmin) xmin = x;
+      if (y < ymin) ymin = y;
+      if (x > xmax) xmax = x;
+      if (y > ymax) ymax = y;
+      continue;
+    }
+    const value = at < 0 ? record.rowid : at < record.count ? file.value(record, at) : layout.defaultOf(at);
+    const point = plainPoints && value instanceof Uint8Array ? geoPackagePointXY(value) : undefined;
+    const g = point ?? locate(decodeCell(value, layer.geometryFormat, dims), geometryType, dims);
+    if (!g || 'reason' in g) continue;
+    const b = geometryBounds(g);
+    if (!b) continue;
+    if (b[0] < xmin) xmin = b[0];
+    if (b[1] < ymin) ymin = b[1];
+    if (b[2] > xmax) xmax = b[2];
+    if (b[3] > ymax) ymax = b[3];
+  }
+  return xmin <= xmax ? [xmin, ymin, xmax, ymax] : null;
+}
 
 /** A piece of `sqliteRecordBatches`: its rows went to the writer; `next` as sqliteBatches' batches. */
 export interface EncodedPiece {

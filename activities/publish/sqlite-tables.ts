@@ -6,7 +6,6 @@ import { setImmediate } from 'node:timers/promises';
 import type { LayerPlan, PublishRequest } from '../../db/schema/publish-request.js';
 import type { OpenedSqlite } from '../../infra/readers/sqlite-pages.js';
 import { badRequest } from '../../lib/errors.js';
-import { geometryBounds } from '../../lib/geometry/index.js';
 import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
 import { proj4ForWkid } from '../../lib/projection/index.js';
 import type { CopyBinaryWriter } from './copy-binary.js';
@@ -25,6 +24,7 @@ import {
   type EncodedPiece,
   layerGeometryType,
   sqliteBatches,
+  sqliteGeometryBounds,
   sqliteRecordBatches,
 } from './sqlite-source.js';
 import { checkListedTables, tableRequest } from './table-requests.js';
@@ -109,35 +109,11 @@ const COUNTED_MIN_BYTES = 4 * 1024 * 1024;
 /** The extent of a table's geometries in its own spatial reference (analyze reads every row once). */
 export async function sqliteExtent(db: SqliteDatabase, table: SqliteTable): Promise<Bounds | null> {
   if (table.source.kind !== 'sqlite' || !table.geometryType) return null;
-  let [xmin, ymin, xmax, ymax] = [
-    Number.POSITIVE_INFINITY,
-    Number.POSITIVE_INFINITY,
-    Number.NEGATIVE_INFINITY,
-    Number.NEGATIVE_INFINITY,
-  ];
-  const batches = sqliteBatches(
-    db,
-    table.source,
-    table.geometryType,
-    { byteOffset: 0, rowNumber: 0 },
-    undefined,
-    undefined,
-    undefined,
-    true,
-  );
-  for (const batch of batches) {
-    await setImmediate(); // one batch at a time, so the API answers other requests meanwhile
-    for (const g of batch.geometries ?? []) {
-      if (!g || 'reason' in g) continue;
-      const b = geometryBounds(g);
-      if (!b) continue;
-      if (b[0] < xmin) xmin = b[0];
-      if (b[1] < ymin) ymin = b[1];
-      if (b[2] > xmax) xmax = b[2];
-      if (b[3] > ymax) ymax = b[3];
-    }
+  const bounds = sqliteGeometryBounds(db, table.source, table.geometryType);
+  for (let r = bounds.next(); ; r = bounds.next()) {
+    if (r.done) return r.value;
+    await setImmediate(); // a batch's worth of records at a time, so the API answers other requests meanwhile
   }
-  return xmin <= xmax ? [xmin, ymin, xmax, ymax] : null;
 }
 
 /** Batches of a planned sqlite layer from its resume point. */

@@ -4,14 +4,20 @@
  * start after a rowid.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import initSqlJs, { type Database, type SqlValue } from 'sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeSqlite, openSqlite } from '../../../activities/publish/sqlite-catalog.js';
-import { layerGeometryType, sqliteBatches } from '../../../activities/publish/sqlite-source.js';
+import {
+  layerGeometryType,
+  sqliteBatches,
+  sqliteGeometryBounds,
+} from '../../../activities/publish/sqlite-source.js';
 import { openSqlitePath, sqliteFromBytes } from '../../../infra/readers/sqlite-pages.js';
+import { geometryBounds, unionBounds } from '../../../lib/geometry/bounds.js';
+import type { EsriGeometry } from '../../../lib/geometry/types.js';
 import { SqliteFile, SqliteFormatError, type SqliteValue } from '../../../lib/ingest/sqlite-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sqlite-file-test-'));
@@ -438,26 +444,87 @@ describe('the GeoPackage/SQLite source over the decoder', () => {
     }
   });
 
-  it('reads the geometries alone as a full read gives them, every row without cells', async () => {
-    // ogr2ogr made towns.gpkg (test/fixtures/publish/sqlite): the geometry column comes before the attributes.
-    const gpkg = join(import.meta.dirname, '../../fixtures/publish/sqlite/towns.gpkg');
+  it('finds the bounds of a table’s geometries as a full read’s geometries give them', async () => {
+    const fold = (geometries: readonly unknown[]) =>
+      unionBounds(
+        geometries.map((g) =>
+          g && typeof g === 'object' && !('reason' in g) ? geometryBounds(g as EsriGeometry) : null,
+        ),
+      );
+    // ogr2ogr made towns.gpkg (test/fixtures/publish/sqlite): points, lines and polygons; the SpatiaLite and
+    // WKB files hold the same layers in other geometry formats.
+    let layersRead = 0;
+    for (const file of ['towns.gpkg', 'towns-spatialite.sqlite', 'towns-wkb.sqlite']) {
+      const path = join(import.meta.dirname, '../../fixtures/publish/sqlite', file);
+      const db = await openSqlite(() => openSqlitePath(path));
+      try {
+        for (const layer of (await describeSqlite(db, { measure: true })).filter((l) => l.geometryColumn)) {
+          const source = { ...layer, columns: layer.fields.map((f) => f.column) };
+          const type = layerGeometryType(db, layer);
+          if (!type) continue;
+          const full = [...sqliteBatches(db, source, type, { byteOffset: 0, rowNumber: 0 }, 2)];
+          const expected = fold(full.flatMap((b) => b.geometries ?? []));
+          expect(expected).not.toBeNull();
+          const bounds = sqliteGeometryBounds(db, source, type, 1);
+          let yields = 0;
+          let r = bounds.next();
+          for (; !r.done; r = bounds.next()) yields++;
+          expect(r.value).toEqual(expected);
+          // One yield a record (every = 1).
+          expect(yields).toBe(full.reduce((n, b) => n + b.rows.length, 0));
+          layersRead++;
+        }
+      } finally {
+        db.close();
+      }
+    }
+    expect(layersRead).toBeGreaterThanOrEqual(7);
+
+    // Points written by ogr2ogr, among them empty points and rows without a geometry: the bounds of the
+    // others, from the CSV's own numbers.
+    const csv = join(dir, 'bounded.csv');
+    const lines = ['id,wkt'];
+    let [xmin, ymin, xmax, ymax] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (let i = 1; i <= 3000; i++) {
+      if (i % 97 === 0) lines.push(`${i},POINT EMPTY`);
+      else if (i % 89 === 0) lines.push(`${i},`);
+      else {
+        const x = ((i * 7919) % 36000) / 100 - 180;
+        const y = ((i * 104729) % 17000) / 100 - 85;
+        [xmin, ymin, xmax, ymax] = [
+          Math.min(xmin, x),
+          Math.min(ymin, y),
+          Math.max(xmax, x),
+          Math.max(ymax, y),
+        ];
+        lines.push(`${i},POINT (${x} ${y})`);
+      }
+    }
+    writeFileSync(csv, `${lines.join('\n')}\n`);
+    const gpkg = join(dir, 'bounded.gpkg');
+    execFileSync('ogr2ogr', [
+      '-f',
+      'GPKG',
+      gpkg,
+      csv,
+      '-oo',
+      'GEOM_POSSIBLE_NAMES=wkt',
+      '-a_srs',
+      'EPSG:4326',
+      '-nln',
+      'pts',
+      '-nlt',
+      'POINT',
+    ]);
     const db = await openSqlite(() => openSqlitePath(gpkg));
     try {
-      const layers = await describeSqlite(db, { measure: true });
-      expect(layers.length).toBeGreaterThan(1);
-      for (const layer of layers.filter((l) => l.geometryColumn)) {
-        const source = { ...layer, columns: layer.fields.map((f) => f.column) };
-        const type = layerGeometryType(db, layer);
-        const start = { byteOffset: 0, rowNumber: 0 };
-        const full = [...sqliteBatches(db, source, type, start, 2)];
-        const alone = [...sqliteBatches(db, source, type, start, 2, undefined, undefined, true)];
-        const geometries = full.flatMap((b) => b.geometries ?? []);
-        expect(geometries.filter((g) => g && !('reason' in g)).length).toBeGreaterThan(0);
-        expect(alone.flatMap((b) => b.geometries ?? [])).toEqual(geometries);
-        expect(alone.map((b) => b.next)).toEqual(full.map((b) => b.next));
-        expect(alone.flatMap((b) => b.rows).every((r) => r.length === 0)).toBe(true);
-        expect(alone.flatMap((b) => b.rows)).toHaveLength(full.flatMap((b) => b.rows).length);
-      }
+      const layer = (await describeSqlite(db, { measure: true })).find((l) => l.table === 'pts');
+      if (!layer) throw new Error('no layer pts');
+      const source = { ...layer, columns: layer.fields.map((f) => f.column) };
+      const bounds = sqliteGeometryBounds(db, source, 'esriGeometryPoint');
+      let r = bounds.next();
+      while (!r.done) r = bounds.next();
+      expect(r.value).toEqual([xmin, ymin, xmax, ymax]);
     } finally {
       db.close();
     }
