@@ -21,6 +21,23 @@ import type { EsriGeometry } from '../../../lib/geometry/types.js';
 import { SqliteFile, SqliteFormatError, type SqliteValue } from '../../../lib/ingest/sqlite-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sqlite-file-test-'));
+
+/** A GeoPackage layer in WGS84 written by ogr2ogr from a CSV, with the CSV driver's open options. */
+function gpkgFromCsv(csv: string, gpkg: string, layer: string, open: string[], more: string[] = []) {
+  const options = open.flatMap((o) => ['-oo', o]);
+  execFileSync('ogr2ogr', [
+    '-f',
+    'GPKG',
+    gpkg,
+    csv,
+    ...options,
+    '-a_srs',
+    'EPSG:4326',
+    '-nln',
+    layer,
+    ...more,
+  ]);
+}
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A database written by the sqlite3 shell from `sql`. */
@@ -280,22 +297,7 @@ describe('the SQLite file decoder', () => {
       `{ echo 'id,name,x,y'; for i in $(seq 1 2500); do echo "$i,place $i,$((i % 360 - 180)).25,$((i % 170 - 85)).5"; done; } > ${csv}`,
     ]);
     const gpkg = join(dir, 'points.gpkg');
-    execFileSync('ogr2ogr', [
-      '-f',
-      'GPKG',
-      gpkg,
-      csv,
-      '-oo',
-      'X_POSSIBLE_NAMES=x',
-      '-oo',
-      'Y_POSSIBLE_NAMES=y',
-      '-oo',
-      'AUTODETECT_TYPE=YES',
-      '-a_srs',
-      'EPSG:4326',
-      '-nln',
-      'points',
-    ]);
+    gpkgFromCsv(csv, gpkg, 'points', ['X_POSSIBLE_NAMES=x', 'Y_POSSIBLE_NAMES=y', 'AUTODETECT_TYPE=YES']);
     const db = new SQL.Database(readFileSync(gpkg));
     const expected = sqlJsRows(db, 'SELECT rowid, * FROM points ORDER BY rowid');
     db.close();
@@ -502,20 +504,7 @@ describe('the GeoPackage/SQLite source over the decoder', () => {
     }
     writeFileSync(csv, `${lines.join('\n')}\n`);
     const gpkg = join(dir, 'bounded.gpkg');
-    execFileSync('ogr2ogr', [
-      '-f',
-      'GPKG',
-      gpkg,
-      csv,
-      '-oo',
-      'GEOM_POSSIBLE_NAMES=wkt',
-      '-a_srs',
-      'EPSG:4326',
-      '-nln',
-      'pts',
-      '-nlt',
-      'POINT',
-    ]);
+    gpkgFromCsv(csv, gpkg, 'pts', ['GEOM_POSSIBLE_NAMES=wkt'], ['-nlt', 'POINT']);
     const db = await openSqlite(() => openSqlitePath(gpkg));
     try {
       const layer = (await describeSqlite(db, { measure: true })).find((l) => l.table === 'pts');
