@@ -8,6 +8,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
 import type { LayerPlan } from '../../db/schema/publish-request.js';
+import { afterDelay, threadEntry } from '../../infra/thread-bundles.js';
 import { internalError } from '../../lib/errors.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
 import type { EncoderThreadInit } from './csv-encoder-work.js';
@@ -23,10 +24,14 @@ export interface ThreadBatch {
 
 type Reply = ({ ok: true } & ThreadBatch) | { ok: false; message: string };
 
-const workerUrl = new URL('./csv-encoder-worker.mjs', import.meta.url);
+const workerUrl = threadEntry(
+  new URL('./csv-encoder-work.ts', import.meta.url),
+  new URL('./csv-encoder-worker.mjs', import.meta.url),
+);
 
 /** Has a CSV encoder thread started ahead for the first load (spare-threads.ts), after `delayMs`. */
-export const prestartCsvEncoderThread = (delayMs: number) => prestartThread(workerUrl, delayMs);
+export const prestartCsvEncoderThread = (delayMs: number) =>
+  afterDelay(delayMs, () => prestartThread(workerUrl(), 0));
 
 export class CsvEncoderThread {
   private readonly worker: Worker;
@@ -42,7 +47,7 @@ export class CsvEncoderThread {
   ) {
     const init: EncoderThreadInit = { plan, targetSR, geometrySR, firstRowNumber };
     // A thread started ahead (spare-threads.ts) when there is one; its first message is the load.
-    this.worker = takeThread(workerUrl, init);
+    this.worker = takeThread(workerUrl(), init);
     this.worker.on('message', (reply: Reply) => {
       const next = this.waiting.shift();
       if (!next) return;
@@ -73,7 +78,7 @@ export class CsvEncoderThread {
   async close(): Promise<void> {
     if (!this.released) {
       this.released = true;
-      releaseThread(workerUrl);
+      releaseThread(workerUrl());
     }
     this.failure ??= new Error('The CSV encoder thread was closed.');
     await this.worker.terminate();

@@ -7,8 +7,15 @@
 import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
+import { afterDelay, threadEntry } from '../../infra/thread-bundles.js';
 import type { CsvLoadInit } from './csv-load-work.js';
-import { handBackThread, prestartThread, releaseThread, takeThread } from './spare-threads.js';
+import {
+  handBackThread,
+  prestartThread,
+  releaseThread,
+  spareThreadIds,
+  takeThread,
+} from './spare-threads.js';
 import { failureError, type ThreadFailure } from './thread-copy.js';
 
 /** A batch the thread has committed, with the resume point after it. */
@@ -28,10 +35,17 @@ export type CsvLoadMessage =
 /** How long a finished thread may take to close its connection and exit before it is ended. */
 const CLOSE_WAIT_MS = 5000;
 
-const workerUrl = new URL('./csv-load-worker.mjs', import.meta.url);
+const workerUrl = threadEntry(
+  new URL('./csv-load-work.ts', import.meta.url),
+  new URL('./csv-load-worker.mjs', import.meta.url),
+);
+
+/** The thread ids of the idle CSV load threads (for tests). */
+export const idleCsvLoadThreads = (): number[] => spareThreadIds(workerUrl());
 
 /** Has a CSV load thread started ahead for the first load (spare-threads.ts), after `delayMs`. */
-export const prestartCsvLoadThread = (delayMs: number) => prestartThread(workerUrl, delayMs);
+export const prestartCsvLoadThread = (delayMs: number) =>
+  afterDelay(delayMs, () => prestartThread(workerUrl(), 0));
 
 export class CsvLoadThread {
   private readonly worker: Worker;
@@ -52,7 +66,7 @@ export class CsvLoadThread {
   constructor(private readonly init: CsvLoadInit) {
     // A thread started ahead, or kept from an earlier load (spare-threads.ts), when there is one; its
     // first message is the load.
-    this.worker = takeThread(workerUrl, init);
+    this.worker = takeThread(workerUrl(), init);
     this.worker.on('message', this.onMessage);
     this.worker.on('error', this.onError);
     this.worker.on('exit', this.onExit);
@@ -97,8 +111,8 @@ export class CsvLoadThread {
     this.released = true;
     if (this.succeeded && !this.exited) {
       const listeners = { message: this.onMessage, error: this.onError, exit: this.onExit };
-      if (handBackThread(workerUrl, this.worker, listeners)) return;
-    } else releaseThread(workerUrl);
+      if (handBackThread(workerUrl(), this.worker, listeners)) return;
+    } else releaseThread(workerUrl());
     if (this.exited) return;
     if (!this.finished) {
       await this.worker.terminate();

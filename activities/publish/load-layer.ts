@@ -34,7 +34,7 @@ import { layerBatches, type ResumePoint } from './layer-sources.js';
 import type { PublishDeps } from './publish-deps.js';
 import { createRemoteGeocoder, remoteGeocodeService } from './remote-geocoder.js';
 import { createRowEncoder } from './row-encoder.js';
-import { SqliteEncoderThread } from './sqlite-encoder-thread.js';
+import { prestartSqliteEncoderThreads, SqliteEncoderThread } from './sqlite-encoder-thread.js';
 import type { ThreadCopy } from './thread-copy.js';
 
 export interface LoadProgress extends ResumePoint {
@@ -398,12 +398,22 @@ const encodesOnThread = (plan: LayerPlan, request: PublishRequest) =>
   request.sourceSize >= THREAD_MIN_BYTES;
 
 /**
+ * SQLite encoder threads held idle from a worker's start: what a large file takes on two cores (more
+ * cores take more, started on their first such load). An idle one holds about 30 MB.
+ */
+const PRESTARTED_SQLITE_THREADS = 2;
+
+/**
  * A worker's first CSV load takes a thread started ahead (spare-threads.ts): the load thread on
- * PostgreSQL, the encoder thread on PGlite. Later loads find the threads their kind last used.
+ * PostgreSQL, the encoder thread on PGlite. Later loads find the threads their kind last used. A
+ * first GeoPackage or SQLite load finds PRESTARTED_SQLITE_THREADS encoder threads, two seconds later
+ * (after the CSV thread and the tile drawing threads: threads start one after another), and a load
+ * that used one thread leaves two idle for a later load that takes both.
  */
 export function prestartLoadThreads(kind: 'postgres' | 'pglite', delayMs: number): void {
   if (kind === 'postgres') prestartCsvLoadThread(delayMs);
   else prestartCsvEncoderThread(delayMs);
+  prestartSqliteEncoderThreads(PRESTARTED_SQLITE_THREADS, delayMs + 2000);
 }
 
 /** Bytes of whole records in each batch of a thread's load: one transaction and one heartbeat each. */

@@ -4,6 +4,7 @@
  * neither stall the API's other requests nor exhaust its process.
  */
 import { Worker } from 'node:worker_threads';
+import { threadEntry } from '../../infra/thread-bundles.js';
 import { badRequest, type ErrorBody, GeoError } from '../../lib/errors.js';
 import { type ArchiveBudget, DEFAULT_ARCHIVE_BUDGET } from '../../lib/ingest/archive-budget.js';
 import type { FeatureTable } from './feature-source.js';
@@ -29,7 +30,10 @@ export interface ParseRequest {
 
 export type ParseReply = { ok: true; tables: FeatureTable[] } | { ok: false; error: ErrorBody };
 
-const workerUrl = new URL('./parse-worker.mjs', import.meta.url);
+const workerUrl = threadEntry(
+  new URL('./parse-work.ts', import.meta.url),
+  new URL('./parse-worker.mjs', import.meta.url),
+);
 
 /** One table per shapefile in the zip, parsed in a thread of its own. */
 export function parseShapefileZip(
@@ -38,7 +42,7 @@ export function parseShapefileZip(
 ): Promise<FeatureTable[]> {
   const request: ParseRequest = { kind: 'shapefile', bytes, budget: limits.archive };
   return new Promise((resolve, reject) => {
-    const worker = new Worker(workerUrl, {
+    const worker = new Worker(workerUrl(), {
       workerData: request,
       // The entry registers the TypeScript loader itself; inherited loader flags are not needed.
       execArgv: [],

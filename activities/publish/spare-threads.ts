@@ -144,12 +144,15 @@ export function handBackThread<M>(
   return false;
 }
 
-/** Has one idle thread of `url`'s kind ready for a first load (a worker at its start), after `delayMs`. */
-export function prestartThread(url: URL, delayMs: number): void {
+/**
+ * Has `count` idle threads of `url`'s kind ready for a first load (a worker at its start), after
+ * `delayMs`; as many are kept idle after later loads, even loads that used fewer.
+ */
+export function prestartThread(url: URL, delayMs: number, count = 1): void {
   const use = inUse.get(url.href) ?? { now: 0, peak: 0 };
-  use.peak = Math.max(use.peak, 1);
+  use.peak = Math.max(use.peak, count);
   inUse.set(url.href, use);
-  if (use.now === 0) spareLater(url, 1, delayMs);
+  if (use.now === 0) spareLater(url, use.peak, delayMs);
 }
 
 /**

@@ -7,8 +7,15 @@
 import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
+import { afterDelay, threadEntry } from '../../infra/thread-bundles.js';
 import type { ResumePoint } from './layer-sources.js';
-import { handBackThread, releaseThread, takeThread } from './spare-threads.js';
+import {
+  handBackThread,
+  prestartThread,
+  releaseThread,
+  spareThreadIds,
+  takeThread,
+} from './spare-threads.js';
 import type { SqliteLoadEnded, SqliteThreadInit } from './sqlite-encoder-work.js';
 import { failureError, type ThreadFailure } from './thread-copy.js';
 
@@ -33,7 +40,20 @@ type Reply =
  */
 const CLOSE_WAIT_MS = 5000;
 
-const workerUrl = new URL('./sqlite-encoder-worker.mjs', import.meta.url);
+const workerUrl = threadEntry(
+  new URL('./sqlite-encoder-work.ts', import.meta.url),
+  new URL('./sqlite-encoder-worker.mjs', import.meta.url),
+);
+
+/** The thread ids of the idle SQLite encoder threads (for tests). */
+export const idleSqliteEncoderThreads = (): number[] => spareThreadIds(workerUrl());
+
+/**
+ * Has `count` SQLite encoder threads started ahead for the first GeoPackage or SQLite load, after
+ * `delayMs` (spare-threads.ts), and as many kept idle after each load.
+ */
+export const prestartSqliteEncoderThreads = (count: number, delayMs: number) =>
+  afterDelay(delayMs, () => prestartThread(workerUrl(), 0, count));
 
 export class SqliteEncoderThread {
   private readonly worker: Worker;
@@ -67,7 +87,7 @@ export class SqliteEncoderThread {
   constructor(private readonly init: SqliteThreadInit) {
     // A thread started ahead, or kept from an earlier load (spare-threads.ts), when there is one; its
     // first message is the load.
-    this.worker = takeThread(workerUrl, init);
+    this.worker = takeThread(workerUrl(), init);
     this.worker.on('message', this.onMessage);
     this.worker.on('error', this.onError);
     this.worker.on('exit', this.onExit);
@@ -105,7 +125,7 @@ export class SqliteEncoderThread {
     const stopped = this.failure !== null;
     this.failure ??= new Error('The SQLite encoder thread was closed.');
     if (stopped) {
-      releaseThread(workerUrl);
+      releaseThread(workerUrl());
       return;
     }
     const timer = setTimeout(() => void this.worker.terminate(), CLOSE_WAIT_MS);
@@ -118,9 +138,9 @@ export class SqliteEncoderThread {
         });
         if (clean && this.waiting.length === 0) {
           const listeners = { message: this.onMessage, error: this.onError, exit: this.onExit };
-          if (handBackThread(workerUrl, this.worker, listeners)) return;
-        } else releaseThread(workerUrl);
-      } else releaseThread(workerUrl);
+          if (handBackThread(workerUrl(), this.worker, listeners)) return;
+        } else releaseThread(workerUrl());
+      } else releaseThread(workerUrl());
       // Ended meanwhile (it failed, or the wait above ran out).
       if (this.exited) return;
       const exited = once(this.worker, 'exit');

@@ -15,6 +15,7 @@ import { AsyncResource } from 'node:async_hooks';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { DrawnFeatures } from '../../db/repositories/layer-features.js';
+import { threadEntry } from '../../infra/thread-bundles.js';
 import { internalError } from '../../lib/errors.js';
 import type { RgbaImage } from '../../lib/render/types.js';
 import { metatilesInRange } from '../../lib/tiles/metatile.js';
@@ -34,7 +35,10 @@ import {
   type WireTile,
 } from './render-wire.js';
 
-const workerUrl = new URL('./render-worker.mjs', import.meta.url);
+const workerUrl = threadEntry(
+  new URL('./render-work.ts', import.meta.url),
+  new URL('./render-worker.mjs', import.meta.url),
+);
 
 /**
  * A drawing thread's heap: a range holds its layers' features (at most FEATURES_AT_ONCE a layer read at
@@ -98,7 +102,7 @@ const threads: DrawingThread[] = [];
 let nextJob = 0;
 
 function startThread(): DrawingThread {
-  const worker = new Worker(workerUrl, { execArgv: [], resourceLimits: RESOURCE_LIMITS });
+  const worker = new Worker(workerUrl(), { execArgv: [], resourceLimits: RESOURCE_LIMITS });
   const thread: DrawingThread = { worker, jobs: new Map(), gone: false };
   worker.unref();
   worker.on('message', (m: FromThread) => onMessage(thread, m));

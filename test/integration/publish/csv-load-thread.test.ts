@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idleCsvLoadThreads } from '../../../activities/publish/csv-load-thread.js';
 import type { LoadResult } from '../../../activities/publish/load-layer.js';
-import { spareThreadIds } from '../../../activities/publish/spare-threads.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { featureTableName } from '../../../db/repositories/feature-tables.js';
 import { SHAPE_TEXT } from '../../../lib/query/plan-statements.js';
@@ -24,7 +24,6 @@ import { insertCsvPublishJob, stackPublishActivities } from './worker-process.js
 
 const ROWS = 120_000;
 /** The CSV load thread's entry (csv-load-thread.ts): its idle threads are listed by this URL. */
-const loadThreadUrl = new URL('../../../activities/publish/csv-load-worker.mjs', import.meta.url);
 /** Where the table is cut into parts (PostgreSQL only; PGlite keeps one table whatever it is given). */
 const PART_ROWS = 25_000;
 
@@ -122,7 +121,7 @@ describe.each([
     // The load thread is kept for the next load as soon as its load ended well (a fresh spare would
     // start a second later).
     if (kind === 'postgres') {
-      keptThreads = spareThreadIds(loadThreadUrl);
+      keptThreads = idleCsvLoadThreads();
       expect(keptThreads).toHaveLength(1);
     }
   }, 120_000);
@@ -190,7 +189,7 @@ describe.each([
     expect(result).toMatchObject({ rowsRead: ROWS, rowsLoaded: expectedUsable, rowsRejected: ROWS / 1000 });
     await checkTable();
     // The second load ran on the thread the first one left.
-    if (kind === 'postgres') expect(spareThreadIds(loadThreadUrl)).toEqual(keptThreads);
+    if (kind === 'postgres') expect(idleCsvLoadThreads()).toEqual(keptThreads);
     if (partRows && kind === 'postgres') {
       const parts = await partsOf();
       expect(parts).toHaveLength(5);

@@ -113,6 +113,23 @@ describe('spare loading threads', () => {
     expect(await until(() => spareThreadIds(url).length === 1)).toBe(true);
   });
 
+  it('has a counted number ready for a first load, and as many again after a load that used fewer', async () => {
+    prestartThread(url, 0, 2);
+    expect(await until(() => spareThreadIds(url).length === 2)).toBe(true);
+    const ready = spareThreadIds(url);
+    const worker = takeThread(url, { job: 1 });
+    expect(ready).toContain(worker.threadId);
+    await messages(worker, 1);
+    expect(spareThreadIds(url).length).toBe(1);
+    releaseThread(url, 0);
+    await close(worker);
+    // The load used one thread; two are idle again, the one left and a new one.
+    expect(await until(() => spareThreadIds(url).length === 2)).toBe(true);
+    const after = spareThreadIds(url);
+    expect(after).not.toContain(worker.threadId);
+    expect(after.filter((id) => ready.includes(id)).length).toBe(1);
+  });
+
   it('keeps a thread whose load ended well for the next load, as many as were used at once', async () => {
     const first = takeThread(serving, { job: 1 });
     const [m1, end1] = await messages(first, 2);

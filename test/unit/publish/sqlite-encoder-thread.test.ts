@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planLayer } from '../../../activities/publish/layer-plan.js';
 import type { ResumePoint } from '../../../activities/publish/layer-sources.js';
 import { createRowEncoder } from '../../../activities/publish/row-encoder.js';
-import { endSpares, spareThreadIds } from '../../../activities/publish/spare-threads.js';
+import { endSpares } from '../../../activities/publish/spare-threads.js';
 import { openSqlite } from '../../../activities/publish/sqlite-catalog.js';
 import {
+  idleSqliteEncoderThreads,
   SqliteEncoderThread,
   type SqliteThreadBatch,
 } from '../../../activities/publish/sqlite-encoder-thread.js';
@@ -209,28 +210,27 @@ describe('the SQLite encoder thread', () => {
   }, 120_000);
 
   it('keeps a thread that read its table to the end for the next load, and no other', async () => {
-    const workerUrl = new URL('../../../activities/publish/sqlite-encoder-worker.mjs', import.meta.url);
     await endSpares();
     const from = { byteOffset: 0, rowNumber: 0 };
     try {
       const first = threadOf(from);
       const id = first.threadId;
       await drain(first);
-      expect(spareThreadIds(workerUrl)).toEqual([id]);
+      expect(idleSqliteEncoderThreads()).toEqual([id]);
       // The kept thread serves the next load, which gives the same bytes as a fresh one.
       const second = threadOf(from);
       expect(second.threadId).toBe(id);
-      expect(spareThreadIds(workerUrl)).toEqual([]);
+      expect(idleSqliteEncoderThreads()).toEqual([]);
       const again = await drain(second);
       expect(again.map((b, i) => Buffer.from(b.data).equals(expected[i].data))).toEqual([true, true, true]);
       expect(again.map((b) => b.next)).toEqual(expected.map((e) => e.next));
-      expect(spareThreadIds(workerUrl)).toEqual([id]);
+      expect(idleSqliteEncoderThreads()).toEqual([id]);
       // A load closed before the table's end: its thread exits and is not kept.
       const early = threadOf(from);
       expect(early.threadId).toBe(id);
       expect((await early.next())?.rows).toBe(20_000);
       await early.close();
-      expect(spareThreadIds(workerUrl)).toEqual([]);
+      expect(idleSqliteEncoderThreads()).toEqual([]);
       // A load that failed: neither.
       const missing = new SqliteEncoderThread({
         path: join(dir, 'none.gpkg'),
@@ -242,7 +242,7 @@ describe('the SQLite encoder thread', () => {
       expect(missing.threadId).not.toBe(id);
       await expect(missing.next()).rejects.toThrow();
       await missing.close();
-      expect(spareThreadIds(workerUrl)).toEqual([]);
+      expect(idleSqliteEncoderThreads()).toEqual([]);
     } finally {
       await endSpares();
     }

@@ -1,0 +1,1 @@
+export const doubled = (n: number): number => n * 2;
