@@ -66,6 +66,31 @@ describe('storing a large stream in parts', () => {
     expect(sha(await store.getRange(key, off, 300))).toBe(sha(bytes.subarray(off, off + 300)));
   });
 
+  it('reads back exactly the bytes sent in more parts than it sends at once', async () => {
+    // Eleven 8 MB parts and a short one, four in flight at most: each part holds its own bytes.
+    const bytes = randomBytes(11 * 8 * 1024 * 1024 + 777);
+    const key = `${prefix}many`;
+    await store.put(key, chunked(bytes), bytes.length, 'application/octet-stream');
+    expect((await store.stat(key))?.etag).toMatch(/-12$/);
+    const back = await store.getBuffer(key);
+    expect(back.length).toBe(bytes.length);
+    for (let part = 0; part < 12; part++) {
+      const from = part * 8 * 1024 * 1024;
+      expect(sha(back.subarray(from, from + 8 * 1024 * 1024))).toBe(
+        sha(bytes.subarray(from, from + 8 * 1024 * 1024)),
+      );
+    }
+    // And written as it arrives (ObjectStore.upload), in chunks of every size.
+    const upload = store.upload(`${prefix}many-written`);
+    for (let at = 0, i = 0; at < bytes.length; i++) {
+      const n = [1, 8 * 1024 * 1024 + 3, 65_536, 5_000_001][i % 4]!;
+      await upload.write(bytes.subarray(at, at + n));
+      at += n;
+    }
+    await upload.end();
+    expect(sha(await store.getBuffer(`${prefix}many-written`))).toBe(sha(bytes));
+  });
+
   it('overwrites an object of the same key whole', async () => {
     const key = `${prefix}again`;
     const first = randomBytes(PARTED_FROM + 1);
