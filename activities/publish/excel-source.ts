@@ -5,6 +5,7 @@
  * opens it.
  */
 import { Worker } from 'node:worker_threads';
+import { threadEntry } from '../../infra/thread-bundles.js';
 import { badRequest, type ErrorBody, GeoError } from '../../lib/errors.js';
 import { type ArchiveBudget, DEFAULT_ARCHIVE_BUDGET } from '../../lib/ingest/archive-budget.js';
 import type { CellValue } from '../../lib/ingest/index.js';
@@ -21,13 +22,16 @@ export interface ExcelLimits {
   archive?: ArchiveBudget;
 }
 
-const workerUrl = new URL('./excel-worker.mjs', import.meta.url);
+const workerUrl = threadEntry(
+  new URL('./excel-work.ts', import.meta.url),
+  new URL('./excel-worker.mjs', import.meta.url),
+);
 
 export function parseWorkbook(bytes: Buffer, limits: ExcelLimits = {}): Promise<SheetTable[]> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(workerUrl, {
+    const worker = new Worker(workerUrl(), {
       workerData: { bytes, budget: limits.archive ?? DEFAULT_ARCHIVE_BUDGET },
-      // The entry registers the TypeScript loader itself; inherited loader flags are not needed.
+      // Started from its bundle (or its loader entry); inherited loader flags are not needed.
       execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb ?? 1024, maxYoungGenerationSizeMb: 64 },
     });

@@ -109,6 +109,7 @@ describe('thread bundles', () => {
       '../../../activities/publish/csv-load-work.ts',
       '../../../activities/publish/sqlite-encoder-work.ts',
       '../../../activities/publish/parse-work.ts',
+      '../../../activities/publish/excel-work.ts',
       '../../../activities/tiles/render-work.ts',
     ]) {
       expect(bundleText(new URL(kind, import.meta.url)).length).toBeGreaterThan(1000);
