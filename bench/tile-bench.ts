@@ -35,6 +35,12 @@ const { values } = parseArgs({
     processes: { type: 'string', default: '1,2' },
     /** `--serve false`: the seeding comparison alone. */
     serve: { type: 'string', default: 'true' },
+    /**
+     * `--alternate N`: after the other runs, N rounds of nginx and ours warm (the last process count)
+     * for 5 s each, in turns, and the median of the rounds' ratios: a machine whose rate drifts by a
+     * tenth between two runs of the same server says little with one run of each.
+     */
+    alternate: { type: 'string', default: '0' },
     pg: {
       type: 'string',
       default: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
@@ -243,6 +249,8 @@ try {
         await fresh.stop();
       }
     }
+    const rounds = Number(values.alternate);
+    const alternated = rounds > 0 ? await alternateRounds(rounds, lastProcesses, nginxFile, oursFile) : [];
     const nginxAfter = await wrk(dir, 'rand.lua', nginxFile, 'http://127.0.0.1:8089');
     console.log(formatRun('nginx static, our tiles, again', nginxAfter, nginx.rps));
     const nginxMean = (nginx.rps + nginxAfter.rps) / 2;
@@ -251,6 +259,16 @@ try {
     for (const { label, rest, soap } of soapPairs) {
       console.log(
         `  ${label}: SOAP GetMapTile / REST tiles = ${(soap.rps / rest.rps).toFixed(2)}x (${soap.rps.toFixed(0)} / ${rest.rps.toFixed(0)} req/s)`,
+      );
+    }
+    if (alternated.length > 0) {
+      const ratios = alternated.map((r) => r.ours.rps / r.nginx.rps).sort((a, b) => a - b);
+      const mid = ratios.length >> 1;
+      const median = ratios.length % 2 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
+      console.log(
+        `  ${alternated.length} alternated rounds, ours warm (${lastProcesses} processes) / nginx: median ${median.toFixed(2)}x, ` +
+          `from ${ratios[0].toFixed(2)}x to ${ratios[ratios.length - 1].toFixed(2)}x; ` +
+          `p99 ours ${alternated.map((r) => r.ours.p99).join(', ')} against nginx's ${alternated.map((r) => r.nginx.p99).join(', ')}`,
       );
     }
     console.log(`  load average after the runs: ${loadAverage()}`);
@@ -275,6 +293,48 @@ try {
     signal('SIGKILL');
   }
   await stack.stop();
+}
+
+/**
+ * `rounds` rounds of nginx and a warm API of `processes` processes, 5 s each, the order swapped every
+ * round so that a drift of the machine favours neither; the API is warmed by one run first. `nginxFile`
+ * and `oursFile` list the same tiles' paths on each server.
+ */
+async function alternateRounds(rounds: number, processes: number, nginxFile: string, oursFile: string) {
+  const alone = await wrk(dir, 'rand.lua', nginxFile, 'http://127.0.0.1:8089', {}, 5);
+  console.log(`\n  nginx for 5 s with no API running: ${alone.rps.toFixed(0)} req/s (p99 ${alone.p99})`);
+  // Without the event-loop delay probe, which wakes every process each millisecond (startApi).
+  const api = await startApi(stack, processes, 256, {}, false);
+  const out: { nginx: WrkResult; ours: WrkResult }[] = [];
+  try {
+    await wrk(dir, 'rand.lua', oursFile, api.baseUrl, {}, 5);
+    console.log(`Alternated rounds, 5 s each (load ${loadAverage()}):`);
+    for (let i = 0; i < rounds; i++) {
+      // The API's CPU while nginx serves: an idle API that took some would lower nginx's rate.
+      const nginxRun = async () => {
+        const before = api.cpuSeconds();
+        const result = await wrk(dir, 'rand.lua', nginxFile, 'http://127.0.0.1:8089', {}, 5);
+        return { result, apiCpu: api.cpuSeconds() - before };
+      };
+      const oursRun = () => wrk(dir, 'rand.lua', oursFile, api.baseUrl, {}, 5);
+      let round: { nginx: WrkResult; ours: WrkResult; apiCpu: number };
+      if (i % 2 === 0) {
+        const n = await nginxRun();
+        round = { nginx: n.result, apiCpu: n.apiCpu, ours: await oursRun() };
+      } else {
+        const ours = await oursRun();
+        const n = await nginxRun();
+        round = { nginx: n.result, apiCpu: n.apiCpu, ours };
+      }
+      console.log(
+        `  round ${i + 1}: nginx ${round.nginx.rps.toFixed(0)} req/s (p99 ${round.nginx.p99}; the idle API used ${round.apiCpu.toFixed(2)} CPU-s meanwhile), ours ${round.ours.rps.toFixed(0)} req/s (p99 ${round.ours.p99}): ${(round.ours.rps / round.nginx.rps).toFixed(2)}x`,
+      );
+      out.push(round);
+    }
+  } finally {
+    await api.stop();
+  }
+  return out;
 }
 
 /** GetMapTile over SOAP answers each tile with the REST tile's bytes (base64 in Result), or the bench stops. */
