@@ -47,7 +47,7 @@ const READ_HEADERS = new Set([
 ]);
 
 /** One request head this front reads: a GET or HEAD, or a POST with a small body of known length. */
-interface PlainRequest {
+export interface PlainRequest {
   method: 'GET' | 'HEAD' | 'POST';
   head: boolean;
   target: string;
@@ -153,7 +153,7 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
         if (again?.basis.holds(socket.remoteAddress)) {
           reached.at = end + 4;
           // Remembered only for requests that keep the connection open.
-          if (send(KEEP_OPEN, again.head, again.body) || waitingForClient(data, reached.at)) return;
+          if (replay(again) || waitingForClient(data, reached.at)) return;
           continue;
         }
         const get = text === undefined ? undefined : readHead(text);
@@ -169,7 +169,13 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
           reached.at = end + 4;
           const written = writeTile(get, now, ask.header('origin'));
           if (written && text !== undefined && !get.close) {
-            replays.remember(text, get, written, tiles.basisOf(ask, now, socket.remoteAddress));
+            replays.remember(
+              text,
+              get,
+              written,
+              tiles.basisOf(ask, now, socket.remoteAddress),
+              endLines().keepAlive,
+            );
           }
           if (get.close || waitingForClient(data, reached.at)) return;
           continue;
@@ -216,7 +222,7 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
       const again = whole === undefined ? undefined : replays.get(whole);
       if (again?.basis.holds(socket.remoteAddress)) {
         reached.at = bodyEnd;
-        return !send(KEEP_OPEN, again.head, again.body) && !waitingForClient(data, bodyEnd);
+        return !replay(again) && !waitingForClient(data, bodyEnd);
       }
       const header = (h: string) => post.headers.get(h);
       const ask = tiles.soapAskOf(basePath, post.target, header, socket.remoteAddress);
@@ -236,7 +242,13 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
         const head = headBytes(soapWire(now, header('origin')));
         if (send(post, head, now)) post.close = true;
         if (!post.close) {
-          replays.remember(whole, post, { head, body: now }, tiles.soapBasisOf(ask, socket.remoteAddress));
+          replays.remember(
+            whole,
+            post,
+            { head, body: now },
+            tiles.soapBasisOf(ask, socket.remoteAddress),
+            endLines().keepAlive,
+          );
         }
         return !post.close && !waitingForClient(data, bodyEnd);
       }
@@ -302,6 +314,22 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
     };
 
     /**
+     * A remembered answer sent again: its whole response in one write, made again (not changed in place:
+     * other connections may still be sending it) when the second in its Date line has passed. True when
+     * the connection closes after it (the server has stopped listening).
+     */
+    const replay = (again: Replay): boolean => {
+      if (!server.listening) {
+        const { head, body } = partsOf(again);
+        return send(KEEP_OPEN, head, body);
+      }
+      socket.write(replays.current(again, endLines().keepAlive));
+      // Not all taken by the kernel: this connection still holds the buffer, which must not change.
+      if (socket.writableLength > 0) again.held = true;
+      return false;
+    };
+
+    /**
      * True when the client has not taken enough of what was written: reading and answering stop (the
      * rest of `data` from `next` included) until the socket drains, so a client that pipelines without
      * reading holds a bounded amount of response data.
@@ -345,17 +373,33 @@ function headBytes(wire: WireAnswer): Buffer {
 
 /** Requests whose answers are remembered for replay; all are forgotten when this many are held. */
 const MAX_REPLAYS = 4096;
-/** Bytes of tiles the replays may hold beyond the tile memory's bound (tiles it has let go). */
-const MAX_REPLAY_BYTES = 32 * 1024 ** 2;
+/** Bytes of whole responses (head, Date and Connection lines, tile) the replays may hold. */
+const MAX_REPLAY_BYTES = 48 * 1024 ** 2;
 /** Longer requests (a head, or a GetMapTile's head and body) are answered, not remembered. */
 const MAX_REPLAY_REQUEST = 4096;
 
 const KEEP_OPEN = { close: false };
 
-interface Replay {
-  head: Buffer;
-  body: Uint8Array | undefined;
+export interface Replay {
   basis: AnswerBasis;
+  /** The whole response: its head (`headLength` bytes), the keep-alive end lines in `ends`, its body. */
+  whole: Buffer;
+  headLength: number;
+  ends: Buffer;
+  /**
+   * Whether a connection may still be sending `whole` (a write the kernel did not take at once): it is
+   * then made anew for new end lines, not written over.
+   */
+  held: boolean;
+}
+
+/** A replay's head (status line and headers) and body, without its end lines. */
+function partsOf(replay: Replay): { head: Buffer; body: Buffer | undefined } {
+  const bodyAt = replay.headLength + replay.ends.length;
+  return {
+    head: replay.whole.subarray(0, replay.headLength),
+    body: replay.whole.length > bodyAt ? replay.whole.subarray(bodyAt) : undefined,
+  };
 }
 
 /**
@@ -363,29 +407,59 @@ interface Replay {
  * map client's tiles are asked for again and again (by the same client and by every client showing the
  * same map), so the same request with the same basis (grant, cache row, access answer and tile, as the lean path's memos hold them now: see
  * AnswerBasis) gets the same response bytes again without reading the head, the path or the memos one
- * by one: most of what a warm tile cost in JavaScript (bench/README "Tiles", session 18).
+ * by one: most of what a warm tile cost in JavaScript (bench/README "Tiles", session 18). Each is held as
+ * one whole response, sent in one write without joining its parts per request (bench/README "Tiles",
+ * session 36), its Date line brought up to date once a second.
  */
-function createReplays() {
+export function createReplays() {
   const replays = new Map<string, Replay>();
   let bytes = 0;
+  const join = (head: Buffer, ends: Buffer, body: Uint8Array | undefined): Buffer => {
+    const whole = Buffer.allocUnsafe(head.length + ends.length + (body?.length ?? 0));
+    head.copy(whole, 0);
+    ends.copy(whole, head.length);
+    if (body) whole.set(body, head.length + ends.length);
+    return whole;
+  };
   return {
     get: (text: string) => replays.get(text),
+    /**
+     * The replay's whole response with `ends` (this second's keep-alive end lines): its end lines written
+     * over in place while no connection still holds it, a new buffer otherwise (a new one for each tile
+     * each second made garbage enough to lengthen the collector's pauses: bench/README session 36).
+     */
+    current(replay: Replay, ends: Buffer): Buffer {
+      if (replay.ends === ends) return replay.whole;
+      if (!replay.held && replay.ends.length === ends.length) {
+        ends.copy(replay.whole, replay.headLength);
+        replay.ends = ends;
+      } else {
+        const { head, body } = partsOf(replay);
+        const whole = join(head, ends, body);
+        bytes += whole.length - replay.whole.length;
+        replay.whole = whole;
+        replay.ends = ends;
+        replay.held = false;
+      }
+      return replay.whole;
+    },
     remember(
       text: string,
       get: PlainRequest,
       written: { head: Buffer; body: Uint8Array | undefined },
       basis: AnswerBasis | undefined,
+      ends: Buffer,
     ) {
       if (!basis || text.length > MAX_REPLAY_REQUEST || get.close) return;
-      const size = written.body?.length ?? 0;
-      if (replays.size >= MAX_REPLAYS || bytes + size > MAX_REPLAY_BYTES) {
+      const whole = join(written.head, ends, written.body);
+      if (replays.size >= MAX_REPLAYS || bytes + whole.length > MAX_REPLAY_BYTES) {
         replays.clear();
         bytes = 0;
       }
       const before = replays.get(text);
-      if (before) bytes -= before.body?.length ?? 0;
-      replays.set(text, { head: written.head, body: written.body, basis });
-      bytes += size;
+      if (before) bytes -= before.whole.length;
+      replays.set(text, { basis, whole, headLength: written.head.length, ends, held: false });
+      bytes += whole.length;
     },
   };
 }

@@ -1,11 +1,16 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import {
+  createServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import { connect, Server as NetServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeIdleAfterReads } from '../../../api/idle-close.js';
 import type { TileAnswer } from '../../../api/services/tile-serving.js';
 import type { TileAsk, TileFastPath } from '../../../api/tile-fast-path.js';
 import { wireAnswer } from '../../../api/tile-fast-path.js';
-import { attachSocketFront, readHead } from '../../../api/tile-socket-front.js';
+import { attachSocketFront, createReplays, readHead } from '../../../api/tile-socket-front.js';
 import { GeoError } from '../../../lib/errors.js';
 
 /**
@@ -112,7 +117,7 @@ function standInTiles(): TileFastPath {
   };
 }
 
-let server: Server | undefined;
+let server: HttpServer | undefined;
 let answeredNow = 0;
 let soapAnsweredNow = 0;
 /** What the stand-in's answers are made of: a new version and no remembered answer holds. */
@@ -326,6 +331,39 @@ describe('socket front', () => {
     }
   });
 
+  it('replays an answer with Connection: close once the server has stopped listening, and closes', async () => {
+    const { port } = await start();
+    const socket = connect(port, '127.0.0.1');
+    sockets.push(socket);
+    await new Promise((r) => socket.once('connect', r));
+    const got: Buffer[] = [];
+    const closed = new Promise((r) => socket.once('close', r));
+    const answers = async (count: number) => {
+      while (splitResponses(Buffer.concat(got)).length < count)
+        await new Promise((r) => socket.once('data', r));
+      return splitResponses(Buffer.concat(got));
+    };
+    socket.on('data', (d: Buffer) => got.push(d));
+    // The second GET is replayed.
+    socket.write(get(tile(1, 6, 6)).repeat(2));
+    const first = await answers(2);
+    expect(first.map((a) => headerOf(a.headers, 'connection'))).toEqual(['keep-alive', 'keep-alive']);
+    // The listening socket closed with this connection still open, as when a request comes in just as
+    // the server closes (net's close alone: the HTTP server's would also end the idle connection first).
+    NetServer.prototype.close.call(server);
+    socket.write(get(tile(1, 6, 6)));
+    await closed;
+    const all = splitResponses(Buffer.concat(got));
+    expect(all).toHaveLength(3);
+    expect(headerOf(all[2].headers, 'connection')).toBe('close');
+    const lasting = (p: Parsed) => ({
+      ...withoutDate(p),
+      headers: withoutDate(p).headers.filter(([n]) => n !== 'connection' && n !== 'keep-alive'),
+    });
+    expect(lasting(all[2])).toEqual(lasting(first[1]));
+    expect(all[2].body.equals(first[0].body)).toBe(true);
+  });
+
   it('replays a GetMapTile POST sent again byte for byte, and asks again for another body', async () => {
     const { port, httpAnswered } = await start();
     const before = soapAnsweredNow;
@@ -494,7 +532,7 @@ describe('socket front', () => {
 describe('socket front, kept-alive connections', () => {
   it('reads a request sent just before the idle time ran out while the event loop was held, in the front and in Node', async () => {
     const { port, httpAnswered } = await start();
-    (server as Server).keepAliveTimeout = 100;
+    (server as HttpServer).keepAliveTimeout = 100;
     // A tile the front answers, and a path it hands to Node's server with the connection.
     for (const path of [tile(1, 4, 4), '/other']) {
       const socket = connect(port, '127.0.0.1');
@@ -572,6 +610,78 @@ describe('socket front, SOAP GetMapTile', () => {
       'POST /services/Hosted/pts/MapServer',
       'POST /services/Hosted/pts/MapServer',
     ]);
+  });
+});
+
+describe('createReplays', () => {
+  const basis = { holds: () => true };
+  const request = {
+    method: 'GET' as const,
+    head: false,
+    target: '/t',
+    headers: new Map(),
+    bodyLength: 0,
+    close: false,
+  };
+  const head = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 4\r\n', 'latin1');
+  const endsAt = (time: string) => Buffer.from(`Date: ${time}\r\nConnection: keep-alive\r\n\r\n`, 'latin1');
+
+  it('holds each answer as one whole response and writes new end lines over it while no connection holds it', () => {
+    const replays = createReplays();
+    const early = endsAt('Sat, 05 Dec 2026 10:00:00 GMT');
+    replays.remember('GET /t', request, { head, body: Buffer.from('tile') }, basis, early);
+    const replay = replays.get('GET /t');
+    if (!replay) throw new Error('not remembered');
+    const before = replays.current(replay, early);
+    expect(before.toString('latin1')).toBe(`${head.toString('latin1')}${early.toString('latin1')}tile`);
+    const late = endsAt('Sat, 05 Dec 2026 10:00:01 GMT');
+    const after = replays.current(replay, late);
+    expect(after).toBe(before);
+    expect(after.toString('latin1')).toBe(`${head.toString('latin1')}${late.toString('latin1')}tile`);
+  });
+
+  it('makes a new whole response for new end lines while a connection may still be sending the old one', () => {
+    const replays = createReplays();
+    const early = endsAt('Sat, 05 Dec 2026 10:00:00 GMT');
+    replays.remember('GET /t', request, { head, body: Buffer.from('tile') }, basis, early);
+    const replay = replays.get('GET /t');
+    if (!replay) throw new Error('not remembered');
+    const before = replays.current(replay, early);
+    replay.held = true;
+    const late = endsAt('Sat, 05 Dec 2026 10:00:01 GMT');
+    const after = replays.current(replay, late);
+    expect(after).not.toBe(before);
+    expect(after.toString('latin1')).toBe(`${head.toString('latin1')}${late.toString('latin1')}tile`);
+    // The connection still sending the earlier response sends it unchanged.
+    expect(before.toString('latin1')).toBe(`${head.toString('latin1')}${early.toString('latin1')}tile`);
+    expect(replay.held).toBe(false);
+    // End lines of another length (another keep-alive time) make a new one too.
+    const longer = Buffer.from(
+      `${late.toString('latin1').slice(0, -2)}Keep-Alive: timeout=5\r\n\r\n`,
+      'latin1',
+    );
+    const third = replays.current(replay, longer);
+    expect(third).not.toBe(after);
+    expect(third.toString('latin1')).toBe(`${head.toString('latin1')}${longer.toString('latin1')}tile`);
+  });
+
+  it('holds a head alone for a 304 or HEAD, and forgets everything past 48 MiB of responses', () => {
+    const replays = createReplays();
+    const ends = endsAt('Sat, 05 Dec 2026 10:00:00 GMT');
+    replays.remember('HEAD /t', request, { head, body: undefined }, basis, ends);
+    const headOnly = replays.get('HEAD /t');
+    expect(headOnly && replays.current(headOnly, ends).length).toBe(head.length + ends.length);
+    const big = Buffer.alloc(16 * 1024 ** 2);
+    for (const n of [1, 2]) replays.remember(`GET /big/${n}`, request, { head, body: big }, basis, ends);
+    expect(replays.get('HEAD /t')).toBeDefined();
+    // The third 16 MiB tile would pass the bound: all are forgotten, and it is remembered alone.
+    replays.remember('GET /big/3', request, { head, body: big }, basis, ends);
+    expect([replays.get('HEAD /t'), replays.get('GET /big/1'), replays.get('GET /big/2')]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(replays.get('GET /big/3')).toBeDefined();
   });
 });
 
