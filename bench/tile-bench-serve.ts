@@ -85,6 +85,7 @@ export async function startApi(
     if (child.exitCode === null) child.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
     if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(eldDir, { recursive: true, force: true });
   };
   const listening = await new Promise<boolean>((resolve) => {
     let seen = '';
