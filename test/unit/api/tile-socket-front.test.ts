@@ -625,14 +625,18 @@ describe('createReplays', () => {
   };
   const head = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 4\r\n', 'latin1');
   const endsAt = (time: string) => Buffer.from(`Date: ${time}\r\nConnection: keep-alive\r\n\r\n`, 'latin1');
-
-  it('holds each answer as one whole response and writes new end lines over it while no connection holds it', () => {
+  /** One tile answer remembered with the end lines of 10:00:00, and its whole response then. */
+  const rememberedTile = () => {
     const replays = createReplays();
     const early = endsAt('Sat, 05 Dec 2026 10:00:00 GMT');
     replays.remember('GET /t', request, { head, body: Buffer.from('tile') }, basis, early);
     const replay = replays.get('GET /t');
     if (!replay) throw new Error('not remembered');
-    const before = replays.current(replay, early);
+    return { replays, replay, early, before: replays.current(replay, early) };
+  };
+
+  it('holds each answer as one whole response and writes new end lines over it while no connection holds it', () => {
+    const { replays, replay, early, before } = rememberedTile();
     expect(before.toString('latin1')).toBe(`${head.toString('latin1')}${early.toString('latin1')}tile`);
     const late = endsAt('Sat, 05 Dec 2026 10:00:01 GMT');
     const after = replays.current(replay, late);
@@ -641,12 +645,7 @@ describe('createReplays', () => {
   });
 
   it('makes a new whole response for new end lines while a connection may still be sending the old one', () => {
-    const replays = createReplays();
-    const early = endsAt('Sat, 05 Dec 2026 10:00:00 GMT');
-    replays.remember('GET /t', request, { head, body: Buffer.from('tile') }, basis, early);
-    const replay = replays.get('GET /t');
-    if (!replay) throw new Error('not remembered');
-    const before = replays.current(replay, early);
+    const { replays, replay, early, before } = rememberedTile();
     replay.held = true;
     const late = endsAt('Sat, 05 Dec 2026 10:00:01 GMT');
     const after = replays.current(replay, late);
