@@ -1,6 +1,7 @@
 /** The tile benchmark's client side: sign in, publish the points, publish the tile service and time it. */
 import { readFileSync } from 'node:fs';
 import { tilePublishWorkflowId } from '../workflows/tile-cache-messages.js';
+import { startCpuSampler } from './cpu-sampler.js';
 import type { BenchStack } from './ingest-stack.js';
 
 async function post(stack: BenchStack, path: string, fields: Record<string, string>, file?: string) {
@@ -46,6 +47,7 @@ export async function publishAndCache(stack: BenchStack, token: string, file: st
   const f = features.services[0];
   await waitFor(stack, token, f.serviceItemId, f.jobId);
   const name = `bench_tiles_${stamp}`;
+  const cpu = startCpuSampler();
   const started = performance.now();
   const tiles = await post(stack, `/sharing/rest/content/users/${owner}/publish`, {
     token,
@@ -57,12 +59,16 @@ export async function publishAndCache(stack: BenchStack, token: string, file: st
   });
   const t = tiles.services[0];
   const status = await waitFor(stack, token, t.serviceItemId, t.jobId);
+  const cacheSeconds = (performance.now() - started) / 1000;
+  const machine = cpu.stop();
   return {
     name,
     serviceItemId: t.serviceItemId as string,
     tiles: Number(status.tilesDone),
-    cacheSeconds: (performance.now() - started) / 1000,
+    cacheSeconds,
     timeline: await cacheBuildTimeline(stack, t.jobId),
+    bundles: await bundleTimeline(stack, t.jobId),
+    cpu: machine,
   };
 }
 
@@ -99,6 +105,40 @@ async function cacheBuildTimeline(stack: BenchStack, jobId: string): Promise<str
   );
   const end = ms(events[events.length - 1]?.eventTime);
   return `build workflow ${((end - start) / 1000).toFixed(2)} s, last activity done at ${((last - start) / 1000).toFixed(2)} s: ${parts.join(', ')}`;
+}
+
+/**
+ * Each bundle activity of the build, in the order scheduled: its level, and when it was scheduled,
+ * started and completed (ms from the workflow's start), to see the pipeline's gaps.
+ */
+async function bundleTimeline(stack: BenchStack, jobId: string): Promise<string> {
+  const history = await stack.temporal.workflow
+    .getHandle(`${tilePublishWorkflowId(jobId)}-cache`)
+    .fetchHistory();
+  const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+    Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
+  const events = history.events ?? [];
+  const start = ms(events[0]?.eventTime);
+  const rows = new Map<string, { name: string; level: string; at: number[] }>();
+  for (const e of events) {
+    const at = ms(e.eventTime) - start;
+    const s = e.activityTaskScheduledEventAttributes;
+    if (s) {
+      const data = s.input?.payloads?.[0]?.data;
+      let level = '';
+      try {
+        if (data) level = String(JSON.parse(Buffer.from(data).toString('utf8')).level ?? '');
+      } catch {}
+      rows.set(String(e.eventId), { name: s.activityType?.name ?? '?', level, at: [at] });
+    }
+    const started = e.activityTaskStartedEventAttributes;
+    if (started) rows.get(String(started.scheduledEventId))?.at.push(at);
+    const done = e.activityTaskCompletedEventAttributes;
+    if (done) rows.get(String(done.scheduledEventId))?.at.push(at);
+  }
+  return [...rows.values()]
+    .map((r) => `${r.name}${r.level ? ` z${r.level}` : ''} ${r.at.map((t) => t.toFixed(0)).join('/')}`)
+    .join('; ');
 }
 
 /** Shares an item with everyone, as a public basemap is (anonymous map clients, public caching). */

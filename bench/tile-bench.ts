@@ -153,6 +153,8 @@ try {
   );
 
   console.log(`  ${ours.timeline}`);
+  console.log(`  bundles (scheduled/started/completed ms): ${ours.bundles}`);
+  console.log(`  ${ours.cpu}`);
   if (values.serve !== 'false') {
     // Serving: the tiles both caches hold, by the same z/y/x, from the public service (as a basemap is).
     await shareWithEveryone(stack, token, ours.serviceItemId);
