@@ -22,7 +22,12 @@ import {
 import type { TileActivities } from '../activities/tiles/tile-activities.js';
 import { failureOf } from './failure-of.js';
 import { DATA_STEP, LONG_STEP, SHORT_STEP } from './retry-presets.js';
-import { type BundleRef, cacheBundlesFrom, countCacheBundles } from './tile-cache-bundles.js';
+import {
+  type BundleRef,
+  cacheBundleGroupsFrom,
+  cacheBundlesFrom,
+  countCacheBundles,
+} from './tile-cache-bundles.js';
 import {
   type TileCacheBuildInput,
   type TileCacheBuildResult,
@@ -32,10 +37,12 @@ import {
 
 const { prepareTileCache, finishTileCache, resetTileCache } = proxyActivities<TileActivities>(DATA_STEP);
 const { failTileCache } = proxyActivities<TileActivities>(SHORT_STEP);
-const { buildBundle } = proxyActivities<TileActivities>(LONG_STEP);
+const { buildBundle, buildBundles } = proxyActivities<TileActivities>(LONG_STEP);
 
 /** The workflow patch under which builds visit the deepest level first (tile-cache-bundles.ts). */
 const DEEPEST_FIRST = 'bundles-deepest-level-first';
+/** The workflow patch under which small consecutive bundles are drawn in groups, one activity each. */
+const GROUPED = 'small-bundles-grouped';
 
 export async function tileCacheBuildWorkflow(input: TileCacheBuildInput): Promise<TileCacheBuildResult> {
   const { serviceItemId, jobId } = input;
@@ -68,22 +75,44 @@ export async function tileCacheBuildWorkflow(input: TileCacheBuildInput): Promis
     const inFlight = new Set<Promise<void>>();
     // Deepest level first; a run begun in the old order (its history or its resume input says so) keeps it.
     const deepestFirst = input.resume ? input.resume.deepestFirst === true : patched(DEEPEST_FIRST);
-    const bundles = cacheBundlesFrom(plan.extent, plan.minLevel, plan.maxLevel, plan.reachPx, next, {
-      deepestFirst,
-    });
+    // Small bundles in groups; a run begun one bundle at a time (its history or resume input) keeps that.
+    const grouped = input.resume ? input.resume.grouped === true : patched(GROUPED);
+    const order = { deepestFirst };
+    const groups = grouped
+      ? cacheBundleGroupsFrom(
+          plan.extent,
+          plan.minLevel,
+          plan.maxLevel,
+          plan.reachPx,
+          next,
+          order,
+          input.groupTiles,
+        )
+      : undefined;
+    const bundles = grouped
+      ? undefined
+      : cacheBundlesFrom(plan.extent, plan.minLevel, plan.maxLevel, plan.reachPx, next, order);
+    const done = (count: number, tiles: number, reused: number) => {
+      const before = progress.bundlesDone;
+      progress.bundlesDone += count;
+      progress.tilesDone += tiles;
+      progress.bundlesReused += reused;
+      // The Temporal UI shows memos: refresh it now and then, not per bundle (each is an event).
+      if (Math.floor(progress.bundlesDone / 25) !== Math.floor(before / 25)) upsertMemo({ ...progress });
+    };
     const startOne = () => {
-      const b = bundles.next().value as BundleRef;
-      next++;
-      const p: Promise<void> = buildBundle({ serviceItemId, generation: plan.generation, jobId, ...b }).then(
-        (out) => {
-          progress.bundlesDone++;
-          progress.tilesDone += out.tileCount;
-          if (out.reused) progress.bundlesReused++;
-          inFlight.delete(p);
-          // The Temporal UI shows memos: refresh it now and then, not per bundle (each is an event).
-          if (progress.bundlesDone % 25 === 0) upsertMemo({ ...progress });
-        },
-      );
+      const group = groups ? (groups.next().value as BundleRef[]) : [bundles?.next().value as BundleRef];
+      next += group.length;
+      const task = { serviceItemId, generation: plan.generation, jobId };
+      const p: Promise<void> = (
+        group.length === 1
+          ? buildBundle({ ...task, ...group[0] }).then((out) => done(1, out.tileCount, out.reused ? 1 : 0))
+          : buildBundles({ ...task, bundles: group }).then((out) =>
+              done(out.bundles, out.tileCount, out.reused),
+            )
+      ).then(() => {
+        inFlight.delete(p);
+      });
       inFlight.add(p);
     };
     while (next < total) {
@@ -101,6 +130,7 @@ export async function tileCacheBuildWorkflow(input: TileCacheBuildInput): Promis
             tiles: progress.tilesDone,
             bundlesReused: progress.bundlesReused,
             deepestFirst,
+            grouped,
           },
         });
       }

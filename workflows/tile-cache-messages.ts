@@ -17,6 +17,11 @@ export interface TileCacheBuildInput {
   reset?: boolean;
   /** Bundles rendered at once (default 3: one per core plus one waiting on I/O). */
   concurrency?: number;
+  /**
+   * The most tiles a group of small consecutive bundles drawn in one activity holds (default
+   * GROUP_TILES in tile-cache-bundles.ts; 0: every bundle in an activity of its own).
+   */
+  groupTiles?: number;
   /** Set by continue-as-new: where the previous run stopped, and its counts. */
   resume?: {
     generation: number;
@@ -25,6 +30,8 @@ export interface TileCacheBuildInput {
     bundlesReused: number;
     /** The run's bundle order (absent: a run begun before builds went deepest level first). */
     deepestFirst?: boolean;
+    /** The run draws small bundles in groups (absent: a run begun before builds grouped them). */
+    grouped?: boolean;
   };
 }
 

@@ -19,18 +19,43 @@ import { lodOf, type TileRange } from '../../lib/tiles/web-mercator.js';
 import { drawnCount, type LayerFeatures, rangeBounds } from './render-bundle.js';
 
 /** The layers with something to draw in `range`; a layer read per metatile is always included. */
-export async function rangeLayers(
+export function rangeLayers(
   database: DatabaseHandle,
   layers: readonly DrawableLayer[],
   storageSR: SpatialReference,
   range: TileRange,
   atOnce: number,
 ): Promise<LayerFeatures[]> {
-  const area = rangeBounds(range);
-  const resolution = lodOf(range.level).resolution;
+  return rangesLayers(database, layers, storageSR, [range], atOnce);
+}
+
+/**
+ * The layers with something to draw in any of `ranges` (of one level or several), each read once for
+ * all of them: a layer's read covers every range's area grown by its symbol reach at that range's
+ * level, and each metatile drawn takes its own features out of it. A cache build's small bundles
+ * (the low levels, where every bundle shows the whole data) share one read this way.
+ */
+export async function rangesLayers(
+  database: DatabaseHandle,
+  layers: readonly DrawableLayer[],
+  storageSR: SpatialReference,
+  ranges: readonly TileRange[],
+  atOnce: number,
+): Promise<LayerFeatures[]> {
   const out: LayerFeatures[] = [];
+  if (ranges.length === 0) return out;
   for (const layer of layers) {
-    const bounds = queryBounds(area, maxSymbolReach(layer.drawingInfo), resolution);
+    const reach = maxSymbolReach(layer.drawingInfo);
+    const bounds = ranges
+      .map((r) => queryBounds(rangeBounds(r), reach, lodOf(r.level).resolution))
+      .reduce(
+        (a, b): Bounds => [
+          Math.min(a[0], b[0]),
+          Math.min(a[1], b[1]),
+          Math.max(a[2], b[2]),
+          Math.max(a[3], b[3]),
+        ],
+      );
     const sprites = new MarkerSpriteCache(96);
     const features =
       estimatedFeaturesIn(layer, bounds) <= atOnce

@@ -25,8 +25,9 @@ import {
 import { bundleKey, cachePrefix, confCdiKey, confXmlKey, explodedKey } from '../../infra/tile-cache-store.js';
 import { internalError } from '../../lib/errors.js';
 import { unionBounds } from '../../lib/geometry/index.js';
-import type { Bounds } from '../../lib/geometry/types.js';
+import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
 import { maxSymbolReach } from '../../lib/render/symbol-reach.js';
+import type { RgbaImage } from '../../lib/render/types.js';
 import { confCdi, confXml } from '../../lib/tiles/cache-config.js';
 import { webMercatorCache } from '../../lib/tiles/cache-definition.js';
 import { BundleBuilder } from '../../lib/tiles/compact-bundle.js';
@@ -34,12 +35,21 @@ import { tileExtension } from '../../lib/tiles/exploded-paths.js';
 import { defaultLevelRange } from '../../lib/tiles/level-range.js';
 import { checkTileBudget, DEFAULT_TILE_BUDGET } from '../../lib/tiles/tile-budget.js';
 import { vectorTileServiceRoot } from '../../lib/tiles/vector-tile-service.js';
+import type { TileRange } from '../../lib/tiles/web-mercator.js';
 import { recordProgress } from '../heartbeat.js';
 import { withFailureMapping } from '../publish/activity-errors.js';
 import { decodePictures } from './picture-symbols.js';
-import { rangeLayers } from './range-layers.js';
-import { bundleCollector, bundleTileRange, featuresAtOnceOn, type RenderedTile } from './render-bundle.js';
+import { rangeLayers, rangesLayers } from './range-layers.js';
+import {
+  type BundleArea,
+  bundleCollector,
+  bundleTileRange,
+  featuresAtOnceOn,
+  type LayerFeatures,
+  type RenderedTile,
+} from './render-bundle.js';
 import { DEFAULT_DRAW_THREADS, drawRange, prestartDrawingThreads } from './render-threads.js';
+import { packFeatures, unpackFeatures } from './render-wire.js';
 import type { TileDeps } from './tile-deps.js';
 import { createTileRefreshActivities } from './tile-refresh-activities.js';
 import { encodeVectorRange, tileLayerNames, vectorSource } from './vector-bundle.js';
@@ -68,6 +78,23 @@ export interface BundleOutcome {
   bytes: number;
   /** True when the bundle was already finished by an earlier attempt and nothing was redone. */
   reused: boolean;
+}
+
+/** A group of small bundles of one build, drawn in one activity (buildBundles). */
+export interface BundleGroupTask {
+  serviceItemId: string;
+  generation: number;
+  bundles: BundleArea[];
+  jobId?: string;
+}
+
+export interface BundleGroupOutcome {
+  /** How many bundles the group had. */
+  bundles: number;
+  /** How many of them an earlier attempt had finished (not redone). */
+  reused: number;
+  tileCount: number;
+  bytes: number;
 }
 
 export interface CacheTotals {
@@ -134,6 +161,76 @@ export function createTileActivities(deps: TileDeps) {
     if (!written) throw supersededBuild();
     await writeProgress(task.jobId, serviceItemId, generation);
     return { tileCount, bytes: bundle?.byteLength ?? 0, reused: false };
+  }
+
+  /** What a raster bundle is drawn from: the source's layers, their pictures and the bundle's range. */
+  async function rasterSource(cache: TileCacheRow) {
+    const source = cache.sourceServiceItemId
+      ? await drawableLayers(database, cache.sourceServiceItemId)
+      : undefined;
+    const layers = source?.layers ?? [];
+    const reachPx = Math.max(0, ...layers.map((l) => maxSymbolReach(l.drawingInfo)));
+    const extent = cache.definition.extent;
+    return {
+      layers,
+      storageSR: source?.storageSR as SpatialReference,
+      pictures: source ? await decodePictures(layers.map((l) => l.drawingInfo)) : new Map(),
+      /** The bundle's tiles within the extent grown by the reach; none without a source or extent. */
+      rangeOf: (b: BundleArea): TileRange | undefined =>
+        source && extent ? bundleTileRange(b, extent, reachPx) : undefined,
+    };
+  }
+
+  /**
+   * Draws a bundle's range from `layers` (none: an empty bundle) and stores it, as a compact bundle or
+   * as tile objects, under the generation fence, recording it done.
+   */
+  async function drawAndStore(
+    task: BundleTask,
+    cache: TileCacheRow,
+    range: TileRange | undefined,
+    layers: LayerFeatures[],
+    pictures: ReadonlyMap<string, RgbaImage>,
+    onMetatile: (metatiles: number) => void,
+  ): Promise<BundleOutcome> {
+    const { serviceItemId, generation, level, row0, col0 } = task;
+    const definition = cache.definition;
+    let tileCount = 0;
+    let bytes = 0;
+    let pending: Buffer | undefined;
+    const drawn: RenderedTile[] = [];
+    if (range && layers.length > 0) {
+      const exploded = definition.storage === 'exploded';
+      const { builder, onTile: collect } = bundleCollector();
+      const result = await drawRange(
+        drawThreads,
+        range,
+        layers,
+        pictures,
+        exploded ? (t) => void drawn.push(t) : collect,
+        onMetatile,
+      );
+      tileCount = result.tiles;
+      if (exploded) bytes = drawn.reduce((n, t) => n + t.png.length, 0);
+      else if (builder.tileCount > 0) {
+        const { head, records, byteLength } = builder.finish();
+        pending = Buffer.concat([head, ...records]);
+        bytes = byteLength;
+      }
+    }
+    // Tile objects are put under the generation fence too (a bundle's drawn tiles are held until
+    // then, as a compact bundle is): a build that a rebuild superseded cannot leave tiles behind.
+    const extension = tileExtension(definition.format);
+    const written = await writeAtGeneration(db, serviceItemId, generation, async (tx) => {
+      if (pending) await store.put(bundleKey(serviceItemId, level, row0, col0), pending, pending.length);
+      await putTiles(drawn, (t) =>
+        store.put(explodedKey(serviceItemId, t, extension), Buffer.from(t.png), t.png.length, 'image/png'),
+      );
+      await recordBundle(tx, serviceItemId, generation, { level, row0, col0, tileCount, bytes });
+      return true;
+    });
+    if (!written) throw supersededBuild();
+    return { tileCount, bytes, reused: false };
   }
 
   return withFailureMapping({
@@ -211,53 +308,83 @@ export function createTileActivities(deps: TileDeps) {
       const cache = await cacheOf(serviceItemId);
       if (cache.generation !== generation) throw supersededBuild();
       if (cache.serviceType === 'VectorTileServer') return buildVectorBundle(task, cache);
-      const definition = cache.definition;
-      const source = cache.sourceServiceItemId
-        ? await drawableLayers(database, cache.sourceServiceItemId)
-        : undefined;
-      const layers = source?.layers ?? [];
-      const reachPx = Math.max(0, ...layers.map((l) => maxSymbolReach(l.drawingInfo)));
-      const range = definition.extent && bundleTileRange({ level, row0, col0 }, definition.extent, reachPx);
-      let tileCount = 0;
-      let bytes = 0;
-      let pending: Buffer | undefined;
-      const drawn: RenderedTile[] = [];
-      if (range && source) {
-        const withFeatures = await rangeLayers(database, layers, source.storageSR, range, featuresAtOnce);
-        recordProgress({ level, row0, col0, metatiles: 0 });
-        const pictures = await decodePictures(layers.map((l) => l.drawingInfo));
-        const exploded = definition.storage === 'exploded';
-        const { builder, onTile: collect } = bundleCollector();
-        const result = await drawRange(
-          drawThreads,
-          range,
-          withFeatures,
-          pictures,
-          exploded ? (t) => void drawn.push(t) : collect,
-          (metatiles) => recordProgress({ level, row0, col0, metatiles }),
-        );
-        tileCount = result.tiles;
-        if (exploded) bytes = drawn.reduce((n, t) => n + t.png.length, 0);
-        else if (builder.tileCount > 0) {
-          const { head, records, byteLength } = builder.finish();
-          pending = Buffer.concat([head, ...records]);
-          bytes = byteLength;
+      const source = await rasterSource(cache);
+      const range = source.rangeOf(task);
+      const layers = range
+        ? await rangeLayers(database, source.layers, source.storageSR, range, featuresAtOnce)
+        : [];
+      recordProgress({ level, row0, col0, metatiles: 0 });
+      const out = await drawAndStore(task, cache, range, layers, source.pictures, (metatiles) =>
+        recordProgress({ level, row0, col0, metatiles }),
+      );
+      await writeProgress(task.jobId, serviceItemId, generation);
+      return out;
+    },
+
+    /**
+     * Renders and stores a group of small bundles (workflows/tile-cache-bundles.ts GROUP_TILES), those an
+     * earlier attempt finished skipped: each layer is read once for all of them, and their ranges are
+     * drawn at once, so the drawing threads share them. Each bundle is stored and recorded as it is done,
+     * as buildBundle does, so a retry redoes only the ones not recorded.
+     */
+    async buildBundles(task: BundleGroupTask): Promise<BundleGroupOutcome> {
+      const { serviceItemId, generation } = task;
+      const outcome: BundleGroupOutcome = { bundles: task.bundles.length, reused: 0, tileCount: 0, bytes: 0 };
+      const todo: BundleTask[] = [];
+      for (const b of task.bundles) {
+        const done = await findBundle(db, serviceItemId, generation, b.level, b.row0, b.col0);
+        if (!done) todo.push({ serviceItemId, generation, jobId: task.jobId, ...b });
+        else {
+          outcome.reused++;
+          outcome.tileCount += done.tileCount;
+          outcome.bytes += done.bytes;
         }
       }
-      // Tile objects are put under the generation fence too (a bundle's drawn tiles are held until
-      // then, as a compact bundle is): a build that a rebuild superseded cannot leave tiles behind.
-      const extension = tileExtension(definition.format);
-      const written = await writeAtGeneration(db, serviceItemId, generation, async (tx) => {
-        if (pending) await store.put(bundleKey(serviceItemId, level, row0, col0), pending, pending.length);
-        await putTiles(drawn, (t) =>
-          store.put(explodedKey(serviceItemId, t, extension), Buffer.from(t.png), t.png.length, 'image/png'),
-        );
-        await recordBundle(tx, serviceItemId, generation, { level, row0, col0, tileCount, bytes });
-        return true;
-      });
-      if (!written) throw supersededBuild();
+      if (todo.length === 0) return outcome;
+      const cache = await cacheOf(serviceItemId);
+      if (cache.generation !== generation) throw supersededBuild();
+      const add = (out: BundleOutcome) => {
+        outcome.tileCount += out.tileCount;
+        outcome.bytes += out.bytes;
+      };
+      let bundlesDone = 0;
+      let metatiles = 0;
+      const beat = () => recordProgress({ bundles: todo.length, bundlesDone, metatiles });
+      beat();
+      if (cache.serviceType === 'VectorTileServer') {
+        for (const b of todo) {
+          add(await buildVectorBundle(b, cache));
+          bundlesDone++;
+          beat();
+        }
+        return outcome;
+      }
+      const source = await rasterSource(cache);
+      const ranges = todo.map((b) => source.rangeOf(b));
+      const drawn = ranges.filter((r): r is TileRange => r !== undefined);
+      const layers = await rangesLayers(database, source.layers, source.storageSR, drawn, featuresAtOnce);
+      // Points cross to the drawing threads once, shared by every range, not copied for each.
+      const shared = layers.map((l) =>
+        l.features ? { ...l, features: unpackFeatures(packFeatures(l.features)) } : l,
+      );
+      const results = await Promise.allSettled(
+        todo.map(async (b, i) => {
+          const range = ranges[i];
+          add(
+            await drawAndStore(b, cache, range, range ? shared : [], source.pictures, () => {
+              metatiles++;
+              beat();
+            }),
+          );
+          bundlesDone++;
+          beat();
+        }),
+      );
+      // Every bundle's drawing is let finish before a failure is thrown: none goes on unobserved.
+      const failed = results.find((r) => r.status === 'rejected');
+      if (failed) throw (failed as PromiseRejectedResult).reason;
       await writeProgress(task.jobId, serviceItemId, generation);
-      return { tileCount, bytes, reused: false };
+      return outcome;
     },
 
     /**

@@ -64,14 +64,15 @@ describe('a worker killed while a tile cache build draws a bundle', () => {
     });
     workers.push(startWorker(taskQueue, join(dir, 'w1')));
 
-    // Heartbeats keep arriving while the read waits.
-    expect((await heartbeating(handle, 'buildBundle')).attempt).toBe(1);
+    // Levels 8-13 of the small layer are six bundles of a few tiles, drawn as one group: heartbeats
+    // keep arriving while its read waits.
+    expect((await heartbeating(handle, 'buildBundles')).attempt).toBe(1);
 
     workers[0].kill('SIGKILL');
     await once(workers[0], 'exit');
     await release();
 
-    const restartTo = await restartToMoving(handle, 'buildBundle', () =>
+    const restartTo = await restartToMoving(handle, 'buildBundles', () =>
       workers.push(startWorker(taskQueue, join(dir, 'w2'))),
     );
     console.log(

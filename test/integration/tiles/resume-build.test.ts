@@ -3,19 +3,22 @@
  * reporting would): the retry finds the bundle recorded and does not render it again, and the cache
  * ends complete. The workflow runs on a task queue only this test's in-process worker polls, so the
  * test decides which attempt fails. Also: a bundle object read back matches, tile for tile and byte
- * for byte, what the REST tile endpoint serves.
+ * for byte, what the REST tile endpoint serves. The same build with its six small bundles drawn as one
+ * group, failing after the group was written, redoes none of them and stores the same bundle objects.
  */
 
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTileActivities } from '../../../activities/tiles/tile-activities.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { drawableLayers, featuresIn } from '../../../db/repositories/layer-features.js';
 import { findTileCache } from '../../../db/repositories/tile-caches.js';
+import { tileCacheBundles } from '../../../db/schema/tile-caches.js';
 import { createObjectStore } from '../../../infra/object-store.js';
 import { workflowsPath } from '../../../infra/temporal.js';
+import { bundleKey } from '../../../infra/tile-cache-store.js';
 import { SHAPE_TEXT } from '../../../lib/query/plan-statements.js';
 import {
   TILE_CACHE_BUILD_WORKFLOW,
@@ -69,7 +72,8 @@ describe('a tile cache build that fails after writing a bundle', () => {
       client.workflow.execute(TILE_CACHE_BUILD_WORKFLOW, {
         taskQueue,
         workflowId: `tiles-resume-${serviceItemId}`,
-        args: [{ serviceItemId, concurrency: 1 }],
+        // Every bundle in an activity of its own (the six are small enough to be drawn as one group).
+        args: [{ serviceItemId, concurrency: 1, groupTiles: 0 }],
       }),
     );
     await connection.close();
@@ -174,4 +178,69 @@ describe('a tile cache build that fails after writing a bundle', () => {
     expect(around.map((f) => key(f.geometry as { x: number; y: number }))).toContain(key(g));
     expect(around.length).toBeLessThan(drawn.length);
   });
+
+  it('draws the six small bundles as one group, and after a failure once they were written redoes none', async () => {
+    const s = stack();
+    const groupedId = `${Date.now().toString(16)}`.padEnd(32, 'd');
+    await insertBuildingCache(database, {
+      serviceItemId: groupedId,
+      name: uniqueName('grouped'),
+      sourceServiceItemId: features.serviceItemId,
+      minLevel: 8,
+      maxLevel: 13,
+    });
+    const real = createTileActivities({ database, store, now: Date.now });
+    const groups: { levels: number[]; reused: number }[] = [];
+    let single = 0;
+    const activities = {
+      ...real,
+      async buildBundle(task: Parameters<typeof real.buildBundle>[0]) {
+        single++;
+        return real.buildBundle(task);
+      },
+      async buildBundles(task: Parameters<typeof real.buildBundles>[0]) {
+        const out = await real.buildBundles(task);
+        groups.push({ levels: task.bundles.map((b) => b.level), reused: out.reused });
+        if (groups.length === 1) throw new Error('worker lost after writing the group');
+        return out;
+      },
+    };
+    const queue = `${taskQueue}-grouped`;
+    const connection = await NativeConnection.connect({ address: s.temporalAddress });
+    const worker = await Worker.create({ connection, taskQueue: queue, workflowsPath, activities });
+    const client = new Client({ connection: await Connection.connect({ address: s.temporalAddress }) });
+    let grouped: TileCacheBuildResult;
+    try {
+      grouped = await worker.runUntil(
+        client.workflow.execute(TILE_CACHE_BUILD_WORKFLOW, {
+          taskQueue: queue,
+          workflowId: `${queue}-wf`,
+          args: [{ serviceItemId: groupedId, concurrency: 1 }],
+        }),
+      );
+    } finally {
+      await connection.close();
+      await client.connection.close();
+    }
+    // One group of all six, deepest first; its retry found every bundle recorded and drew none again.
+    expect(single).toBe(0);
+    expect(groups).toEqual([
+      { levels: [13, 12, 11, 10, 9, 8], reused: 0 },
+      { levels: [13, 12, 11, 10, 9, 8], reused: 6 },
+    ]);
+    expect(grouped).toMatchObject({ bundles: result.bundles, tiles: result.tiles, bytes: result.bytes });
+    expect((await findTileCache(database.db, groupedId))?.status).toBe('ready');
+    // The same bundle objects, byte for byte, as the build that drew each bundle in an activity of its own.
+    const records = await database.db
+      .select()
+      .from(tileCacheBundles)
+      .where(eq(tileCacheBundles.serviceItemId, serviceItemId));
+    expect(records).toHaveLength(6);
+    expect(records.filter((b) => b.tileCount > 0)).toHaveLength(6);
+    for (const b of records) {
+      const one = await store.getBuffer(bundleKey(serviceItemId, b.level, b.row0, b.col0));
+      const many = await store.getBuffer(bundleKey(groupedId, b.level, b.row0, b.col0));
+      expect(many.equals(one), `bundle ${b.level}/${b.row0}/${b.col0}`).toBe(true);
+    }
+  }, 120_000);
 });

@@ -1,12 +1,16 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BundleTask, TileActivities } from '../../../activities/tiles/tile-activities.js';
+import type {
+  BundleGroupTask,
+  BundleTask,
+  TileActivities,
+} from '../../../activities/tiles/tile-activities.js';
 import type { tileCacheBuildWorkflow } from '../../../workflows/tile-cache-build.js';
 import { createMockWorker, createWorkflowEnvironment, TASK_QUEUE } from './workflow-env.js';
 
 type BuildMocks = Pick<
   TileActivities,
-  'prepareTileCache' | 'buildBundle' | 'finishTileCache' | 'failTileCache' | 'resetTileCache'
+  'prepareTileCache' | 'buildBundle' | 'buildBundles' | 'finishTileCache' | 'failTileCache' | 'resetTileCache'
 >;
 
 const WORLD = 20037508.342789244;
@@ -28,6 +32,7 @@ describe('a long tile cache build continues as new', () => {
 
   it('builds every bundle exactly once across its runs and reports the totals of all of them', async () => {
     const built: string[] = [];
+    const groups: number[][] = [];
     const generations = new Set<number>();
     const mocks: BuildMocks = {
       prepareTileCache: async () => ({
@@ -41,6 +46,13 @@ describe('a long tile cache build continues as new', () => {
         built.push(`${task.level}/${task.row0}/${task.col0}`);
         generations.add(task.generation);
         return { tileCount: 2, bytes: 10, reused: false };
+      },
+      buildBundles: async (task: BundleGroupTask) => {
+        for (const b of task.bundles) built.push(`${b.level}/${b.row0}/${b.col0}`);
+        groups.push(task.bundles.map((b) => b.level));
+        generations.add(task.generation);
+        const n = task.bundles.length;
+        return { bundles: n, reused: 0, tileCount: 2 * n, bytes: 10 * n };
       },
       finishTileCache: async () => ({
         bundles: built.length,
@@ -71,6 +83,9 @@ describe('a long tile cache build continues as new', () => {
     expect(lastRunId).not.toBe(firstRunId);
     expect(built).toHaveLength(expected);
     expect(new Set(built).size).toBe(expected);
+    // The world's levels 3 to 0 hold 64, 16, 4 and 1 tiles, one bundle each: level 3 fills a group of
+    // 64 tiles alone, and the three above it share one; every other bundle has more tiles than a group.
+    expect(groups).toEqual([[2, 1, 0]]);
     expect([...generations]).toEqual([3]);
     expect(result).toEqual({
       serviceItemId: 'cache1',

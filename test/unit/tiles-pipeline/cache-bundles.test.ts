@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { bundleTileRange } from '../../../activities/tiles/render-bundle.js';
 import { lonLatToMercator } from '../../../lib/tiles/web-mercator.js';
-import { cacheBundles } from '../../../workflows/tile-cache-bundles.js';
+import {
+  cacheBundleGroupsFrom,
+  cacheBundles,
+  GROUP_BUNDLES,
+  GROUP_TILES,
+} from '../../../workflows/tile-cache-bundles.js';
 
 const [x0, y0] = lonLatToMercator(-87.7, 41.8);
 const [x1, y1] = lonLatToMercator(-87.6, 41.9);
@@ -41,5 +46,51 @@ describe('bundleTileRange', () => {
 
   it('is undefined for a bundle the extent does not reach', () => {
     expect(bundleTileRange({ level: 12, row0: 0, col0: 0 }, chicago, 0)).toBeUndefined();
+  });
+});
+
+describe('cacheBundleGroupsFrom', () => {
+  // A state-sized extent: many bundles at the deep levels, one small bundle a level at the low ones.
+  const [sx0, sy0] = lonLatToMercator(-91.5, 37.0);
+  const [sx1, sy1] = lonLatToMercator(-87.5, 42.5);
+  const state: [number, number, number, number] = [sx0, sy0, sx1, sy1];
+  const reach = 12;
+  // A bundle's tiles, by the drawing side's own range (render-bundle.ts), not the grouping's arithmetic.
+  const tilesOf = (b: { level: number; row0: number; col0: number }) => {
+    const r = bundleTileRange(b, state, reach);
+    return r ? (r.maxRow - r.minRow + 1) * (r.maxCol - r.minCol + 1) : 0;
+  };
+  const key = (b: { level: number; row0: number; col0: number }) => `${b.level}/${b.row0}/${b.col0}`;
+
+  it('holds every bundle once, in the build order, from any start', () => {
+    const order = { deepestFirst: true };
+    const all = cacheBundles(state, 0, 15, reach, order).map(key);
+    expect(all.length).toBeGreaterThan(40);
+    for (const start of [0, 1, 7, all.length - 3, all.length - 1, all.length]) {
+      const groups = [...cacheBundleGroupsFrom(state, 0, 15, reach, start, order)];
+      expect(groups.flat().map(key)).toEqual(all.slice(start));
+    }
+  });
+
+  it('groups consecutive small bundles up to the tile bound, a larger bundle alone', () => {
+    const groups = [...cacheBundleGroupsFrom(state, 0, 15, reach, 0, { deepestFirst: true })];
+    const tiles = groups.map((g) => g.reduce((n, b) => n + tilesOf(b), 0));
+    groups.forEach((g, i) => {
+      expect(g.length).toBeLessThanOrEqual(GROUP_BUNDLES);
+      if (g.length > 1) expect(tiles[i]).toBeLessThanOrEqual(GROUP_TILES);
+      // Each group is as long as the bounds let it be: the next bundle would not have fitted.
+      const next = groups[i + 1]?.[0];
+      if (next && g.length < GROUP_BUNDLES) expect(tiles[i] + tilesOf(next)).toBeGreaterThan(GROUP_TILES);
+    });
+    // The low levels' small bundles end up together, the deep levels' full bundles alone.
+    expect(groups.some((g) => g.length > 1)).toBe(true);
+    expect(groups.filter((g) => g.length === 1).every((g) => tilesOf(g[0]) > 0)).toBe(true);
+    expect(groups[groups.length - 1].map((b) => b.level)).toContain(0);
+  });
+
+  it('puts every bundle in a group of its own with a bound of no tiles', () => {
+    const groups = [...cacheBundleGroupsFrom(chicago, 8, 13, 0, 0, {}, 0)];
+    expect(groups.map((g) => g.length)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect([...cacheBundleGroupsFrom(null, 0, 10)]).toEqual([]);
   });
 });

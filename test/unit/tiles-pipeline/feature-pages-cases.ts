@@ -5,8 +5,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { rangeLayers } from '../../../activities/tiles/range-layers.js';
-import { drawnCount } from '../../../activities/tiles/render-bundle.js';
+import { rangeLayers, rangesLayers } from '../../../activities/tiles/range-layers.js';
+import { drawnCount, rangeBounds } from '../../../activities/tiles/render-bundle.js';
 import type { DatabaseHandle } from '../../../db/client.js';
 import {
   copyColumns,
@@ -157,6 +157,39 @@ export async function checkClusteredReads(db: DatabaseHandle, layer: DrawableLay
   expect(perMetatile.features).toBeUndefined();
   const read = perMetatile.read ? await pagesOf(perMetatile.read(square)) : [];
   expect(read.reduce((n, page) => n + drawnCount(page), 0)).toBe(3000);
+}
+
+/**
+ * A group of small bundles reads each layer once for all of its ranges (rangesLayers): the read holds
+ * every point inside each range, and only those of the box around them all (grown by a symbol's reach),
+ * not the whole layer.
+ */
+export async function checkGroupRead(db: DatabaseHandle, layer: DrawableLayer): Promise<void> {
+  const ranges = [
+    tileRange([-9_799_000, 5_101_000, -9_795_000, 5_105_000], 14),
+    tileRange([-9_789_000, 5_111_000, -9_785_000, 5_115_000], 14),
+    tileRange([-9_796_000, 5_108_000, -9_794_000, 5_110_000], 13),
+  ];
+  const [read] = await rangesLayers(db, [layer], WEB_MERCATOR, ranges, 3000);
+  const features = read?.features;
+  if (!features || !isPacked(features)) throw new Error('expected the points read at once, packed');
+  const got = new Set<string>();
+  for (let i = 0; i < features.xy.length; i += 2) got.add(`${features.xy[i]} ${features.xy[i + 1]}`);
+  // The expected points, from the generator itself: those inside each range's tiles.
+  const places = seededPlaces();
+  for (const r of ranges) {
+    const [x0, y0, x1, y1] = rangeBounds(r);
+    const inside = places.filter((p) => p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1);
+    expect(inside.length).toBeGreaterThan(0);
+    for (const p of inside) expect(got.has(`${p.x} ${p.y}`)).toBe(true);
+  }
+  // Only the box around the ranges (a symbol's reach beyond them), not the whole square of 3,000.
+  expect(got.size).toBeLessThan(300);
+  // One range alone reads what rangeLayers reads for it.
+  const [one] = await rangesLayers(db, [layer], WEB_MERCATOR, [ranges[0]], 3000);
+  const [single] = await rangeLayers(db, [layer], WEB_MERCATOR, ranges[0], 3000);
+  expect(one.features).toEqual(single.features);
+  expect(await rangesLayers(db, [layer], WEB_MERCATOR, [], 3000)).toEqual([]);
 }
 
 export async function dropPagedTable(db: DatabaseHandle, table: string): Promise<void> {

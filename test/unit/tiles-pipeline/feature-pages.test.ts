@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { featureTableName } from '../../../db/repositories/feature-tables.js';
 import type { DrawableLayer } from '../../../db/repositories/layer-features.js';
-import { checkClusteredReads, checkPagedReads, loadPagedTable } from './feature-pages-cases.js';
+import {
+  checkClusteredReads,
+  checkGroupRead,
+  checkPagedReads,
+  loadPagedTable,
+} from './feature-pages-cases.js';
 
 // Embedded PGlite, whose statements run on the worker's thread: what the pages keep short.
 describe('a bundle reading a layer in pages, on PGlite', () => {
@@ -28,5 +33,9 @@ describe('a bundle reading a layer in pages, on PGlite', () => {
 
   it('reads a cluster the even-spread estimate misses in pages too', async () => {
     await checkClusteredReads(db, layer);
+  });
+
+  it("reads a group of bundles' ranges at once, every range's points and only around them", async () => {
+    await checkGroupRead(db, layer);
   });
 });
