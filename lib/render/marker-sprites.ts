@@ -113,6 +113,65 @@ function paintedSpans(sprite: Canvas, words: Uint32Array): Int32Array {
   return spans;
 }
 
+/**
+ * Source-over of a sprite pixel over an opaque pixel, by table: for a sprite pixel's alpha `a` and one
+ * colour channel `c`, the 256 results for every value of the channel under it, computed once with
+ * blit's own arithmetic (the same doubles in the same order, so the same bytes). Dense low levels are
+ * mostly such blends: an antialiased marker edge over markers drawn before (on the tile bench, 9.5 of
+ * the 23.5 million pixels a build stamps). A table is a slot of 256 bytes in `overOpaque`, made the
+ * first time its alpha and channel value are met (a thread meets a few hundred; the buffer starts at 16
+ * and doubles as needed).
+ */
+let overOpaque = new Uint8Array(256 * 16);
+const overOpaqueSlot = new Int32Array(256 * 256).fill(-1);
+let overOpaqueSlots = 0;
+/** round(outA × 255) of source-over at sprite alpha a over an opaque pixel. */
+const OVER_OPAQUE_ALPHA = Uint8Array.from({ length: 256 }, (_, a) => {
+  const alpha = UNIT_ALPHA[a];
+  return Math.round((alpha + UNIT_ALPHA[255] * (1 - alpha)) * 255);
+});
+
+/** The offset in `overOpaque` of the table for sprite alpha `a` (1–254) and channel value `c`. */
+function overOpaqueTable(a: number, c: number): number {
+  const key = (a << 8) | c;
+  const known = overOpaqueSlot[key];
+  if (known >= 0) return known << 8;
+  const slot = overOpaqueSlots++;
+  if ((slot + 1) << 8 > overOpaque.length) {
+    const grown = new Uint8Array(overOpaque.length * 2);
+    grown.set(overOpaque);
+    overOpaque = grown;
+  }
+  const alpha = UNIT_ALPHA[a];
+  const keep = UNIT_ALPHA[255] * (1 - alpha);
+  const inv = 1 / (alpha + keep);
+  for (let w = 0; w < 256; w++) overOpaque[(slot << 8) | w] = Math.round((c * alpha + w * keep) * inv);
+  overOpaqueSlot[key] = slot;
+  return slot << 8;
+}
+
+/**
+ * Per sprite pixel whose alpha is neither 0 nor 255, the offsets of its red, green and blue tables in
+ * `overOpaque` (three per pixel; other pixels' are unused). Made once per sprite.
+ */
+const spriteOverOpaque = new WeakMap<Canvas, Int32Array>();
+
+function overOpaqueTables(sprite: Canvas, words: Uint32Array): Int32Array {
+  let tables = spriteOverOpaque.get(sprite);
+  if (tables) return tables;
+  tables = new Int32Array(words.length * 3);
+  for (let i = 0; i < words.length; i++) {
+    const v = words[i];
+    const a = v >>> 24;
+    if (a === 0 || a === 255) continue;
+    tables[3 * i] = overOpaqueTable(a, v & 0xff);
+    tables[3 * i + 1] = overOpaqueTable(a, (v >>> 8) & 0xff);
+    tables[3 * i + 2] = overOpaqueTable(a, (v >>> 16) & 0xff);
+  }
+  spriteOverOpaque.set(sprite, tables);
+  return tables;
+}
+
 function blit(canvas: Canvas, sprite: Canvas, left: number, top: number, opacity: number): void {
   const x0 = Math.max(0, -left);
   const y0 = Math.max(0, -top);
@@ -126,6 +185,9 @@ function blit(canvas: Canvas, sprite: Canvas, left: number, top: number, opacity
     // earlier paint are blended on their words with Canvas.blend's arithmetic, operation for operation,
     // so the pixels are exactly the ones it gives (dense low-zoom tiles are mostly such blends).
     const spans = paintedSpans(sprite, from);
+    const tables = overOpaqueTables(sprite, from);
+    // Read after the tables are made: making one may have grown the buffer.
+    const lut = overOpaque;
     for (let y = y0; y < y1; y++) {
       const sx0 = Math.max(x0, spans[2 * y]);
       const sx1 = Math.min(x1, spans[2 * y + 1]);
@@ -139,6 +201,16 @@ function blit(canvas: Canvas, sprite: Canvas, left: number, top: number, opacity
         const da = w >>> 24;
         if (a === 255 || da === 0) {
           dst[d] = v;
+          continue;
+        }
+        if (da === 255) {
+          const t = 3 * s;
+          dst[d] =
+            ((OVER_OPAQUE_ALPHA[a] << 24) |
+              (lut[tables[t + 2] | ((w >>> 16) & 0xff)] << 16) |
+              (lut[tables[t + 1] | ((w >>> 8) & 0xff)] << 8) |
+              lut[tables[t] | (w & 0xff)]) >>>
+            0;
           continue;
         }
         const alpha = UNIT_ALPHA[a];

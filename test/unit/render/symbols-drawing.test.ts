@@ -137,6 +137,66 @@ describe('marker sprite stamping over earlier paint', () => {
   });
 });
 
+describe('marker sprite stamping where markers pile up', () => {
+  it('gives the pixels of Canvas.blend over opaque, partial and clear paint, at every sub-pixel phase', () => {
+    const symbol: EsriSymbol = {
+      type: 'esriSMS',
+      style: 'esriSMSCircle',
+      color: [200, 40, 90, 255],
+      size: 9,
+      outline: { type: 'esriSLS', style: 'esriSLSSolid', color: [250, 240, 10, 255], width: 1.5 },
+    };
+    let seed = 11;
+    const rand = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
+    // Earlier paint: opaque, partly transparent and clear pixels of random colours.
+    const stamped = new Canvas(32, 32);
+    for (let i = 0; i < stamped.data.length; i += 4) {
+      const kind = rand();
+      stamped.data[i] = Math.floor(rand() * 256);
+      stamped.data[i + 1] = Math.floor(rand() * 256);
+      stamped.data[i + 2] = Math.floor(rand() * 256);
+      stamped.data[i + 3] = kind < 0.5 ? 255 : kind < 0.8 ? 1 + Math.floor(rand() * 254) : 0;
+    }
+    const reference = new Canvas(32, 32);
+    reference.data.set(stamped.data);
+    const sprites = new MarkerSpriteCache(96);
+    // Each phase's sprite alone on a clear canvas (stamping over clear pixels copies them).
+    const alone = new Map<string, Canvas>();
+    const spriteAt = (fx: number, fy: number) => {
+      const k = `${fx} ${fy}`;
+      let c = alone.get(k);
+      if (!c) {
+        c = new Canvas(24, 24);
+        new MarkerSpriteCache(96).stamp(c, symbol, 12 + fx, 12 + fy, 1);
+        alone.set(k, c);
+      }
+      return c;
+    };
+    // 600 markers piled on a few pixels, as a low level's are: most sprite pixels land on opaque paint.
+    for (let n = 0; n < 600; n++) {
+      const x = 10 + Math.floor(rand() * 12);
+      const y = 10 + Math.floor(rand() * 12);
+      const fx = Math.floor(rand() * 4) / 4;
+      const fy = Math.floor(rand() * 4) / 4;
+      sprites.stamp(stamped, symbol, x + fx, y + fy, 1);
+      const sprite = spriteAt(fx, fy);
+      for (let sy = 0; sy < 24; sy++)
+        for (let sx = 0; sx < 24; sx++) {
+          const [r, g, b, a] = pixel(sprite.data, 24, sx, sy);
+          const tx = x - 12 + sx;
+          const ty = y - 12 + sy;
+          if (a === 0 || tx < 0 || ty < 0 || tx >= 32 || ty >= 32) continue;
+          reference.blend(ty * 32 + tx, r, g, b, a / 255);
+        }
+    }
+    expect(alone.size).toBe(16);
+    expect(Buffer.from(stamped.data).equals(Buffer.from(reference.data))).toBe(true);
+  });
+});
+
 describe('default drawing info', () => {
   it('gives points a simple renderer with a circle marker', () => {
     const info = defaultDrawingInfo('esriGeometryPoint');
