@@ -8,7 +8,7 @@ import type { DrawableLayer, DrawnFeatures } from '../../db/repositories/layer-f
 import type { Bounds } from '../../lib/geometry/types.js';
 import type { MarkerSpriteCache } from '../../lib/render/marker-sprites.js';
 import { tilePainted } from '../../lib/render/metatile-crop.js';
-import { isPacked, packedCount, packedPointsIn } from '../../lib/render/packed-points.js';
+import { isPacked, packedCount, packedPointsMeet } from '../../lib/render/packed-points.js';
 import { encodeRgbaPng } from '../../lib/render/png-encode.js';
 import { beginLayerDraw, type LayerDraw, renderTile } from '../../lib/render/render-tile.js';
 import { maxSymbolReach, queryBounds } from '../../lib/render/symbol-reach.js';
@@ -172,9 +172,14 @@ export async function renderRange(
         };
         if (l.features) {
           const all = l.features;
-          const features = isPacked(all)
-            ? packedPointsIn(all, area)
-            : all.filter((f) => meets(f.bounds, area));
+          if (isPacked(all)) {
+            if (!packedPointsMeet(all, area)) continue;
+            const layer = beginLayerDraw({ ...input, target: canvas() });
+            layer.drawPoints(all, area);
+            layer.finish();
+            continue;
+          }
+          const features = all.filter((f) => meets(f.bounds, area));
           if (features.length > 0) renderTile({ ...input, features, target: canvas() });
           continue;
         }
@@ -182,7 +187,8 @@ export async function renderRange(
         for await (const page of l.read(area)) {
           if (drawnCount(page) === 0) continue;
           layer ??= beginLayerDraw({ ...input, target: canvas() });
-          layer.draw(isPacked(page) ? packedPointsIn(page) : page);
+          if (isPacked(page)) layer.drawPoints(page);
+          else layer.draw(page);
         }
         layer?.finish();
       }

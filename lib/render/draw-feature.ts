@@ -59,7 +59,11 @@ export function drawFeature(
     drawFill(ctx, symbol, pixelParts);
 }
 
-function drawPoint(
+/**
+ * Draws the marker `symbol` at map point (x, y) (reach: symbolReach of the symbol), as drawFeature draws a
+ * point geometry: for callers that draw many bare points with one symbol, without a geometry object each.
+ */
+export function drawPoint(
   ctx: DrawContext,
   view: PixelView,
   x: number,

@@ -16,11 +16,23 @@ export interface PackedPoint {
   bounds: Bounds;
 }
 
-const NO_ATTRIBUTES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+/** The attributes of every packed point: none. */
+export const NO_ATTRIBUTES: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 export const isPacked = (features: object): features is PackedPoints => !Array.isArray(features);
 
 export const packedCount = (p: PackedPoints): number => p.xy.length / 2;
+
+/** True when some point of `p` lies within `area` (edges included). */
+export function packedPointsMeet(p: PackedPoints, area: Bounds): boolean {
+  const { xy } = p;
+  for (let i = 0; i + 1 < xy.length; i += 2) {
+    const x = xy[i];
+    const y = xy[i + 1];
+    if (x >= area[0] && x <= area[2] && y >= area[1] && y <= area[3]) return true;
+  }
+  return false;
+}
 
 /** The points of `p` within `area` (edges included), in order, as features. */
 export function packedPointsIn(p: PackedPoints, area?: Bounds): PackedPoint[] {

@@ -2,10 +2,12 @@ import type { Bounds, EsriEnvelope, EsriGeometryType } from '../geometry/types.j
 import { Canvas, compositeLayer } from './canvas.js';
 import { defaultDrawingInfo } from './default-drawing-info.js';
 import type { DrawContext } from './draw-context.js';
-import { drawFeature } from './draw-feature.js';
+import { drawFeature, drawPoint } from './draw-feature.js';
 import { MarkerSpriteCache } from './marker-sprites.js';
+import { NO_ATTRIBUTES, type PackedPoints, packedPointsIn } from './packed-points.js';
 import { type FillRule, Rasterizer } from './rasterizer.js';
 import { rendererSymbol } from './renderer-symbols.js';
+import { symbolReach } from './symbol-reach.js';
 import type { DrawingInfo, FeatureRenderer, RenderFeature, RgbaImage, VisualVariable } from './types.js';
 import { applyVisualVariables } from './visual-variables.js';
 
@@ -48,6 +50,11 @@ export function renderTile(input: RenderTileInput): Uint8Array {
 export interface LayerDraw {
   /** Draws these features over the ones drawn before (in the order given). */
   draw(features: Iterable<RenderFeature>): void;
+  /**
+   * Draws packed points (those within `area`, edges included, when given) as `draw(packedPointsIn(points,
+   * area))` would, pixel for pixel, without a feature object for each.
+   */
+  drawPoints(points: PackedPoints, area?: Bounds): void;
   /** Composites the layer onto the target (at the layer's opacity) and returns the target's pixels. */
   finish(): Uint8Array;
 }
@@ -69,7 +76,7 @@ export function beginLayerDraw(input: Omit<RenderTileInput, 'features'>): LayerD
   const renderer = drawingInfo.renderer as FeatureRenderer;
   const transparency = Math.min(100, Math.max(0, Number(drawingInfo.transparency ?? 0) || 0));
   const opacity = 1 - transparency / 100;
-  if (opacity <= 0) return { draw: () => {}, finish: () => target.data };
+  if (opacity <= 0) return { draw: () => {}, drawPoints: () => {}, finish: () => target.data };
   // Layer transparency applies to the layer as a whole (overlaps do not show through each other):
   // draw opaque on a layer of its own, then composite it at the layer's opacity.
   const canvas = opacity < 1 ? new Canvas(width, height) : target;
@@ -97,15 +104,46 @@ export function beginLayerDraw(input: Omit<RenderTileInput, 'features'>): LayerD
   const view = { xmin, ymax, sx: width / (xmax - xmin), sy: height / (ymax - ymin), width, height };
   const variables = visualVariablesOf(renderer);
   let finished = false;
+  const symbolOf = (attributes: Record<string, unknown> | null | undefined) => {
+    const base = rendererSymbol(renderer, attributes);
+    return base && applyVisualVariables(base, variables, attributes);
+  };
+  // Points without attributes all take one symbol: the same object each time the renderer is asked
+  // (checked, since the marker sprites are kept per symbol object), else each is drawn as a feature.
+  let bareSymbol: ReturnType<typeof symbolOf> | null = null;
+  const bareSymbolOf = () => {
+    if (bareSymbol === null) {
+      const bare = symbolOf(NO_ATTRIBUTES);
+      bareSymbol = bare !== undefined && bare === symbolOf(NO_ATTRIBUTES) ? bare : undefined;
+    }
+    return bareSymbol;
+  };
+  const draw = (features: Iterable<RenderFeature>) => {
+    if (finished) throw new Error('the layer was finished');
+    for (const feature of features) {
+      if (!feature.geometry) continue;
+      const symbol = symbolOf(feature.attributes);
+      if (symbol) drawFeature(ctx, view, feature.geometry, symbol);
+    }
+  };
   return {
-    draw(features) {
+    draw,
+    drawPoints(points, area) {
+      const symbol = bareSymbolOf();
+      if (!symbol) {
+        draw(packedPointsIn(points, area));
+        return;
+      }
       if (finished) throw new Error('the layer was finished');
-      for (const feature of features) {
-        if (!feature.geometry) continue;
-        const base = rendererSymbol(renderer, feature.attributes);
-        if (!base) continue;
-        const symbol = applyVisualVariables(base, variables, feature.attributes);
-        drawFeature(ctx, view, feature.geometry, symbol);
+      // drawFeature draws a point only with a marker symbol.
+      if (symbol.type !== 'esriSMS' && symbol.type !== 'esriPMS') return;
+      const reach = symbolReach(symbol, ctx.dpi);
+      const { xy } = points;
+      for (let i = 0; i + 1 < xy.length; i += 2) {
+        const x = xy[i];
+        const y = xy[i + 1];
+        if (area && (x < area[0] || x > area[2] || y < area[1] || y > area[3])) continue;
+        drawPoint(ctx, view, x, y, symbol, reach);
       }
     },
     finish() {
