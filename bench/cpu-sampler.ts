@@ -42,11 +42,33 @@ function processTicks(): Map<number, { name: string; ticks: number }> {
   return out;
 }
 
+/** CPU clock ticks of each thread of this process, by thread id, with the thread's name. */
+function threadTicks(): Map<number, { name: string; ticks: number }> {
+  const out = new Map<number, { name: string; ticks: number }>();
+  try {
+    for (const entry of readdirSync('/proc/self/task')) {
+      try {
+        const stat = readFileSync(`/proc/self/task/${entry}/stat`, 'utf8');
+        const close = stat.lastIndexOf(')');
+        const name = stat.slice(stat.indexOf('(') + 1, close);
+        const f = stat.slice(close + 2).split(' ');
+        out.set(Number(entry), { name, ticks: Number(f[11]) + Number(f[12]) });
+      } catch {
+        // The thread ended while the directory was read.
+      }
+    }
+  } catch {
+    // No /proc.
+  }
+  return out;
+}
+
 const TICKS_PER_SECOND = 100;
 
 export function startCpuSampler(sliceMs = 100): { stop(): string } {
   const first = cpuTicks();
   const processes = first ? processTicks() : new Map();
+  const threads = first ? threadTicks() : new Map();
   const ticks: Tick[] = first ? [first] : [];
   const timer = setInterval(() => {
     const t = cpuTicks();
@@ -71,10 +93,24 @@ export function startCpuSampler(sliceMs = 100): { stop(): string } {
         .slice(0, 6)
         .map(([name, t]) => `${name} ${(t / TICKS_PER_SECOND).toFixed(2)}`)
         .join(', ');
+      // This process's threads by name (the main thread, worker threads, libuv's pool, V8's helpers,
+      // the Temporal SDK's core): which of them the CPU went to.
+      const byThread = new Map<string, number>();
+      for (const [tid, now] of threadTicks()) {
+        const used = now.ticks - (threads.get(tid)?.ticks ?? 0);
+        if (used <= 0) continue;
+        const name = tid === process.pid ? 'main' : `${now.name}#${tid}`;
+        byThread.set(name, (byThread.get(name) ?? 0) + used);
+      }
+      const ownThreads = [...byThread]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8)
+        .map(([name, t]) => `${name} ${(t / TICKS_PER_SECOND).toFixed(2)}`)
+        .join(', ');
       const pct = (a: Tick, b: Tick) =>
         b.total > a.total ? (100 * (b.busy - a.busy)) / (b.total - a.total) : 0;
       const slices = ticks.slice(1).map((t, i) => Math.round(pct(ticks[i], t)));
-      return `CPU use of all cores ${pct(first, last).toFixed(0)}% (per ${sliceMs} ms: ${slices.join(' ')}); CPU-s by program: ${programs}`;
+      return `CPU use of all cores ${pct(first, last).toFixed(0)}% (per ${sliceMs} ms: ${slices.join(' ')}); CPU-s by program: ${programs}; this process's threads: ${ownThreads}`;
     },
   };
 }
