@@ -23,52 +23,61 @@ function cpuTicks(): Tick | undefined {
   }
 }
 
-/** CPU clock ticks (user + system) of every process, by pid, with its program name. */
-function processTicks(): Map<number, { name: string; ticks: number }> {
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU clock ticks (user + system) of every process (`/proc`) or of every thread of this process
+ * (`/proc/self/task`), by id, with its name.
+ */
+function ticksIn(dir: string): Map<number, { name: string; ticks: number }> {
   const out = new Map<number, { name: string; ticks: number }>();
-  for (const entry of readdirSync('/proc')) {
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out; // no /proc
+  }
+  for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const stat = readFileSync(`${dir}/${entry}/stat`, 'utf8');
       const close = stat.lastIndexOf(')');
       const name = stat.slice(stat.indexOf('(') + 1, close);
       const f = stat.slice(close + 2).split(' ');
       // Fields after the name: state is f[0], utime f[11], stime f[12].
       out.set(Number(entry), { name, ticks: Number(f[11]) + Number(f[12]) });
     } catch {
-      // The process ended while the directory was read.
+      // It ended while the directory was read.
     }
   }
   return out;
 }
 
-/** CPU clock ticks of each thread of this process, by thread id, with the thread's name. */
-function threadTicks(): Map<number, { name: string; ticks: number }> {
-  const out = new Map<number, { name: string; ticks: number }>();
-  try {
-    for (const entry of readdirSync('/proc/self/task')) {
-      try {
-        const stat = readFileSync(`/proc/self/task/${entry}/stat`, 'utf8');
-        const close = stat.lastIndexOf(')');
-        const name = stat.slice(stat.indexOf('(') + 1, close);
-        const f = stat.slice(close + 2).split(' ');
-        out.set(Number(entry), { name, ticks: Number(f[11]) + Number(f[12]) });
-      } catch {
-        // The thread ended while the directory was read.
-      }
-    }
-  } catch {
-    // No /proc.
+/** The CPU seconds each name took between two readings, the `most` largest, as "name seconds, ...". */
+function cpuByName(
+  before: Map<number, { ticks: number }>,
+  after: Map<number, { name: string; ticks: number }>,
+  nameOf: (id: number, name: string) => string,
+  most: number,
+): string {
+  const byName = new Map<string, number>();
+  for (const [id, now] of after) {
+    const used = now.ticks - (before.get(id)?.ticks ?? 0);
+    if (used <= 0) continue;
+    const name = nameOf(id, now.name);
+    byName.set(name, (byName.get(name) ?? 0) + used);
   }
-  return out;
+  return [...byName]
+    .sort((x, y) => y[1] - x[1])
+    .slice(0, most)
+    .map(([name, t]) => `${name} ${(t / TICKS_PER_SECOND).toFixed(2)}`)
+    .join(', ');
 }
-
-const TICKS_PER_SECOND = 100;
 
 export function startCpuSampler(sliceMs = 100): { stop(): string } {
   const first = cpuTicks();
-  const processes = first ? processTicks() : new Map();
-  const threads = first ? threadTicks() : new Map();
+  const processes = first ? ticksIn('/proc') : new Map();
+  const threads = first ? ticksIn('/proc/self/task') : new Map();
   const ticks: Tick[] = first ? [first] : [];
   const timer = setInterval(() => {
     const t = cpuTicks();
@@ -80,33 +89,20 @@ export function startCpuSampler(sliceMs = 100): { stop(): string } {
       const last = cpuTicks();
       if (!first || !last) return 'CPU use: not measured (no /proc/stat)';
       ticks.push(last);
-      const byName = new Map<string, number>();
-      for (const [pid, now] of processTicks()) {
-        const before = processes.get(pid)?.ticks ?? 0;
-        const used = now.ticks - before;
-        if (used <= 0) continue;
-        const name = pid === process.pid ? 'this bench (API, worker, threads)' : now.name;
-        byName.set(name, (byName.get(name) ?? 0) + used);
-      }
-      const programs = [...byName]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 6)
-        .map(([name, t]) => `${name} ${(t / TICKS_PER_SECOND).toFixed(2)}`)
-        .join(', ');
-      // This process's threads by name (the main thread, worker threads, libuv's pool, V8's helpers,
-      // the Temporal SDK's core): which of them the CPU went to.
-      const byThread = new Map<string, number>();
-      for (const [tid, now] of threadTicks()) {
-        const used = now.ticks - (threads.get(tid)?.ticks ?? 0);
-        if (used <= 0) continue;
-        const name = tid === process.pid ? 'main' : `${now.name}#${tid}`;
-        byThread.set(name, (byThread.get(name) ?? 0) + used);
-      }
-      const ownThreads = [...byThread]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, 8)
-        .map(([name, t]) => `${name} ${(t / TICKS_PER_SECOND).toFixed(2)}`)
-        .join(', ');
+      const programs = cpuByName(
+        processes,
+        ticksIn('/proc'),
+        (pid, name) => (pid === process.pid ? 'this bench (API, worker, threads)' : name),
+        6,
+      );
+      // This process's threads (the main thread, worker threads, libuv's pool, V8's helpers, the Temporal
+      // SDK's core): which of them the CPU went to.
+      const ownThreads = cpuByName(
+        threads,
+        ticksIn('/proc/self/task'),
+        (tid, name) => (tid === process.pid ? 'main' : `${name}#${tid}`),
+        8,
+      );
       const pct = (a: Tick, b: Tick) =>
         b.total > a.total ? (100 * (b.busy - a.busy)) / (b.total - a.total) : 0;
       const slices = ticks.slice(1).map((t, i) => Math.round(pct(ticks[i], t)));

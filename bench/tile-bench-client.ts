@@ -72,19 +72,24 @@ export async function publishAndCache(stack: BenchStack, token: string, file: st
   };
 }
 
-/**
- * Where the cache build's time went, from the build workflow's history: the first activity scheduled and
- * the last completed (relative to the workflow's start), and per activity type the count, summed and
- * longest time from scheduled to completed (bundles run several at a time, so their sum exceeds the span).
- */
-async function cacheBuildTimeline(stack: BenchStack, jobId: string): Promise<string> {
+/** The cache build workflow's events, a reader of their times in ms, and the workflow's start. */
+async function buildHistory(stack: BenchStack, jobId: string) {
   const history = await stack.temporal.workflow
     .getHandle(`${tilePublishWorkflowId(jobId)}-cache`)
     .fetchHistory();
   const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
     Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
   const events = history.events ?? [];
-  const start = ms(events[0]?.eventTime);
+  return { events, ms, start: ms(events[0]?.eventTime) };
+}
+
+/**
+ * Where the cache build's time went, from the build workflow's history: the first activity scheduled and
+ * the last completed (relative to the workflow's start), and per activity type the count, summed and
+ * longest time from scheduled to completed (bundles run several at a time, so their sum exceeds the span).
+ */
+async function cacheBuildTimeline(stack: BenchStack, jobId: string): Promise<string> {
+  const { events, ms, start } = await buildHistory(stack, jobId);
   const scheduled = new Map<string, { name: string; at: number }>();
   const byName = new Map<string, { count: number; sum: number; max: number }>();
   let last = start;
@@ -112,13 +117,7 @@ async function cacheBuildTimeline(stack: BenchStack, jobId: string): Promise<str
  * started and completed (ms from the workflow's start), to see the pipeline's gaps.
  */
 async function bundleTimeline(stack: BenchStack, jobId: string): Promise<string> {
-  const history = await stack.temporal.workflow
-    .getHandle(`${tilePublishWorkflowId(jobId)}-cache`)
-    .fetchHistory();
-  const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
-    Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
-  const events = history.events ?? [];
-  const start = ms(events[0]?.eventTime);
+  const { events, ms, start } = await buildHistory(stack, jobId);
   const rows = new Map<string, { name: string; level: string; at: number[] }>();
   for (const e of events) {
     const at = ms(e.eventTime) - start;
