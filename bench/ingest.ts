@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { publishWorkflowId } from '../workflows/messages.js';
+import { startCpuSampler } from './cpu-sampler.js';
 import { writePointsCsv } from './ingest-data.js';
 import { type BenchStack, startBenchStack } from './ingest-stack.js';
 
@@ -77,6 +78,7 @@ async function publish(stack: BenchStack, token: string, file: string, name: str
   const sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 50);
+  const cpu = startCpuSampler(250);
   const started = performance.now();
   const owner = stack.admin.username;
   const params = gpkg
@@ -111,6 +113,7 @@ async function publish(stack: BenchStack, token: string, file: string, name: str
   }
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
+  console.log(`    ${cpu.stop()}`);
   await printActivityTimes(stack, service.jobId);
   const count = await json(
     `${stack.baseUrl}/rest/services/Hosted/${name}/FeatureServer/0/query?f=json&where=1%3D1&returnCountOnly=true&token=${token}`,
@@ -225,6 +228,7 @@ async function ogr2ogr(databaseUrl: string, file: string): Promise<Run> {
   const postgis = await sql`select 1 from pg_available_extensions where name = 'postgis'`;
   if (postgis.length) await sql`create extension if not exists postgis`;
   const pg = `PG:host=${url.hostname} port=${url.port || 5432} user=${decodeURIComponent(url.username)} dbname=${url.pathname.slice(1)}`;
+  const cpu = startCpuSampler();
   const started = performance.now();
   const out = spawnSync(
     'ogr2ogr',
@@ -250,6 +254,8 @@ async function ogr2ogr(databaseUrl: string, file: string): Promise<Run> {
     { encoding: 'utf8' },
   );
   const seconds = (performance.now() - started) / 1000;
+  // spawnSync holds the event loop, so only the whole run's figures (not its slices) mean anything.
+  console.log(`  ogr2ogr: ${cpu.stop()}`);
   if (out.status !== 0) throw new Error(`ogr2ogr failed: ${out.stderr}`);
   const [{ n }] = await sql`select count(*)::int as n from ref_ogr`;
   await sql.end();
