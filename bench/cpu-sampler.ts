@@ -2,7 +2,8 @@
  * The whole machine's CPU use over a stretch of a bench, from /proc: how busy all cores were on average
  * and per slice of `sliceMs` (a pipeline's idle gaps show as low slices; full cores mean only less work
  * helps), and the CPU seconds each program took over the stretch (this bench's own process, PostgreSQL,
- * Temporal, MinIO, ...). Linux only; elsewhere it reports nothing.
+ * Temporal, MinIO, ...) and each thread of this process. A process that ends within the stretch is not seen
+ * by program (its ticks go with it), though the cores' use counts it. Linux only; elsewhere it reports nothing.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
