@@ -30,6 +30,25 @@ export function rangeLayers(
 }
 
 /**
+ * True when one read of the box around `ranges` (rangesLayers) reads little besides them: the box is at
+ * most four times the area the ranges cover together (overlaps counted twice). A city's low levels lie
+ * one inside the next (the box is the largest of them); a deep level's bundles at opposite edges of a
+ * country's extent would read the whole country between them.
+ */
+export function rangesLieTogether(ranges: readonly TileRange[]): boolean {
+  if (ranges.length < 2) return true;
+  const boxes = ranges.map(rangeBounds);
+  const area = (b: Bounds) => (b[2] - b[0]) * (b[3] - b[1]);
+  const box: Bounds = [
+    Math.min(...boxes.map((b) => b[0])),
+    Math.min(...boxes.map((b) => b[1])),
+    Math.max(...boxes.map((b) => b[2])),
+    Math.max(...boxes.map((b) => b[3])),
+  ];
+  return area(box) <= 4 * boxes.reduce((sum, b) => sum + area(b), 0);
+}
+
+/**
  * The layers with something to draw in any of `ranges` (of one level or several), each read once for
  * all of them: a layer's read covers every range's area grown by its symbol reach at that range's
  * level, and each metatile drawn takes its own features out of it. A cache build's small bundles

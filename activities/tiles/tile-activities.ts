@@ -39,7 +39,7 @@ import type { TileRange } from '../../lib/tiles/web-mercator.js';
 import { recordProgress } from '../heartbeat.js';
 import { withFailureMapping } from '../publish/activity-errors.js';
 import { decodePictures } from './picture-symbols.js';
-import { rangeLayers, rangesLayers } from './range-layers.js';
+import { rangeLayers, rangesLayers, rangesLieTogether } from './range-layers.js';
 import {
   type BundleArea,
   bundleCollector,
@@ -362,16 +362,27 @@ export function createTileActivities(deps: TileDeps) {
       const source = await rasterSource(cache);
       const ranges = todo.map((b) => source.rangeOf(b));
       const drawn = ranges.filter((r): r is TileRange => r !== undefined);
-      const layers = await rangesLayers(database, source.layers, source.storageSR, drawn, featuresAtOnce);
+      // One read for the group where its ranges lie together (a city's low levels, one inside the next);
+      // ranges far apart (the edge bundles of a deep level) are read each on its own, not the land between.
+      const together = rangesLieTogether(drawn);
+      const layers = together
+        ? await rangesLayers(database, source.layers, source.storageSR, drawn, featuresAtOnce)
+        : [];
       // Points cross to the drawing threads once, shared by every range, not copied for each.
       const shared = layers.map((l) =>
         l.features ? { ...l, features: unpackFeatures(packFeatures(l.features)) } : l,
       );
+      const layersOf = async (range: TileRange | undefined) =>
+        !range
+          ? []
+          : together
+            ? shared
+            : await rangeLayers(database, source.layers, source.storageSR, range, featuresAtOnce);
       const results = await Promise.allSettled(
         todo.map(async (b, i) => {
           const range = ranges[i];
           add(
-            await drawAndStore(b, cache, range, range ? shared : [], source.pictures, () => {
+            await drawAndStore(b, cache, range, await layersOf(range), source.pictures, () => {
               metatiles++;
               beat();
             }),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { rangesLieTogether } from '../../../activities/tiles/range-layers.js';
 import { bundleTileRange } from '../../../activities/tiles/render-bundle.js';
 import { lonLatToMercator } from '../../../lib/tiles/web-mercator.js';
 import {
@@ -92,5 +93,32 @@ describe('cacheBundleGroupsFrom', () => {
     const groups = [...cacheBundleGroupsFrom(chicago, 8, 13, 0, 0, {}, 0)];
     expect(groups.map((g) => g.length)).toEqual([1, 1, 1, 1, 1, 1]);
     expect([...cacheBundleGroupsFrom(null, 0, 10)]).toEqual([]);
+  });
+});
+
+describe('rangesLieTogether', () => {
+  const rangesOf = (extent: [number, number, number, number], min: number, max: number) =>
+    cacheBundles(extent, min, max, 12)
+      .map((b) => bundleTileRange(b, extent, 12))
+      .filter((r) => r !== undefined);
+
+  it("reads a city's low levels once: each lies inside the next", () => {
+    const low = rangesOf(chicago, 0, 11);
+    expect(low).toHaveLength(12);
+    expect(rangesLieTogether(low)).toBe(true);
+    expect(rangesLieTogether(low.slice(0, 1))).toBe(true);
+    expect(rangesLieTogether([])).toBe(true);
+  });
+
+  it('reads bundles at opposite corners of a wide extent each on its own, neighbours together', () => {
+    const [wx0, wy0] = lonLatToMercator(-118.3, 33.7);
+    const [wx1, wy1] = lonLatToMercator(-87.6, 42.1);
+    const wide: [number, number, number, number] = [wx0, wy0, wx1, wy1];
+    const level13 = rangesOf(wide, 13, 13);
+    expect(level13.length).toBeGreaterThan(6);
+    const first = level13[0];
+    const last = level13[level13.length - 1];
+    expect(rangesLieTogether([first, last])).toBe(false);
+    expect(rangesLieTogether([first, level13[1]])).toBe(true);
   });
 });
