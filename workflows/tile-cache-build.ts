@@ -43,6 +43,13 @@ const { buildBundle, buildBundles } = proxyActivities<TileActivities>(LONG_STEP)
 const DEEPEST_FIRST = 'bundles-deepest-level-first';
 /** The workflow patch under which small consecutive bundles are drawn in groups, one activity each. */
 const GROUPED = 'small-bundles-grouped';
+/**
+ * The workflow patch under which four activities are in flight by default, not three. Grouped, a city's
+ * cache is a few large bundles and one group of its small ones; with three in flight the group waited
+ * for a large bundle and then drew alone at the end, the cores half idle (bench/README "Tiles",
+ * session 38).
+ */
+const FOUR_IN_FLIGHT = 'bundles-four-in-flight';
 
 export async function tileCacheBuildWorkflow(input: TileCacheBuildInput): Promise<TileCacheBuildResult> {
   const { serviceItemId, jobId } = input;
@@ -69,7 +76,9 @@ export async function tileCacheBuildWorkflow(input: TileCacheBuildInput): Promis
     const total = countCacheBundles(plan.extent, plan.minLevel, plan.maxLevel, plan.reachPx);
     Object.assign(progress, { phase: 'building', minLevel: plan.minLevel, maxLevel: plan.maxLevel });
     progress.bundlesTotal = total;
-    const concurrency = Math.max(1, input.concurrency ?? 3);
+    // A run begun with three in flight (its history says so) keeps three; a run continued as new starts
+    // with nothing in flight, so it may take the new default.
+    const concurrency = Math.max(1, input.concurrency ?? (patched(FOUR_IN_FLIGHT) ? 4 : 3));
 
     let next = input.resume?.nextBundle ?? 0;
     const inFlight = new Set<Promise<void>>();

@@ -15,7 +15,11 @@ export interface TileCacheBuildInput {
   jobId?: string;
   /** Drop the existing tiles first (the data changed). */
   reset?: boolean;
-  /** Bundles rendered at once (default 3: one per core plus one waiting on I/O). */
+  /**
+   * Bundle activities in flight at once (default 4; 3 in a run begun before the patch
+   * `bundles-four-in-flight`). Each draws on the worker's shared drawing threads, so more in flight
+   * overlaps one activity's reads and stores with another's drawing rather than drawing more at once.
+   */
   concurrency?: number;
   /**
    * The most tiles a group of small consecutive bundles drawn in one activity holds (default

@@ -19,7 +19,7 @@ const MAX_LEVEL = 10;
 const worldBundles = (max: number) =>
   Array.from({ length: max + 1 }, (_, level) => Math.max(1, 2 ** level / 128) ** 2).reduce((a, b) => a + b);
 
-describe('a long tile cache build continues as new', () => {
+describe('the tile cache build workflow', () => {
   let env: TestWorkflowEnvironment;
   beforeAll(async () => {
     // The server suggests continuing as new after 60 history events, so this build crosses it many times.
@@ -94,4 +94,65 @@ describe('a long tile cache build continues as new', () => {
       bytes: 10 * expected,
     });
   }, 300_000);
+
+  it('keeps four bundle activities in flight when the input names no number', async () => {
+    // World levels 0–6: one bundle a level, of 1 to 4,096 tiles; levels 6, 5, 4 and 3 are an activity
+    // each and 2–0 a group, so five activities for four places.
+    let active = 0;
+    let most = 0;
+    const started: number[] = [];
+    const waiters: (() => void)[] = [];
+    /** Holds the first activities until four run at once (or 5 s pass): the most seen at once is the bound. */
+    const enter = async (levels: number[]) => {
+      active += 1;
+      most = Math.max(most, active);
+      started.push(...levels);
+      if (active >= 4 || most >= 4) for (const wake of waiters.splice(0)) wake();
+      else
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 5000);
+          waiters.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      active -= 1;
+    };
+    const mocks: BuildMocks = {
+      prepareTileCache: async () => ({
+        generation: 1,
+        extent: [-WORLD, -WORLD, WORLD, WORLD],
+        minLevel: 0,
+        maxLevel: 6,
+        reachPx: 0,
+      }),
+      buildBundle: async (task: BundleTask) => {
+        await enter([task.level]);
+        return { tileCount: 1, bytes: 1, reused: false };
+      },
+      buildBundles: async (task: BundleGroupTask) => {
+        await enter(task.bundles.map((b) => b.level));
+        const n = task.bundles.length;
+        return { bundles: n, reused: 0, tileCount: n, bytes: n };
+      },
+      finishTileCache: async () => ({ bundles: 7, tiles: 7, bytes: 7 }),
+      failTileCache: async () => {
+        throw new Error('the build must not fail');
+      },
+      resetTileCache: async () => 1,
+    };
+    const worker = await createMockWorker(env, mocks);
+    const result = await worker.runUntil(
+      env.client.workflow.execute<typeof tileCacheBuildWorkflow>('tileCacheBuildWorkflow', {
+        taskQueue: TASK_QUEUE,
+        workflowId: 'build-four-in-flight',
+        args: [{ serviceItemId: 'cache2', jobId: 'job2' }],
+      }),
+    );
+    expect(result).toMatchObject({ bundles: 7 });
+    // Deepest first: the first four places go to levels 6, 5, 4 and 3, the group of 2–0 waits for one.
+    expect(started.slice(0, 4).sort()).toEqual([3, 4, 5, 6]);
+    expect(started.slice(4)).toEqual([2, 1, 0]);
+    expect(most).toBe(4);
+  }, 120_000);
 });
