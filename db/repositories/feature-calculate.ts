@@ -6,6 +6,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { badRequest, internalError } from '../../lib/errors.js';
 import type { Bounds } from '../../lib/geometry/types.js';
+import { EXTENT_CORNERS, EXTENT_OF_ROWS } from '../../lib/query/extent-sql.js';
 import type { SqlFragment } from '../../lib/query/sql-chunks.js';
 import type { EditTransaction } from './feature-edits.js';
 import { toSql } from './feature-query.js';
@@ -62,8 +63,7 @@ export async function calculateRows(
   const filter = where ? sql` where ${toSql(where)}` : sql``;
   const rows = await tx.rows<Record<string, unknown>>(
     sql`with u as (update ${t} set ${assignments}${filter} returning "bbox"${sql.join(lengths, sql``)}${sql.join(breaks, sql``)})
-        select count(*)::bigint as n, min(("bbox"[1])[0]) as xmin, min(("bbox"[1])[1]) as ymin,
-          max(("bbox"[0])[0]) as xmax, max(("bbox"[0])[1]) as ymax${sql.join(maxima, sql``)}${sql.join(broken, sql``)} from u`,
+        select x.*, ${sql.raw(EXTENT_CORNERS)} from (select count(*)::bigint as n, ${sql.raw(EXTENT_OF_ROWS)}${sql.join(maxima, sql``)}${sql.join(broken, sql``)} from u) as x`,
   );
   const r = rows[0] ?? {};
   checked.forEach((s, i) => {

@@ -6,6 +6,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { internalError } from '../../lib/errors.js';
 import type { Bounds } from '../../lib/geometry/types.js';
+import { EXTENT_CORNERS, EXTENT_OF_ROWS } from '../../lib/query/extent-sql.js';
 import type { DatabaseHandle } from '../client.js';
 import { boxLiteral } from './feature-tables.js';
 
@@ -213,8 +214,8 @@ export interface TableSummary {
 /** Count and extent of a table, inside the transaction that just changed it. */
 export async function summarizeTable(tx: EditTransaction, tableName: string): Promise<TableSummary> {
   const rows = await tx.rows<Record<string, unknown>>(
-    sql`select count(*)::bigint as n, min(("bbox"[1])[0]) as xmin, min(("bbox"[1])[1]) as ymin,
-          max(("bbox"[0])[0]) as xmax, max(("bbox"[0])[1]) as ymax from ${table(tableName)}`,
+    sql`select n, ${sql.raw(EXTENT_CORNERS)}
+        from (select count(*)::bigint as n, ${sql.raw(EXTENT_OF_ROWS)} from ${table(tableName)}) as x`,
   );
   const r = rows[0] ?? {};
   const b = [r.xmin, r.ymin, r.xmax, r.ymax];

@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import type postgres from 'postgres';
 import { internalError } from '../../lib/errors.js';
 import type { Bounds } from '../../lib/geometry/types.js';
+import { EXTENT_CORNERS, EXTENT_OF_ROWS } from '../../lib/query/extent-sql.js';
 import { type EsriFieldType, FIELD_STORAGE } from '../../lib/query/field-types.js';
 import type { DatabaseHandle } from '../client.js';
 import { checkedIdentifier as checked, copyOnPostgres, copyStatement, isEmptyCopy } from './feature-copy.js';
@@ -296,10 +297,11 @@ export async function featureTableStats(
 ): Promise<FeatureTableStats> {
   const t = checked(table);
   const longest = textColumns.map((c, i) => `, coalesce(max(octet_length(${checked(c)})), 0) as l${i}`);
+  const passed = textColumns.map((_, i) => `, l${i}`);
   const rows = await db.rows<Record<string, string | number | null>>(
     sql.raw(
-      `select count(*)::bigint as n, min(("bbox"[1])[0]) as xmin, min(("bbox"[1])[1]) as ymin, ` +
-        `max(("bbox"[0])[0]) as xmax, max(("bbox"[0])[1]) as ymax${longest.join('')} from ${t}`,
+      `select n, ${EXTENT_CORNERS}${passed.join('')} from ` +
+        `(select count(*)::bigint as n, ${EXTENT_OF_ROWS}${longest.join('')} from ${t}) as x`,
     ),
   );
   const r = rows[0] ?? {};

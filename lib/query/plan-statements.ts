@@ -1,3 +1,4 @@
+import { EXTENT_CORNERS, EXTENT_OF_ROWS } from './extent-sql.js';
 import type { PlanColumn, PlanStatistic, QueryMode } from './query-plan.js';
 import { fragment, join, param, quoteIdentifier, type SqlFragment } from './sql-chunks.js';
 
@@ -38,9 +39,6 @@ export const SHAPE_TEXT = `coalesce("shape", '{"x":' || ("bbox"[0])[0] || ',"y":
  */
 export const SHAPE_COLUMNS = `"shape", CASE WHEN "shape" IS NULL THEN ("bbox"[0])[0] END AS "shape_x", CASE WHEN "shape" IS NULL THEN ("bbox"[0])[1] END AS "shape_y"`;
 
-const EXTENT =
-  'min(("bbox"[1])[0]) AS "xmin", min(("bbox"[1])[1]) AS "ymin", max(("bbox"[0])[0]) AS "xmax", max(("bbox"[0])[1]) AS "ymax"';
-
 export function buildStatement(table: string, p: StatementParts, where: SqlFragment | null): SqlFragment {
   const from = ` FROM ${quoteIdentifier(table)}`;
   const filter = where ? fragment(' WHERE ', where) : fragment();
@@ -56,9 +54,14 @@ export function buildStatement(table: string, p: StatementParts, where: SqlFragm
         ') AS "d"',
       );
     case 'extent':
-      return fragment(`SELECT ${EXTENT}`, from, filter);
+      return fragment(`SELECT ${EXTENT_CORNERS} FROM (SELECT ${EXTENT_OF_ROWS}`, from, filter, ') AS "x"');
     case 'countAndExtent':
-      return fragment(`SELECT count(*)::integer AS "count", ${EXTENT}`, from, filter);
+      return fragment(
+        `SELECT "count", ${EXTENT_CORNERS} FROM (SELECT count(*)::integer AS "count", ${EXTENT_OF_ROWS}`,
+        from,
+        filter,
+        ') AS "x"',
+      );
     case 'ids':
       return fragment('SELECT "objectid"', from, filter, ' ORDER BY "objectid"');
     case 'distinct':

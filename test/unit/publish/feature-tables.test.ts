@@ -33,6 +33,8 @@ describe('feature tables on PGlite', () => {
 
   beforeAll(async () => {
     db = await openDatabase({ pgliteDir: dir });
+    // The extent's aggregate comes with the migrations.
+    await db.migrate();
     await createFeatureTable(db, table, columns);
     await copyRows(
       db,
@@ -71,6 +73,35 @@ describe('feature tables on PGlite', () => {
   it('loads COPY text through a blob and reports count and extent', async () => {
     expect(await featureTableExists(db, table)).toBe(true);
     expect(await featureTableStats(db, table)).toEqual({ count: 3, extent: [1, 1, 9, 9] });
+  });
+
+  it('reads count, extent and longest text in one scan, to the bit, past rows without a box', async () => {
+    const other = featureTableName('E'.repeat(32), 0);
+    await createFeatureTable(db, other, columns);
+    // Boxes given corner by corner in any order (the box keeps its high and low corners), doubles
+    // that only round-trip in full, a row with no box and no name.
+    const boxes: [number, number, number, number][] = [
+      [4, -3.5, -1.25, 7.25],
+      [0.1 + 0.2, 1e-300, -12999999.058935426, 2 / 3],
+      [5e6, -4.000000000000001, 5e6, -4.000000000000001],
+    ];
+    const text = (n: number) => `${n}`;
+    const rows = boxes.map(
+      ([x1, y1, x2, y2], i) =>
+        `${i + 1}\t${['é', 'ab', 'xyz'][i]}\t\\N\t\\N\t(${text(x1)},${text(y1)}),(${text(x2)},${text(y2)})\n`,
+    );
+    await copyRows(db, other, copyColumns(columns), `${rows.join('')}4\t\\N\t\\N\t\\N\t\\N\n`);
+    const xs = boxes.flatMap((b) => [b[0], b[2]]);
+    const ys = boxes.flatMap((b) => [b[1], b[3]]);
+    expect(await featureTableStats(db, other, ['a_0'])).toEqual({
+      count: 4,
+      extent: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)],
+      // 'é' is two bytes in UTF-8; 'xyz' three.
+      longest: [3],
+    });
+    const empty = featureTableName('F'.repeat(32), 0);
+    await createFeatureTable(db, empty, columns);
+    expect(await featureTableStats(db, empty, ['a_0'])).toEqual({ count: 0, extent: null, longest: [0] });
   });
 
   it('drops rows past a resume point so a reloaded batch is not doubled', async () => {
