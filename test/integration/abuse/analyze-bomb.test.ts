@@ -33,31 +33,47 @@ async function analyzeWhileTiming(token: string, file: Buffer, name: string, fil
   return { ...(await analysis), elapsed: Date.now() - started, latencies };
 }
 
-describe('analyze of hostile archives', () => {
-  it('refuses a 4 MB shapefile zip bomb within seconds while other requests keep answering', async () => {
-    const token = await adminToken();
-    const bomb = zipBomb('zeros.dbf', 4096);
-    const res = await analyzeWhileTiming(token, bomb, 'bomb.zip', 'shapefile');
-    expect(res.status).toBe(200);
-    expect(res.json.error).toMatchObject({
-      code: 400,
-      details: ['The archive inflates to more than 100 times its compressed size (ARCHIVE_MAX_RATIO).'],
-    });
-    expect(res.elapsed).toBeLessThan(20_000);
-    expect(res.latencies.length).toBeGreaterThan(2);
-    expect(Math.max(...res.latencies)).toBeLessThan(500);
-  });
+/**
+ * The latency bound is about the server staying responsive while it refuses a bomb. Beside the rest of
+ * the suite on two cores the machine itself can stall a request past it once (547 ms, seen beside the
+ * crash-recovery tests at load 3.9); such a test is run once more. A server that blocks on the bomb
+ * stalls every request in each run, and fails both.
+ */
+const RETRY_A_MACHINE_STALL = { retry: 1 };
 
-  it('refuses a workbook that is a zip bomb while other requests keep answering', async () => {
-    const token = await adminToken();
-    const bomb = zipBomb('xl/worksheets/sheet1.xml', 4096);
-    const res = await analyzeWhileTiming(token, bomb, 'bomb.xlsx', 'excel');
-    expect(res.json.error).toMatchObject({
-      code: 400,
-      details: ['The archive inflates to more than 100 times its compressed size (ARCHIVE_MAX_RATIO).'],
-    });
-    expect(Math.max(...res.latencies)).toBeLessThan(500);
-  });
+describe('analyze of hostile archives', () => {
+  it(
+    'refuses a 4 MB shapefile zip bomb within seconds while other requests keep answering',
+    RETRY_A_MACHINE_STALL,
+    async () => {
+      const token = await adminToken();
+      const bomb = zipBomb('zeros.dbf', 4096);
+      const res = await analyzeWhileTiming(token, bomb, 'bomb.zip', 'shapefile');
+      expect(res.status).toBe(200);
+      expect(res.json.error).toMatchObject({
+        code: 400,
+        details: ['The archive inflates to more than 100 times its compressed size (ARCHIVE_MAX_RATIO).'],
+      });
+      expect(res.elapsed).toBeLessThan(20_000);
+      expect(res.latencies.length).toBeGreaterThan(2);
+      expect(Math.max(...res.latencies)).toBeLessThan(500);
+    },
+  );
+
+  it(
+    'refuses a workbook that is a zip bomb while other requests keep answering',
+    RETRY_A_MACHINE_STALL,
+    async () => {
+      const token = await adminToken();
+      const bomb = zipBomb('xl/worksheets/sheet1.xml', 4096);
+      const res = await analyzeWhileTiming(token, bomb, 'bomb.xlsx', 'excel');
+      expect(res.json.error).toMatchObject({
+        code: 400,
+        details: ['The archive inflates to more than 100 times its compressed size (ARCHIVE_MAX_RATIO).'],
+      });
+      expect(Math.max(...res.latencies)).toBeLessThan(500);
+    },
+  );
 
   it('refuses a shapefile zip with a zip-slip entry name', async () => {
     const token = await adminToken();
