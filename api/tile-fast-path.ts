@@ -111,8 +111,11 @@ export interface TileFastPath {
  * that very answer, asking again would give the same answer: `holds` says so, without redoing the rest.
  */
 export interface AnswerBasis {
-  /** True while the same request, on a connection from `socketAddress`, has the same answer. */
-  holds(socketAddress: string | undefined): boolean;
+  /**
+   * True while the same request, on a connection from `socketAddress`, has the same answer; `at` is
+   * `Date.now()` (the tile memos' clock), read once by the caller for all it checks at that moment.
+   */
+  holds(socketAddress: string | undefined, at: number): boolean;
 }
 
 export function createTileFastPath(deps: AppDeps): TileFastPath {
@@ -236,31 +239,28 @@ export function createTileFastPath(deps: AppDeps): TileFastPath {
     ) => { at: TileLocation; tile: TileAddress; bytes: Uint8Array } | null | undefined,
   ): AnswerBasis | undefined {
     const token = tokenOf(queryToken(ask.query), ask.header);
-    const grant = token ? grants.peek(token) : undefined;
+    // Each part watched as the memos hold it now: the replay's checks read no map.
+    const grant = token ? grants.watch(token) : undefined;
     const user = grant ? signedIn(grant.value, originOf(ask)) : undefined;
     if (token && !user) return undefined;
-    const cache = rows.known(serviceType, name);
-    if (!cache) return undefined;
-    const audience = authorize.known(cache.serviceItemId, user);
-    if (!audience) return undefined;
-    const spot = tileOf(cache);
+    const row = rows.watching(serviceType, name);
+    if (!row) return undefined;
+    const access = authorize.watching(row.value.serviceItemId, user);
+    if (!access) return undefined;
+    const spot = tileOf(row.value);
     if (spot === null) return undefined;
-    const tile = spot && reader.peeking(spot.at, spot.tile);
-    const bytes = spot?.bytes;
-    if (tile && tile() !== bytes) return undefined;
-    // Each lookup with its key made once: the replay's checks cost a few map reads.
-    const row = rows.knowing(serviceType, name);
-    const access = authorize.knowing(cache.serviceItemId, user);
+    const tile = spot && reader.watchTile(spot.at, spot.tile, spot.bytes);
+    if (spot && !tile) return undefined;
     return {
-      holds(address) {
-        if (token) {
+      holds(address, at) {
+        if (grant) {
           // The same grant, still in force, for a caller at the same address (a grant may be bound to one).
-          if (address !== socketAddress || grants.peek(token) !== grant) return false;
-          if (!(grant?.value && grant.value.expires > deps.now())) return false;
+          if (address !== socketAddress || !grant.holds(at)) return false;
+          if (!(grant.value && grant.value.expires > deps.now())) return false;
         }
-        if (row() !== cache || access() !== audience) return false;
+        if (!row.holds(at) || !access.holds(at)) return false;
         // The tile still in memory (a use that keeps it there, as answering it would).
-        return tile === undefined || tile() === bytes;
+        return tile === undefined || tile();
       },
     };
   }

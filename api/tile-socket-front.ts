@@ -77,8 +77,8 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
   // The last lines of every head (Date, Connection), made once a second.
   let endSecond = -1;
   let ends = { keepAlive: Buffer.alloc(0), close: Buffer.alloc(0) };
-  const endLines = () => {
-    const second = Math.floor(Date.now() / 1000);
+  const endLines = (at = Date.now()) => {
+    const second = Math.floor(at / 1000);
     if (second !== endSecond) {
       endSecond = second;
       const date = `Date: ${new Date(second * 1000).toUTCString()}\r\n`;
@@ -104,7 +104,9 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
     const serve = (data: Buffer, from: number) => {
       const reached = { at: from };
       try {
-        serveFrom(data, reached);
+        // One reading of the clock for all the replays' checks in this read (a clock call costs about
+        // as much as the checks themselves).
+        serveFrom(data, reached, Date.now());
       } catch {
         if (held.has(socket) && !socket.destroyed) toHttp(data.subarray(reached.at));
       }
@@ -142,7 +144,7 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
       if (socket.isPaused()) socket.resume();
     };
 
-    const serveFrom = (data: Buffer, reached: { at: number }) => {
+    const serveFrom = (data: Buffer, reached: { at: number }, readAt: number) => {
       while (reached.at < data.length) {
         const at = reached.at;
         const end = data.indexOf('\r\n\r\n', at, 'latin1');
@@ -150,15 +152,15 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
         if (end < 0) return toHttp(data.subarray(at));
         const text = end - at <= MAX_HEAD ? data.toString('latin1', at, end) : undefined;
         const again = text === undefined ? undefined : replays.get(text);
-        if (again?.basis.holds(socket.remoteAddress)) {
+        if (again?.basis.holds(socket.remoteAddress, readAt)) {
           reached.at = end + 4;
           // Remembered only for requests that keep the connection open.
-          if (replay(again) || waitingForClient(data, reached.at)) return;
+          if (replay(again, readAt) || waitingForClient(data, reached.at)) return;
           continue;
         }
         const get = text === undefined ? undefined : readHead(text);
         if (get?.method === 'POST') {
-          if (!serveSoap(data, reached, get, end + 4)) return;
+          if (!serveSoap(data, reached, get, end + 4, readAt)) return;
           continue;
         }
         const ask = get && tiles.askOf(basePath, get.target, (h) => get.headers.get(h), socket.remoteAddress);
@@ -214,15 +216,16 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
       reached: { at: number },
       post: PlainRequest,
       bodyAt: number,
+      readAt: number,
     ): boolean => {
       const at = reached.at;
       const bodyEnd = bodyAt + post.bodyLength;
       // The whole request (head and body, byte for byte) is what a GetMapTile answer is remembered by.
       const whole = bodyEnd <= data.length ? data.toString('latin1', at, bodyEnd) : undefined;
       const again = whole === undefined ? undefined : replays.get(whole);
-      if (again?.basis.holds(socket.remoteAddress)) {
+      if (again?.basis.holds(socket.remoteAddress, readAt)) {
         reached.at = bodyEnd;
-        return !replay(again) && !waitingForClient(data, bodyEnd);
+        return !replay(again, readAt) && !waitingForClient(data, bodyEnd);
       }
       const header = (h: string) => post.headers.get(h);
       const ask = tiles.soapAskOf(basePath, post.target, header, socket.remoteAddress);
@@ -318,12 +321,12 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
      * other connections may still be sending it) when the second in its Date line has passed. True when
      * the connection closes after it (the server has stopped listening).
      */
-    const replay = (again: Replay): boolean => {
+    const replay = (again: Replay, readAt: number): boolean => {
       if (!server.listening) {
         const { head, body } = partsOf(again);
         return send(KEEP_OPEN, head, body);
       }
-      socket.write(replays.current(again, endLines().keepAlive));
+      socket.write(replays.current(again, endLines(readAt).keepAlive));
       // Not all taken by the kernel: this connection still holds the buffer, which must not change.
       if (socket.writableLength > 0) again.held = true;
       return false;

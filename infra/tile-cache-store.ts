@@ -54,8 +54,16 @@ export function explodedKey(serviceItemId: string, tile: TileAddress, extension 
  * end was three map operations and the map's regrowth, on every warm tile), and making room passes over
  * the entries from the oldest, giving each marked one a second chance at the end (the "clock" scheme).
  */
+/** An entry of an LruMap as `watch` gives it: `gone` once the map has let it go or replaced it. */
+export interface LruEntry<V> {
+  readonly value: V;
+  readonly weight: number;
+  used: boolean;
+  gone: boolean;
+}
+
 export class LruMap<V> {
-  private readonly entries = new Map<string, { value: V; weight: number; used: boolean }>();
+  private readonly entries = new Map<string, LruEntry<V>>();
   private weight = 0;
 
   constructor(private readonly maxWeight: number) {}
@@ -72,10 +80,18 @@ export class LruMap<V> {
     return this.entries.get(key)?.value;
   }
 
+  /**
+   * The key's entry, for a use repeated without a map read: while not `gone` it is still the key's, and
+   * setting `used` marks a use as `get` does.
+   */
+  watch(key: string): LruEntry<V> | undefined {
+    return this.entries.get(key);
+  }
+
   set(key: string, value: V, weight = 1): void {
     if (weight > this.maxWeight) return;
     this.delete(key);
-    this.entries.set(key, { value, weight, used: false });
+    this.entries.set(key, { value, weight, used: false, gone: false });
     this.weight += weight;
     // Each marked entry moves to the end once, unmarked, as does the entry just set (it is let go last):
     // every entry is passed at most twice before the weight is in bounds.
@@ -85,7 +101,10 @@ export class LruMap<V> {
       if (e.used || k === key) {
         e.used = false;
         this.entries.set(k, e);
-      } else this.weight -= e.weight;
+      } else {
+        this.weight -= e.weight;
+        e.gone = true;
+      }
     }
   }
 
@@ -94,6 +113,7 @@ export class LruMap<V> {
     if (!e) return;
     this.entries.delete(key);
     this.weight -= e.weight;
+    e.gone = true;
   }
 
   deletePrefix(prefix: string): void {
@@ -133,8 +153,12 @@ export interface TileCacheReader {
    * when only the object store can tell (then call readTile).
    */
   peekTile(at: TileLocation, tile: TileAddress): Uint8Array | null | undefined;
-  /** `peekTile` for one tile, its key made once: for a lookup repeated with every request. */
-  peeking(at: TileLocation, tile: TileAddress): () => Uint8Array | null | undefined;
+  /**
+   * For an answer repeated with every request (the socket front's replays): a check that memory still
+   * holds `bytes` as the tile, marking a use as peekTile does, without a map read. Undefined when memory
+   * does not hold them now.
+   */
+  watchTile(at: TileLocation, tile: TileAddress, bytes: Uint8Array): (() => boolean) | undefined;
   /**
    * The tile sizes of a compact bundle by slot (0: no tile), from its index as the tile reads keep it;
    * undefined when the bundle does not exist. Tile maps are answered from these.
@@ -541,9 +565,14 @@ export function createTileCacheReader(
     held,
     warm,
     peekTile: (at, tile) => peek(keyOf(at, tile)),
-    peeking(at, tile) {
-      const key = keyOf(at, tile);
-      return () => peek(key);
+    watchTile(at, tile, bytes) {
+      const entry = tiles.watch(keyOf(at, tile));
+      if (entry?.value !== bytes) return undefined;
+      return () => {
+        if (entry.gone) return false;
+        entry.used = true;
+        return true;
+      };
     },
     readTile,
     async bundleSizes(at, level, row0, col0) {

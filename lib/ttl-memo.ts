@@ -32,6 +32,12 @@ export interface TtlMemo<V> {
   get(key: string, load: () => Promise<V>): Promise<V>;
   /** The settled answer while fresh, synchronously; undefined when there is none yet. */
   peek(key: string): { value: V } | undefined;
+  /**
+   * `peek` for a caller that asks again and again (the socket front's replays): the settled answer and a
+   * check, without a map read, that it is still the key's answer and fresh (starting a background reload
+   * as `peek` would). Undefined when there is no settled answer.
+   */
+  watch(key: string): MemoWatch<V> | undefined;
   /** Forgets every answer (a change this process made): the next `get` of any key loads again. */
   clear(): void;
   /**
@@ -41,15 +47,27 @@ export interface TtlMemo<V> {
   forget(matches: (key: string, settled: { value: V } | undefined) => boolean): void;
 }
 
+/** A settled answer as `watch` gave it. */
+export interface MemoWatch<V> {
+  readonly value: V;
+  /**
+   * True while `value` is still the key's answer and fresh at `at` (the memo's clock, read once by a
+   * caller that makes several checks): what `peek` would give then.
+   */
+  holds(at: number): boolean;
+}
+
 interface Entry<V> {
-  /** When the load began: the answer is used until `loadedAt + ttlMs`. */
+  /** When the load began (or a reload that found the same answer): used until `loadedAt + ttlMs`. */
   loadedAt: number;
   answer: Promise<V>;
   settled?: { value: V };
   /** The load that made it, for a refresh ahead of expiry. */
   load: () => Promise<V>;
   /** Set while a background reload of this entry runs. */
-  refreshing?: boolean;
+  refreshing: boolean;
+  /** Set once the entry is no longer the key's (forgotten, replaced, cleared): its watches fail. */
+  gone: boolean;
 }
 
 export function createTtlMemo<V>({
@@ -62,12 +80,19 @@ export function createTtlMemo<V>({
 }: TtlMemoOptions<V>): TtlMemo<V> {
   const entries = new Map<string, Entry<V>>();
   const forget = (key: string, entry: Entry<V>) => {
-    if (entries.get(key) === entry) entries.delete(key);
+    if (entries.get(key) === entry) {
+      entries.delete(key);
+      entry.gone = true;
+    }
+  };
+  const forgetAll = () => {
+    for (const entry of entries.values()) entry.gone = true;
+    entries.clear();
   };
 
   /** Starts `load` as the key's entry; the entry counts from now. */
   const start = (key: string, load: () => Promise<V>, at: number): Entry<V> => {
-    const entry: Entry<V> = { loadedAt: at, answer: load(), load };
+    const entry: Entry<V> = { loadedAt: at, answer: load(), load, refreshing: false, gone: false };
     entry.answer.then(
       (value) => {
         if (keep && !keep(value)) forget(key, entry);
@@ -92,8 +117,13 @@ export function createTtlMemo<V>({
       () => {
         if (entries.get(key) !== entry) return; // forgotten or replaced meanwhile
         if (next.settled && entry.settled && same(entry.settled.value, next.settled.value)) {
-          next.settled = entry.settled;
+          // The same answer: the held entry stays the key's, counted from the reload's start, so its
+          // very value (and the watches on it) go on.
+          entry.loadedAt = next.loadedAt;
+          entry.refreshing = false;
+          return;
         }
+        entry.gone = true;
         if (next.settled) entries.set(key, next);
         else entries.delete(key); // the new answer is not to be kept (`keep` refused it)
       },
@@ -104,35 +134,46 @@ export function createTtlMemo<V>({
     );
   };
 
+  /** Whether `entry` (the key's) is fresh at `at`, starting a refresh when it is settled and old enough. */
+  const stillFresh = (key: string, entry: Entry<V>, at: number): boolean => {
+    const age = at - entry.loadedAt;
+    if (age >= ttlMs) return false;
+    if (age >= refreshAfterMs && entry.settled && !entry.refreshing) refresh(key, entry, at);
+    return true;
+  };
+
   /** The key's entry while fresh, starting a refresh when it is settled and old enough. */
   const fresh = (key: string): Entry<V> | undefined => {
     const entry = entries.get(key);
-    if (!entry) return undefined;
-    const at = now();
-    const age = at - entry.loadedAt;
-    if (age >= ttlMs) return undefined;
-    if (age >= refreshAfterMs && entry.settled && !entry.refreshing) refresh(key, entry, at);
-    return entry;
+    return entry && stillFresh(key, entry, now()) ? entry : undefined;
   };
 
   return {
     get(key, load) {
       const hit = fresh(key);
       if (hit) return hit.answer;
-      if (entries.size >= maxEntries) entries.clear();
+      if (entries.size >= maxEntries) forgetAll();
       const entry = start(key, load, now());
+      const expired = entries.get(key);
+      if (expired) expired.gone = true;
       entries.set(key, entry);
       return entry.answer;
     },
     peek(key) {
       return fresh(key)?.settled;
     },
+    watch(key) {
+      const entry = fresh(key);
+      const settled = entry?.settled;
+      if (!entry || !settled) return undefined;
+      return { value: settled.value, holds: (at) => !entry.gone && stillFresh(key, entry, at) };
+    },
     clear() {
       // A reload running now settles into an entry no longer in the map, so it is dropped (`refresh`).
-      entries.clear();
+      forgetAll();
     },
     forget(matches) {
-      for (const [key, entry] of [...entries]) if (matches(key, entry.settled)) entries.delete(key);
+      for (const [key, entry] of [...entries]) if (matches(key, entry.settled)) forget(key, entry);
     },
   };
 }

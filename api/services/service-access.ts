@@ -10,7 +10,7 @@ import { findItem } from '../../db/repositories/items.js';
 import type { UserRow } from '../../db/repositories/users.js';
 import { audienceOf, type ServiceAudience } from '../../lib/access/items.js';
 import { forbidden, tokenRequired } from '../../lib/errors.js';
-import { createTtlMemo } from '../../lib/ttl-memo.js';
+import { createTtlMemo, type MemoWatch } from '../../lib/ttl-memo.js';
 import { serviceNotFound } from './hosted-layer.js';
 
 export type { ServiceAudience };
@@ -30,8 +30,8 @@ export interface ServiceAuthorizer {
   (db: Database, serviceItemId: string, viewer: UserRow | undefined): Promise<ServiceAudience>;
   /** A remembered grant, synchronously; undefined when not remembered, expired or refused. */
   known(serviceItemId: string, viewer: UserRow | undefined): ServiceAudience | undefined;
-  /** `known` for one item and viewer, its key made once: for a lookup repeated with every request. */
-  knowing(serviceItemId: string, viewer: UserRow | undefined): () => ServiceAudience | undefined;
+  /** `known` with a check that it is still the answer (lib/ttl-memo.ts `watch`): for the socket front's replays. */
+  watching(serviceItemId: string, viewer: UserRow | undefined): MemoWatch<ServiceAudience> | undefined;
   /** Forgets every answer, after a change made in this process (sharing, deletion, a user's role). */
   clear(): void;
 }
@@ -68,9 +68,11 @@ export function createServiceAuthorizer(
   };
   const known = (serviceItemId: string, viewer: UserRow | undefined) =>
     knownByKey(keyOf(serviceItemId, viewer));
-  const knowing = (serviceItemId: string, viewer: UserRow | undefined) => {
-    const key = keyOf(serviceItemId, viewer);
-    return () => knownByKey(key);
+  const watching = (serviceItemId: string, viewer: UserRow | undefined) => {
+    const watch = answers.watch(keyOf(serviceItemId, viewer));
+    return watch && 'audience' in watch.value
+      ? { value: watch.value.audience, holds: watch.holds }
+      : undefined;
   };
-  return Object.assign(authorize, { known, knowing, clear: () => answers.clear() });
+  return Object.assign(authorize, { known, watching, clear: () => answers.clear() });
 }

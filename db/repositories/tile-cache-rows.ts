@@ -2,7 +2,7 @@
  * Tile cache rows by service name, remembered briefly: map clients ask for tiles by the hundred, and the
  * REST tile routes, the lean tile path and SOAP all look caches up through the app's one TileCacheRows.
  */
-import { createTtlMemo } from '../../lib/ttl-memo.js';
+import { createTtlMemo, type MemoWatch } from '../../lib/ttl-memo.js';
 import type { Database } from '../client.js';
 import { findTileCacheByName, type TileCacheRow, type TileServiceType } from './tile-caches.js';
 
@@ -13,8 +13,8 @@ export interface TileCacheRows {
   (db: Database, serviceType: TileServiceType, name: string): Promise<TileCacheRow | undefined>;
   /** The row when it has been read and is still fresh, synchronously; otherwise undefined. */
   known(serviceType: TileServiceType, name: string): TileCacheRow | undefined;
-  /** `known` for one service, its key made once: for a lookup repeated with every request. */
-  knowing(serviceType: TileServiceType, name: string): () => TileCacheRow | undefined;
+  /** `known` with a check that it is still the row (lib/ttl-memo.ts `watch`): for the socket front's replays. */
+  watching(serviceType: TileServiceType, name: string): MemoWatch<TileCacheRow> | undefined;
 }
 
 /**
@@ -38,9 +38,9 @@ export function createTileCacheRows({
       return cache && cache.status !== 'failed' ? cache : undefined;
     });
   const known = (serviceType: TileServiceType, name: string) => memo.peek(keyOf(serviceType, name))?.value;
-  const knowing = (serviceType: TileServiceType, name: string) => {
-    const key = keyOf(serviceType, name);
-    return () => memo.peek(key)?.value;
+  const watching = (serviceType: TileServiceType, name: string) => {
+    const watch = memo.watch(keyOf(serviceType, name));
+    return watch?.value ? (watch as MemoWatch<TileCacheRow>) : undefined;
   };
-  return Object.assign(rows, { known, knowing });
+  return Object.assign(rows, { known, watching });
 }

@@ -196,6 +196,80 @@ describe('createTtlMemo reloads that find the same answer', () => {
   });
 });
 
+describe('createTtlMemo watch', () => {
+  /** A memo whose every load makes a new object from `current`. */
+  function watched() {
+    const state = { clock: 0, loads: 0 };
+    const current = { v: 1 };
+    const memo = createTtlMemo<{ v: number }>({ ttlMs: 100, maxEntries: 3, now: () => state.clock });
+    const load = async () => {
+      state.loads++;
+      return { ...current };
+    };
+    return { memo, load, current, state };
+  }
+
+  it('gives nothing before the answer settles, then the answer and a check that holds while it is fresh', async () => {
+    const { memo, load, state } = watched();
+    const pending = memo.get('k', load);
+    expect(memo.watch('k')).toBeUndefined();
+    const first = await pending;
+    await settle();
+    const watch = memo.watch('k');
+    expect(watch?.value).toBe(first);
+    state.clock = 49;
+    expect(watch?.holds(state.clock)).toBe(true);
+    expect(state.loads).toBe(1);
+    // Half the ttl: the check starts the reload, as peek would, and holds meanwhile.
+    state.clock = 50;
+    expect(watch?.holds(state.clock)).toBe(true);
+    expect(state.loads).toBe(2);
+    await settle();
+    // The reload found the same answer: the watch goes on holding, counted from the reload (50 + 100).
+    state.clock = 149;
+    expect(watch?.holds(state.clock)).toBe(true);
+    expect(memo.peek('k')?.value).toBe(first);
+  });
+
+  it('fails once the answer is past its ttl, reloaded as a changed one, forgotten or cleared', async () => {
+    const { memo, load, current, state } = watched();
+    await memo.get('k', load);
+    await settle();
+    // Past the ttl with no reload settled (none was started: nothing used the key after age 50).
+    const stale = memo.watch('k');
+    state.clock = 100;
+    expect(stale?.holds(state.clock)).toBe(false);
+
+    await memo.get('k', load);
+    await settle();
+    const before = memo.watch('k');
+    current.v = 2;
+    state.clock = 150;
+    expect(before?.holds(state.clock)).toBe(true); // starts the reload
+    await settle();
+    expect(before?.holds(state.clock)).toBe(false);
+    expect(memo.watch('k')?.value).toEqual({ v: 2 });
+
+    const forgotten = memo.watch('k');
+    memo.forget((key) => key === 'k');
+    expect(forgotten?.holds(state.clock)).toBe(false);
+
+    await memo.get('k', load);
+    await settle();
+    const cleared = memo.watch('k');
+    memo.clear();
+    expect(cleared?.holds(state.clock)).toBe(false);
+
+    // Full: adding a fourth key forgets the three held, and their watches fail.
+    for (const key of ['a', 'b', 'c']) await memo.get(key, load);
+    await settle();
+    const full = memo.watch('a');
+    expect(full?.holds(state.clock)).toBe(true);
+    await memo.get('d', load);
+    expect(full?.holds(state.clock)).toBe(false);
+  });
+});
+
 describe('createTtlMemo clear', () => {
   it('forgets every answer, and a load running when it was cleared is not remembered', async () => {
     let loads = 0;

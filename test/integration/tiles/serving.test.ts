@@ -352,4 +352,30 @@ describe('a rebuilt cache on the lean path', () => {
       new RegExp(`^"[0-9a-f]+-${generation + 1}-${path.replaceAll('/', '-')}"$`),
     );
   }, 120_000);
+
+  it('stops replaying the old generation on a kept-alive connection once the cache is rebuilt', async () => {
+    const token = await signIn();
+    const { tile } = pixelOf(-87.6, 41.9, 11);
+    const url = tileUrl(name, `11/${tile.row}/${tile.col}`, `?token=${token}`);
+    // One connection carrying the same tile GET alone: the socket front answers it again from memory.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const first = await getOn(agent, url);
+      expect(first.status).toBe(200);
+      for (let i = 0; i < 10; i++) expect((await getOn(agent, url)).headers.etag).toBe(first.headers.etag);
+      const generation = Number(/^"[0-9a-f]+-(\d+)-/.exec(String(first.headers.etag))?.[1]);
+      const rebuild = await call(`/rest/services/Hosted/${name}/MapServer/updateTiles`, { token });
+      expect(rebuild.json.success).toBe(true);
+      let res = await getOn(agent, url);
+      for (let i = 0; i < 200 && res.headers.etag === first.headers.etag; i++) {
+        await new Promise((r) => setTimeout(r, 300));
+        res = await getOn(agent, url);
+      }
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('image/png');
+      expect(Number(/^"[0-9a-f]+-(\d+)-/.exec(String(res.headers.etag))?.[1])).toBe(generation + 1);
+    } finally {
+      agent.destroy();
+    }
+  }, 120_000);
 });

@@ -35,6 +35,28 @@ describe('LruMap', () => {
   });
 });
 
+describe('LruMap watch', () => {
+  it('is gone once its entry is let go, deleted or replaced, and a use through it keeps it as get does', () => {
+    const m = new LruMap<number>(2);
+    m.set('a', 1);
+    m.set('b', 2);
+    const a = m.watch('a');
+    const b = m.watch('b');
+    expect([a?.value, a?.gone, b?.gone]).toEqual([1, false, false]);
+    // A use marked through the watch: b, unused, goes when room is made.
+    if (a) a.used = true;
+    m.set('c', 3);
+    expect([a?.gone, b?.gone, m.get('a'), m.get('b')]).toEqual([false, true, 1, undefined]);
+    const c = m.watch('c');
+    m.delete('c');
+    expect(c?.gone).toBe(true);
+    m.set('a', 10);
+    expect([a?.gone, m.watch('a')?.value, m.watch('a')?.gone]).toEqual([true, 10, false]);
+    m.deletePrefix('a');
+    expect(m.watch('a')).toBeUndefined();
+  });
+});
+
 describe('LruMap making room', () => {
   it('lets the oldest unused entry go first, used ones after the rest, and never the entry just set', () => {
     const m = new LruMap<number>(3);
