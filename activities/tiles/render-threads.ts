@@ -104,7 +104,6 @@ let nextJob = 0;
 function startThread(): DrawingThread {
   const worker = new Worker(workerUrl(), { execArgv: [], resourceLimits: RESOURCE_LIMITS });
   const thread: DrawingThread = { worker, jobs: new Map(), gone: false };
-  worker.unref();
   worker.on('message', (m: FromThread) => onMessage(thread, m));
   const stop = (why: string) => {
     if (thread.gone) return;
@@ -119,6 +118,9 @@ function startThread(): DrawingThread {
   };
   worker.on('error', (e) => stop(e.message));
   worker.on('exit', (code) => stop(`exit code ${code}`));
+  // After the listeners: a 'message' listener added to a Worker refers its port again, and an idle
+  // drawing thread so referred kept a worker's process from ending once it had shut down.
+  worker.unref();
   threads.push(thread);
   return thread;
 }

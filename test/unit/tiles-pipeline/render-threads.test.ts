@@ -1,4 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type LayerFeatures, renderRange } from '../../../activities/tiles/render-bundle.js';
@@ -375,4 +378,25 @@ describe('renderRangeOnThread', () => {
       await draw(false, () => [whole(points, dots)]),
     );
   });
+});
+
+describe('idle drawing threads', () => {
+  it('do not keep a process alive: one that started them ahead ends when its own work is done', async () => {
+    const module = fileURLToPath(new URL('../../../activities/tiles/render-threads.ts', import.meta.url));
+    const script = [
+      `import { prestartDrawingThreads, drawingThreadCount } from ${JSON.stringify(module)};`,
+      'prestartDrawingThreads(2);',
+      // Long enough for both threads to be running, their message listeners set.
+      "setTimeout(() => console.log('threads', drawingThreadCount()), 1500);",
+    ].join('\n');
+    const started = Date.now();
+    // A process held open by its idle threads would be killed at the timeout, and the call would fail.
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { timeout: 20_000 },
+    );
+    expect(stdout.trim()).toBe('threads 2');
+    expect(Date.now() - started).toBeLessThan(20_000);
+  }, 30_000);
 });
