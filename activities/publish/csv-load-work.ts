@@ -7,6 +7,7 @@
  * rows and resume point. The bytes never reach the activity's thread, whose large heap (the Temporal
  * worker, the API) was marked in full for every 64 MB of buffers that passed through it.
  */
+import { createReadStream } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type MessagePort, parentPort } from 'node:worker_threads';
 import type { LayerPlan } from '../../db/schema/publish-request.js';
@@ -23,15 +24,31 @@ export interface CsvLoadInit extends ThreadCopy {
   targetSR: SpatialReference;
   geometrySR: SpatialReference;
   start: { byteOffset: number; rowNumber: number };
-  /** A URL that reads the source object (ObjectStore.readUrl), and the object's size. */
-  source: { url: string; size: number };
+  /**
+   * Where the source's bytes are read: a URL that reads the object (ObjectStore.readUrl), or the path of
+   * a copy of it in this process (the upload's own file, kept: infra/readers/sqlite-spool.ts); and the
+   * object's size.
+   */
+  source: { url: string; size: number } | { path: string; size: number };
   /** Bytes of whole records per batch (one transaction each). */
   batchBytes: number;
 }
 
+/** Bytes of each read of a local copy. */
+const FILE_READ_BYTES = 1024 * 1024;
+
 /** The source from the resume point on (nothing when the previous attempt read it all). */
 async function* sourceBytes(init: CsvLoadInit): AsyncGenerator<Uint8Array> {
   if (init.start.byteOffset >= init.source.size) return;
+  if ('path' in init.source) {
+    // A local file: no HTTP on either side (reading 83 MB took 0.02-0.04 CPU-s against 0.13-0.14 here
+    // and 0.05-0.06 in MinIO through the object's URL).
+    yield* createReadStream(init.source.path, {
+      start: init.start.byteOffset,
+      highWaterMark: FILE_READ_BYTES,
+    });
+    return;
+  }
   const response = await fetch(init.source.url, { headers: { range: `bytes=${init.start.byteOffset}-` } });
   if (response.status !== 206 || !response.body) {
     await response.body?.cancel();

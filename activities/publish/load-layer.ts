@@ -21,7 +21,7 @@ import { type ErrorRecord, insertErrorRecords, updateJobProgress } from '../../d
 import { beginLoadAttempt } from '../../db/repositories/load-attempts.js';
 import type { LayerPlan, PublishRequest } from '../../db/schema/publish-request.js';
 import { sharedBoundaryLookup } from '../../infra/boundary-service.js';
-import { keepSpooled, takeSpooled } from '../../infra/readers/sqlite-spool.js';
+import { keepSpooled, takeKeptCopy, takeSpooled } from '../../infra/readers/sqlite-spool.js';
 import { WGS84 } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
 import { recordProgress } from '../heartbeat.js';
@@ -431,15 +431,25 @@ async function* csvThreadLoad(
   start: ResumePoint,
   copy: ThreadCopy,
 ): AsyncGenerator<PreparedBatch> {
-  const thread = new CsvLoadThread({
-    plan,
-    targetSR: request.targetSR,
-    geometrySR: plan.sourceSR,
-    start: { byteOffset: start.byteOffset, rowNumber: start.rowNumber },
-    source: { url: await store.readUrl(request.sourceKey), size: request.sourceSize },
-    ...copy,
-    batchBytes: THREAD_LOAD_BATCH_BYTES,
-  });
+  // The upload's own file when the API kept it in this process for this object, else the object.
+  const local = await takeKeptCopy(store, request.sourceKey);
+  let thread: CsvLoadThread;
+  try {
+    thread = new CsvLoadThread({
+      plan,
+      targetSR: request.targetSR,
+      geometrySR: plan.sourceSR,
+      start: { byteOffset: start.byteOffset, rowNumber: start.rowNumber },
+      source: local
+        ? { path: local.path, size: request.sourceSize }
+        : { url: await store.readUrl(request.sourceKey), size: request.sourceSize },
+      ...copy,
+      batchBytes: THREAD_LOAD_BATCH_BYTES,
+    });
+  } catch (e) {
+    await local?.remove();
+    throw e;
+  }
   try {
     for await (const b of thread.committed()) {
       yield {
@@ -453,6 +463,8 @@ async function* csvThreadLoad(
     }
   } finally {
     await thread.close();
+    // A retry reads the object.
+    await local?.remove();
   }
 }
 

@@ -9,7 +9,8 @@
  * file's own temporary file is kept the same way (keepUploadedCopy), so planning does not copy the
  * object back out of MinIO either: a publish's upload for its planning, an item's file (addItem, update)
  * for analyze, which keeps it again, and for a publish of the item, which takes it over with the item's
- * object copied to the job's (copyObjectWithKept).
+ * object copied to the job's (copyObjectWithKept). A large CSV published on PostgreSQL is kept too: its
+ * load thread reads the file instead of the object (takeKeptCopy).
  */
 import { rmSync } from 'node:fs';
 import { link, mkdtemp, open, rm } from 'node:fs/promises';
@@ -61,6 +62,22 @@ export async function takeSpooled(
     await k.remove();
   }
   return { ...(await spoolObject(store, key)), version, wasKept: false };
+}
+
+/**
+ * The copy kept for the object at `key` (an uploaded file's, keepUploadedCopy) while the object still has
+ * the size and ETag it had when kept; undefined when none is (a stale one is removed). Taken: the caller
+ * removes it.
+ */
+export async function takeKeptCopy(store: ObjectStore, key: string): Promise<Spooled | undefined> {
+  const k = kept.get(key);
+  if (!k) return undefined;
+  kept.delete(key);
+  clearTimeout(k.timer);
+  const version = await versionOf(store, key);
+  if (version !== null && k.version === version) return { path: k.path, remove: k.remove };
+  await k.remove();
+  return undefined;
 }
 
 /** Keeps a copy for the next step in this process (`KEEP_MS` at most); without a version it is removed. */

@@ -8,7 +8,16 @@
  */
 
 import { once } from 'node:events';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MockActivityEnvironment } from '@temporalio/testing';
@@ -18,9 +27,15 @@ import { idleCsvLoadThreads } from '../../../activities/publish/csv-load-thread.
 import type { LoadResult } from '../../../activities/publish/load-layer.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
 import { featureTableName } from '../../../db/repositories/feature-tables.js';
+import {
+  KEPT_UPLOAD_PREFIX,
+  keepUploadedCopy,
+  keepUploadsForThisProcess,
+  takeKeptCopy,
+} from '../../../infra/readers/sqlite-spool.js';
 import { SHAPE_TEXT } from '../../../lib/query/plan-statements.js';
 import { stack } from '../support/portal-client.js';
-import { insertCsvPublishJob, stackPublishActivities } from './worker-process.js';
+import { insertCsvPublishJob, stackPublishActivities, stackStore } from './worker-process.js';
 
 const ROWS = 120_000;
 /** The CSV load thread's entry (csv-load-thread.ts): its idle threads are listed by this URL. */
@@ -60,6 +75,7 @@ describe.each([
   const table = featureTableName(serviceItemId, 0);
   let database: DatabaseHandle;
   let activities: ReturnType<typeof stackPublishActivities>;
+  const path = join(dir, 'places.csv');
 
   beforeAll(async () => {
     const s = stack();
@@ -69,7 +85,6 @@ describe.each([
         : await openDatabase({ pgliteDir: join(dir, 'pglite') });
     if (kind === 'pglite') await database.migrate();
     expect(database.kind).toBe(kind);
-    const path = join(dir, 'places.csv');
     await writeCsv(path);
     await insertCsvPublishJob(database, path, jobId, serviceItemId);
     activities = stackPublishActivities(database, undefined, partRows ? { partRows } : {});
@@ -197,6 +212,42 @@ describe.each([
     }
   }, 120_000);
 
+  // The load thread's path (PostgreSQL); PGlite's encoder thread reads the object.
+  if (kind === 'postgres')
+    it("reads the upload's file the API kept for the object in place of the object, and lets it go", async () => {
+      const store = stackStore();
+      const sourceKey = `publish/${jobId}/source`;
+      // A kept file of the object's size whose row 8 reads otherwise: the table tells which was read.
+      const bytes = readFileSync(path);
+      const at = bytes.indexOf(',point 8,');
+      expect(at).toBeGreaterThan(0);
+      bytes.write(',POINT 8,', at, 'latin1');
+      const upload = join(dir, 'upload.csv');
+      writeFileSync(upload, bytes);
+      keepUploadsForThisProcess();
+      await keepUploadedCopy(store, sourceKey, upload);
+      const nameOf8 = async () =>
+        (await database.rows<{ a_1: string }>(sql.raw(`select a_1 from "${table}" where objectid = 8`)))[0]
+          ?.a_1;
+      const load = () =>
+        new MockActivityEnvironment({ heartbeatTimeoutMs: 60_000 }).run(() => activities.loadLayer(jobId, 0));
+      expect(await load()).toMatchObject({ rowsRead: ROWS, rowsLoaded: expectedUsable });
+      expect(await nameOf8()).toBe('POINT 8');
+      // Taken by the load and removed after it: the next load reads the object again.
+      expect(await takeKeptCopy(store, sourceKey)).toBeUndefined();
+      expect(await load()).toMatchObject({ rowsRead: ROWS, rowsLoaded: expectedUsable });
+      expect(await nameOf8()).toBe('point 8');
+      await checkTable();
+      // A copy kept for an object replaced since (another size and ETag) is not read, and is removed.
+      await keepUploadedCopy(store, sourceKey, upload);
+      await store.put(sourceKey, Buffer.from('id,name,value,lat,lon\n'), 22);
+      const kept = readdirKept(dir);
+      expect(kept).toHaveLength(1);
+      expect(await takeKeptCopy(store, sourceKey)).toBeUndefined();
+      expect(existsSync(kept[0])).toBe(false);
+      await store.put(sourceKey, readFileSync(path), statSync(path).size);
+    }, 120_000);
+
   it("is indexed and measured by finishLayer, the parts' indexes attached to the table's", async () => {
     const finished = await new MockActivityEnvironment().run(() => activities.finishLayer(jobId, 0));
     expect(finished).toEqual({ layerId: 0, featureCount: expectedUsable });
@@ -236,3 +287,10 @@ describe.each([
     expect(n).toBe(expected);
   }, 120_000);
 });
+
+/** The directories keepUploadedCopy made beside the uploads in `dir`. */
+function readdirKept(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((n) => n.startsWith(KEPT_UPLOAD_PREFIX))
+    .map((n) => join(dir, n));
+}
