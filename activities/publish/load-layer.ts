@@ -4,6 +4,7 @@
  * worker died, the database dropped) deletes whatever came after that point and carries on, so the
  * table ends with exactly one row per usable source row.
  */
+import { createReadStream } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Context } from '@temporalio/activity';
 import type { DatabaseHandle } from '../../db/client.js';
@@ -28,7 +29,7 @@ import { recordProgress } from '../heartbeat.js';
 import { lookupOf, lookupRows } from './boundary-lookup-rows.js';
 import { CsvEncoderThread, prestartCsvEncoderThread, type ThreadBatch } from './csv-encoder-thread.js';
 import { CsvLoadThread, prestartCsvLoadThread } from './csv-load-thread.js';
-import { type CsvDialect, csvByteBatches } from './csv-source.js';
+import { type CsvDialect, csvByteBatches, csvByteBatchesOf } from './csv-source.js';
 import { type GeocodeCounts, geocodeRows } from './geocoder.js';
 import { layerBatches, type ResumePoint } from './layer-sources.js';
 import type { PublishDeps } from './publish-deps.js';
@@ -574,8 +575,18 @@ async function* threadBatches(
       next: { byteOffset: b.nextByteOffset, rowNumber },
     };
   };
+  let local: Awaited<ReturnType<typeof takeKeptCopy>>;
   try {
-    for await (const raw of csvByteBatches(store, request.sourceKey, dialect, start.byteOffset)) {
+    // The upload's own file when the API kept it in this process for this object, else the object.
+    local = await takeKeptCopy(store, request.sourceKey);
+    const raws = local
+      ? csvByteBatchesOf(
+          createReadStream(local.path, { start: start.byteOffset, highWaterMark: 1024 * 1024 }),
+          dialect,
+          start.byteOffset,
+        )
+      : csvByteBatches(store, request.sourceKey, dialect, start.byteOffset);
+    for await (const raw of raws) {
       const encoded = thread.encode(raw.bytes).then((b) => ({ ...b, nextByteOffset: raw.nextByteOffset }));
       // Awaited in order below; a failure while an earlier batch is awaited must not go unhandled.
       encoded.catch(() => {});
@@ -585,6 +596,8 @@ async function* threadBatches(
     while (waiting.length > 0) yield await take();
   } finally {
     await thread.close();
+    // A retry reads the object.
+    await local?.remove();
   }
 }
 

@@ -75,13 +75,14 @@ function servicesResponse(c: Context<AppEnv>, job: PublishJobRow, cacheJob?: Pub
 const cacheJobIdFor = (jobId: string) => derivedJobId(jobId, 'initial-cache');
 
 /**
- * Bytes from which a CSV is loaded by the CSV load thread on PostgreSQL (activities/publish/load-layer.ts
- * THREAD_MIN_BYTES): only then is its upload's file kept for the load to read (a file the load does not
- * take is removed after a minute, infra/readers/sqlite-spool.ts).
+ * Bytes from which a CSV is read by a load's thread path (activities/publish/load-layer.ts THREAD_MIN_BYTES:
+ * the CSV load thread on PostgreSQL, the encoder thread's batches on PGlite): only then is its upload's file
+ * kept for the load to read (a file the load does not take is removed after a minute,
+ * infra/readers/sqlite-spool.ts).
  */
 const CSV_COPY_MIN_BYTES = 4 * 1024 * 1024;
-const keepsCsvUpload = (deps: AppEnv['Variables']['deps'], request: PublishRequest) =>
-  request.fileType === 'csv' && deps.database.kind === 'postgres' && request.sourceSize >= CSV_COPY_MIN_BYTES;
+const keepsCsvUpload = (request: PublishRequest) =>
+  request.fileType === 'csv' && request.sourceSize >= CSV_COPY_MIN_BYTES;
 
 async function isTiledServiceDefinition(c: Context<AppEnv>): Promise<boolean> {
   const params = c.get('params');
@@ -244,8 +245,8 @@ export async function publish(c: Context<AppEnv>) {
     await stored;
     // A GeoPackage or SQLite upload's temporary file is the object's bytes: planning in this process
     // reads it instead of copying the object back out of MinIO (a million points: 168 MB). A large CSV's
-    // is read by its load thread on PostgreSQL (activities/publish/load-layer.ts csvThreadLoad).
-    if (source.kind === 'file' && (request.fileType === 'sqlite' || keepsCsvUpload(deps, request)))
+    // is read by its load (activities/publish/load-layer.ts csvThreadLoad, threadBatches).
+    if (source.kind === 'file' && (request.fileType === 'sqlite' || keepsCsvUpload(request)))
       await keepUploadedCopy(deps.store, sourceKey, source.path);
     await startWorkflow(c, job, cache);
     return servicesResponse(c, job, cacheJob);

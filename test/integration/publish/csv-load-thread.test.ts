@@ -4,7 +4,8 @@
  * activity reads and copies. Either way quoted fields (commas, doubled quotes, line breaks inside),
  * non-ASCII text, blank lines and unusable rows land exactly as written, each row once under its row
  * number; and a load resumed from one of its heartbeats (a ranged read from the middle of the file)
- * ends with the same table.
+ * ends with the same table. Where the API kept the upload's own file for the object (the API and the
+ * worker in one process), either path reads that file instead of the object.
  */
 
 import { once } from 'node:events';
@@ -212,41 +213,39 @@ describe.each([
     }
   }, 120_000);
 
-  // The load thread's path (PostgreSQL); PGlite's encoder thread reads the object.
-  if (kind === 'postgres')
-    it("reads the upload's file the API kept for the object in place of the object, and lets it go", async () => {
-      const store = stackStore();
-      const sourceKey = `publish/${jobId}/source`;
-      // A kept file of the object's size whose row 8 reads otherwise: the table tells which was read.
-      const bytes = readFileSync(path);
-      const at = bytes.indexOf(',point 8,');
-      expect(at).toBeGreaterThan(0);
-      bytes.write(',POINT 8,', at, 'latin1');
-      const upload = join(dir, 'upload.csv');
-      writeFileSync(upload, bytes);
-      keepUploadsForThisProcess();
-      await keepUploadedCopy(store, sourceKey, upload);
-      const nameOf8 = async () =>
-        (await database.rows<{ a_1: string }>(sql.raw(`select a_1 from "${table}" where objectid = 8`)))[0]
-          ?.a_1;
-      const load = () =>
-        new MockActivityEnvironment({ heartbeatTimeoutMs: 60_000 }).run(() => activities.loadLayer(jobId, 0));
-      expect(await load()).toMatchObject({ rowsRead: ROWS, rowsLoaded: expectedUsable });
-      expect(await nameOf8()).toBe('POINT 8');
-      // Taken by the load and removed after it: the next load reads the object again.
-      expect(await takeKeptCopy(store, sourceKey)).toBeUndefined();
-      expect(await load()).toMatchObject({ rowsRead: ROWS, rowsLoaded: expectedUsable });
-      expect(await nameOf8()).toBe('point 8');
-      await checkTable();
-      // A copy kept for an object replaced since (another size and ETag) is not read, and is removed.
-      await keepUploadedCopy(store, sourceKey, upload);
-      await store.put(sourceKey, Buffer.from('id,name,value,lat,lon\n'), 22);
-      const kept = readdirKept(dir);
-      expect(kept).toHaveLength(1);
-      expect(await takeKeptCopy(store, sourceKey)).toBeUndefined();
-      expect(existsSync(kept[0])).toBe(false);
-      await store.put(sourceKey, readFileSync(path), statSync(path).size);
-    }, 120_000);
+  it("reads the upload's file the API kept for the object in place of the object, and lets it go", async () => {
+    const store = stackStore();
+    const sourceKey = `publish/${jobId}/source`;
+    // A kept file of the object's size whose row 8 reads otherwise: the table tells which was read.
+    const bytes = readFileSync(path);
+    const at = bytes.indexOf(',point 8,');
+    expect(at).toBeGreaterThan(0);
+    bytes.write(',POINT 8,', at, 'latin1');
+    const upload = join(dir, 'upload.csv');
+    writeFileSync(upload, bytes);
+    keepUploadsForThisProcess();
+    await keepUploadedCopy(store, sourceKey, upload);
+    const nameOf8 = async () =>
+      (await database.rows<{ a_1: string }>(sql.raw(`select a_1 from "${table}" where objectid = 8`)))[0]
+        ?.a_1;
+    const load = () =>
+      new MockActivityEnvironment({ heartbeatTimeoutMs: 60_000 }).run(() => activities.loadLayer(jobId, 0));
+    expect(await load()).toMatchObject({ rowsRead: ROWS, rowsLoaded: expectedUsable });
+    expect(await nameOf8()).toBe('POINT 8');
+    // Taken by the load and removed after it: the next load reads the object again.
+    expect(await takeKeptCopy(store, sourceKey)).toBeUndefined();
+    expect(await load()).toMatchObject({ rowsRead: ROWS, rowsLoaded: expectedUsable });
+    expect(await nameOf8()).toBe('point 8');
+    await checkTable();
+    // A copy kept for an object replaced since (another size and ETag) is not read, and is removed.
+    await keepUploadedCopy(store, sourceKey, upload);
+    await store.put(sourceKey, Buffer.from('id,name,value,lat,lon\n'), 22);
+    const kept = readdirKept(dir);
+    expect(kept).toHaveLength(1);
+    expect(await takeKeptCopy(store, sourceKey)).toBeUndefined();
+    expect(existsSync(kept[0])).toBe(false);
+    await store.put(sourceKey, readFileSync(path), statSync(path).size);
+  }, 120_000);
 
   it("is indexed and measured by finishLayer, the parts' indexes attached to the table's", async () => {
     const finished = await new MockActivityEnvironment().run(() => activities.finishLayer(jobId, 0));
