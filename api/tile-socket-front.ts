@@ -20,6 +20,7 @@ import { SOAP_CONTENT_TYPE } from '../soap/dispatcher.js';
 import { simpleCorsHeaders } from './cors.js';
 import { closeWhenIdle, KEEP_ALIVE_CLOSE_MARGIN_MS } from './idle-close.js';
 import type { TileAnswer } from './services/tile-serving.js';
+import { readIntoSharedBuffer } from './shared-read-socket.js';
 import type { AnswerBasis, TileFastPath, WireAnswer } from './tile-fast-path.js';
 import { wireAnswer } from './tile-fast-path.js';
 
@@ -96,8 +97,13 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
   const headOf = createHeadMemory();
   const replays = createReplays();
 
-  server.on('connection', (socket: Socket) => {
+  // Connections are accepted without reading, to be moved to a socket that reads into the shared buffer.
+  (server as unknown as { pauseOnConnect: boolean }).pauseOnConnect = true;
+
+  server.on('connection', (accepted: Socket) => {
     const state = { busy: false };
+    const moved = readIntoSharedBuffer(accepted, (data, length) => serve(data.subarray(0, length), 0));
+    const socket = moved?.socket ?? accepted;
     held.set(socket, state);
     const onData = (chunk: Buffer) => serve(chunk, 0);
     /** Serves what it can of `data` from `from`; a request whose answer throws goes to Node's server. */
@@ -122,15 +128,23 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
       if (!state.busy) socket.end();
     };
     const onClose = () => held.delete(socket);
-    socket.on('data', onData);
+    if (!moved) {
+      socket.on('data', onData);
+      socket.resume();
+    }
     socket.on('error', onError);
     socket.on('end', onEnd);
     socket.on('close', onClose);
     socket.on('timeout', onTimeout);
     socket.setTimeout(server.keepAliveTimeout + KEEP_ALIVE_CLOSE_MARGIN_MS);
 
-    /** Gives the connection to Node's HTTP server, `rest` being the bytes it has not seen yet. */
+    /**
+     * Gives the connection to Node's HTTP server, `rest` being the bytes it has not seen yet. They may lie
+     * in the shared read buffer: Node's parser reads them at once and copies what it keeps (header values,
+     * body pieces), and the server reads the connection itself after them.
+     */
     const toHttp = (rest: Buffer) => {
+      moved?.release();
       socket.removeListener('data', onData);
       socket.removeListener('error', onError);
       socket.removeListener('end', onEnd);
@@ -182,25 +196,27 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
           if (get.close || waitingForClient(data, reached.at)) return;
           continue;
         }
-        // Something must be read first (a grant, a row, the tile): wait for it, reading nothing more.
+        // Something must be read first (a grant, a row, the tile): wait for it, reading nothing more. The
+        // rest of the read is copied out of the shared buffer to be served after it.
         state.busy = true;
         socket.pause();
-        const next = end + 4;
+        const kept = Buffer.from(data.subarray(at));
+        const next = end + 4 - at;
         tiles.answer(ask).then(
           (found) => {
             state.busy = false;
             if (socket.destroyed) return;
-            if (!found) return toHttp(data.subarray(at));
+            if (!found) return toHttp(kept);
             try {
               writeTile(get, found, ask.header('origin'));
             } catch {
-              return toHttp(data.subarray(at));
+              return toHttp(kept);
             }
-            if (!get.close) goOn(data, next);
+            if (!get.close) goOn(kept, next);
           },
           () => {
             state.busy = false;
-            if (!socket.destroyed) toHttp(data.subarray(at));
+            if (!socket.destroyed) toHttp(kept);
           },
         );
         return;
@@ -257,17 +273,18 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
       }
       state.busy = true;
       socket.pause();
+      const kept = Buffer.from(data.subarray(at));
       tiles.soapAnswer(ask).then(
         (found) => {
           state.busy = false;
           if (socket.destroyed) return;
-          if (!found) return toHttp(data.subarray(at));
+          if (!found) return toHttp(kept);
           write(post, soapWire(found, header('origin')));
-          if (!post.close) goOn(data, bodyEnd);
+          if (!post.close) goOn(kept, bodyEnd - at);
         },
         () => {
           state.busy = false;
-          if (!socket.destroyed) toHttp(data.subarray(at));
+          if (!socket.destroyed) toHttp(kept);
         },
       );
       return false;
@@ -341,9 +358,10 @@ export function attachSocketFront(server: Server, tiles: TileFastPath, basePath:
       if (socket.writableLength <= MAX_UNSENT) return false;
       state.busy = true;
       socket.pause();
+      const kept = Buffer.from(data.subarray(next));
       socket.once('drain', () => {
         state.busy = false;
-        if (held.has(socket) && !socket.destroyed) goOn(data, next);
+        if (held.has(socket) && !socket.destroyed) goOn(kept, 0);
       });
       return true;
     };

@@ -529,6 +529,59 @@ describe('socket front', () => {
   });
 });
 
+/**
+ * Every connection is read into one buffer: what a connection sent and the front keeps for later must
+ * not be what another connection sent since into the same place. The other connection here sends
+ * requests of the same lengths differing in a digit, at the same offsets.
+ */
+describe('socket front, one read buffer for all connections', () => {
+  /** Sends `requests` on a new connection and reads `responses` answers, without waiting for them. */
+  const other = (port: number, requests: string, responses: number) =>
+    exchange(port, [requests], responses).then((raw) => splitResponses(raw));
+  const keys = (all: Parsed[]) => all.map((r) => r.body.subarray(BODY.length).toString());
+
+  it('answers the requests behind a tile being read as they were sent, though other connections were read meanwhile', async () => {
+    const { port } = await start();
+    const first = exchange(port, [get(tile(2, 3, 3)) + get(tile(1, 4, 4)) + get(tile(1, 6, 6))], 3);
+    await new Promise((r) => setTimeout(r, 5));
+    // Read while level 2 is being read (20 ms): the same offsets as the first connection's requests.
+    const meanwhile = await other(port, get(tile(1, 8, 8)) + get(tile(1, 9, 9)) + get(tile(1, 7, 7)), 3);
+    expect(keys(meanwhile)).toEqual(['1/8/8', '1/9/9', '1/7/7']);
+    expect(keys(splitResponses(await first))).toEqual(['2/3/3', '1/4/4', '1/6/6']);
+  });
+
+  it('answers the requests behind a client that stopped reading as they were sent, once it reads', async () => {
+    const { port } = await start();
+    const socket = connect(port, '127.0.0.1');
+    sockets.push(socket);
+    await new Promise((r) => socket.once('connect', r));
+    socket.pause();
+    const count = 300;
+    socket.write(Array.from({ length: count }, (_, i) => get(tile(1, 65536, 1000 + i))).join(''));
+    await new Promise((r) => setTimeout(r, 200));
+    // As many requests of the same lengths: one read covers every offset the first connection's took.
+    const meanwhile = await other(
+      port,
+      Array.from({ length: count }, (_, i) => get(tile(1, 65537, 1000 + i))).join(''),
+      count,
+    );
+    expect(meanwhile.length).toBe(count);
+    let rest = Buffer.alloc(0);
+    const all: string[] = [];
+    await new Promise<void>((resolve) => {
+      socket.on('data', (d: Buffer) => {
+        rest = Buffer.concat([rest, d]);
+        const parsed = splitResponses(rest);
+        for (const p of parsed) all.push(p.body.subarray(65_536).toString());
+        rest = rest.subarray(parsed.reduce((n, p) => n + p.size, 0));
+        if (all.length >= count) resolve();
+      });
+      socket.resume();
+    });
+    expect(all).toEqual(Array.from({ length: count }, (_, i) => `1/65536/${1000 + i}`));
+  }, 30_000);
+});
+
 describe('socket front, kept-alive connections', () => {
   it('reads a request sent just before the idle time ran out while the event loop was held, in the front and in Node', async () => {
     const { port, httpAnswered } = await start();
