@@ -16,13 +16,14 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { featureTableName } from '../db/repositories/feature-tables.js';
 import { lonLatToMercator } from '../lib/tiles/web-mercator.js';
 import { writePointsCsv } from './ingest-data.js';
 import { startBenchStack } from './ingest-stack.js';
-import { startApi } from './tile-bench-serve.js';
+import { loopDelayBetween, startApi } from './tile-bench-serve.js';
 
 const { values } = parseArgs({
   options: {
@@ -72,6 +73,39 @@ function boxes(count: number, total: number): [number, number, number, number][]
   });
 }
 
+/** One call's start and end (performance.now() ms), for the tail's report. */
+interface Call {
+  start: number;
+  end: number;
+}
+
+/** This process's own garbage collections of 2 ms or more (it is the client of both sides). */
+const pauses: { start: number; end: number }[] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    if (e.duration >= 2) pauses.push({ start: e.startTime, end: e.startTime + e.duration });
+  }
+}).observe({ entryTypes: ['gc'] });
+
+/**
+ * The `n` slowest calls of a side, each with what else happened in its time: the API's worst event-loop
+ * delay in the seconds it spanned (ours only) and this process's collections overlapping it.
+ */
+function tailReport(calls: Call[], n: number, api: boolean): string {
+  const origin = performance.timeOrigin;
+  return [...calls]
+    .sort((a, b) => b.end - b.start - (a.end - a.start))
+    .slice(0, n)
+    .map((c) => {
+      const gc = pauses
+        .filter((p) => p.end > c.start && p.start < c.end)
+        .reduce((sum, p) => sum + Math.min(p.end, c.end) - Math.max(p.start, c.start), 0);
+      const loop = api ? loopDelayBetween(origin + c.start, origin + c.end) : undefined;
+      return `${(c.end - c.start).toFixed(1)}${loop ? ` (loop ${loop.max.toFixed(0)})` : ''}${gc > 0 ? ` (gc ${gc.toFixed(0)})` : ''}`;
+    })
+    .join(', ');
+}
+
 interface Timing {
   rps: number;
   p50: number;
@@ -86,6 +120,7 @@ async function measureRound(
   list: [number, number, number, number][],
   forSeconds: number,
   start: number,
+  calls?: Call[],
 ): Promise<{ latencies: number[]; elapsed: number }> {
   const latencies: number[] = [];
   let next = start;
@@ -97,7 +132,9 @@ async function measureRound(
         const b = list[next++ % list.length];
         const t = performance.now();
         await ask(b);
-        latencies.push(performance.now() - t);
+        const end = performance.now();
+        latencies.push(end - t);
+        calls?.push({ start: t, end });
       }
     }),
   );
@@ -132,6 +169,7 @@ async function measureInTurns(
     (b: [number, number, number, number]) => Promise<unknown>,
   ],
   list: [number, number, number, number][],
+  calls: [Call[], Call[]] = [[], []],
 ): Promise<[Timing, Timing]> {
   const pooled = [
     { latencies: [] as number[], elapsed: 0 },
@@ -146,6 +184,7 @@ async function measureInTurns(
         list,
         seconds / rounds,
         pooled[side].latencies.length,
+        calls[side],
       );
       pooled[side].latencies.push(...r.latencies);
       pooled[side].elapsed += r.elapsed;
@@ -297,7 +336,8 @@ try {
       sqlClient.unsafe(statement, [`(${b[0]},${b[1]}),(${b[2]},${b[3]})`], { prepare: true }),
     );
     for (const c of values.concurrency.split(',').map(Number)) {
-      const [h, o] = await measureInTurns(c, [byHand, ours], list);
+      const calls: [Call[], Call[]] = [[], []];
+      const [h, o] = await measureInTurns(c, [byHand, ours], list, calls);
       const fmt = (t: Timing) =>
         `${t.rps.toFixed(0).padStart(6)} queries/s  p50 ${t.p50.toFixed(1).padStart(6)} ms  p99 ${t.p99.toFixed(1).padStart(6)} ms`;
       console.log(`concurrency ${c}, ${rounds} rounds each in turns (load ${load()})`);
@@ -306,6 +346,10 @@ try {
       console.log(
         `  ratio ours / hand: p50 ${(o.p50 / h.p50).toFixed(2)}x, p99 ${(o.p99 / h.p99).toFixed(2)}x, throughput ${(h.rps / o.rps).toFixed(2)}x slower`,
       );
+      // The tail's slowest calls, ms, with the API's worst loop delay in their seconds and this process's
+      // collections during them: a stall of the server, of the client, or neither.
+      console.log(`  slowest by hand: ${tailReport(calls[0], 10, false)}`);
+      console.log(`  slowest of ours: ${tailReport(calls[1], 10, true)}`);
     }
   } finally {
     await api.stop();
