@@ -13,6 +13,8 @@ const execFileAsync = promisify(execFile);
 
 export interface RunningApi {
   baseUrl: string;
+  /** Where its processes write their event-loop delay each second (loopDelayIn). */
+  eldDir: string;
   stop(): Promise<void>;
   /** CPU seconds (user and system) the API's processes have used so far, from /proc. */
   cpuSeconds(): number;
@@ -104,7 +106,12 @@ export async function startApi(
     throw new Error('the API did not start');
   }
   runningEldDir = eldDir;
-  return { baseUrl: `http://127.0.0.1:${port}`, stop, cpuSeconds: () => treeCpuSeconds(child.pid ?? 0) };
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    eldDir,
+    stop,
+    cpuSeconds: () => treeCpuSeconds(child.pid ?? 0),
+  };
 }
 
 /** Where the API processes write their event-loop delay each second (bench/tile-bench-eld.ts), per API. */
@@ -117,10 +124,13 @@ let runningEldDir: string | undefined;
  * delay seen, in ms, over all processes (undefined when nothing was written).
  */
 export function loopDelayBetween(from: number, to: number): { p99: number; max: number } | undefined {
+  return runningEldDir ? loopDelayIn(runningEldDir, from, to) : undefined;
+}
+
+/** As loopDelayBetween, for the API whose processes write into `dir` (RunningApi.eldDir). */
+export function loopDelayIn(dir: string, from: number, to: number): { p99: number; max: number } | undefined {
   let p99 = -1;
   let max = -1;
-  const dir = runningEldDir;
-  if (!dir) return undefined;
   let files: string[];
   try {
     files = readdirSync(dir);
