@@ -3,7 +3,7 @@
  * process or cluster, against the bench's PostgreSQL, MinIO and Temporal), and wrk runs over random paths.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../test/integration/support/ports.js';
@@ -79,7 +79,12 @@ export async function startApi(
       LOG_LEVEL: 'info',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    // TILE_BENCH_API_OUT names a file for the API's standard output (what `--trace-gc` prints, say).
+    stdio: [
+      'ignore',
+      process.env.TILE_BENCH_API_OUT ? openSync(process.env.TILE_BENCH_API_OUT, 'a') : 'ignore',
+      'pipe',
+    ],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
