@@ -6,6 +6,7 @@
  * by program (its ticks go with it), though the cores' use counts it. Linux only; elsewhere it reports nothing.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 
 interface Tick {
   busy: number;
@@ -110,4 +111,11 @@ export function startCpuSampler(sliceMs = 100): { stop(): string } {
       return `CPU use of all cores ${pct(first, last).toFixed(0)}% (per ${sliceMs} ms: ${slices.join(' ')}); CPU-s by program: ${programs}; this process's threads: ${ownThreads}`;
     },
   };
+}
+
+/** The machine's load averages (1, 5 and 15 minutes) as the benches print them. */
+export function loadAverageText(): string {
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
 }

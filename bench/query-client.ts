@@ -5,11 +5,11 @@
  * measuring (session 40); here both sides run in a process that holds nothing else. Started by
  * bench/query.ts with the job as JSON in argv[2]; prints its results.
  */
-import { loadavg } from 'node:os';
 import { PerformanceObserver } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { featureTableName } from '../db/repositories/feature-tables.js';
 import { lonLatToMercator } from '../lib/tiles/web-mercator.js';
+import { loadAverageText } from './cpu-sampler.js';
 import { loopDelayIn } from './tile-bench-serve.js';
 
 /** What bench/query.ts hands over. */
@@ -29,15 +29,6 @@ export interface QueryClientJob {
 const job = JSON.parse(process.argv[2] ?? '{}') as QueryClientJob;
 const { rows, seconds, rounds, token } = job;
 const name = job.serviceName;
-
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(', ');
-
-async function json(url: string, init?: RequestInit): Promise<Record<string, any>> {
-  return (await (await fetch(url, init)).json()) as Record<string, any>;
-}
 
 /** Boxes of about 1,000 points each over the data (the points are spread evenly, ingest-data.ts). */
 function boxes(count: number, total: number): [number, number, number, number][] {
@@ -182,7 +173,7 @@ async function measureInTurns(
 const sqlClient = postgres(job.databaseUrl, { max: 16, onnotice: () => {} });
 try {
   const layerUrl = `${job.apiUrl}/rest/services/Hosted/${name}/FeatureServer/0`;
-  const layer = await json(`${layerUrl}?f=json&token=${token}`);
+  const layer = (await (await fetch(`${layerUrl}?f=json&token=${token}`)).json()) as Record<string, any>;
   const fields = (layer.fields as { name: string; type: string }[]).filter(
     (f) => f.type !== 'esriFieldTypeOID',
   );
@@ -248,7 +239,7 @@ try {
     console.log(`  ${label.padEnd(48)} p50 ${t.p50.toFixed(2).padStart(6)} ms`);
   };
   const text = (url: string) => fetch(url).then((r) => r.text());
-  console.log(`phases at concurrency 1 (load ${load()})`);
+  console.log(`phases at concurrency 1 (load ${loadAverageText()})`);
   await phase('HTTP floor: rest/info', () => text(`${job.apiUrl}/rest/info?f=json`));
   await phase('lookups: the layer resource', () => text(`${layerUrl}?f=json&token=${token}`));
   await phase('lookups + count query', (b) =>
@@ -264,7 +255,7 @@ try {
     const [h, o] = await measureInTurns(c, [byHand, ours], list, calls);
     const fmt = (t: Timing) =>
       `${t.rps.toFixed(0).padStart(6)} queries/s  p50 ${t.p50.toFixed(1).padStart(6)} ms  p99 ${t.p99.toFixed(1).padStart(6)} ms`;
-    console.log(`concurrency ${c}, ${rounds} rounds each in turns (load ${load()})`);
+    console.log(`concurrency ${c}, ${rounds} rounds each in turns (load ${loadAverageText()})`);
     console.log(`  hand-written SQL + JSON  ${fmt(h)}`);
     console.log(`  ours, FeatureServer      ${fmt(o)}`);
     console.log(

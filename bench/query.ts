@@ -15,9 +15,9 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { loadAverageText } from './cpu-sampler.js';
 import { writePointsCsv } from './ingest-data.js';
 import { startBenchStack } from './ingest-stack.js';
 import type { QueryClientJob } from './query-client.js';
@@ -41,11 +41,6 @@ const rounds = Math.max(1, Math.floor(Number(values.rounds)));
 const dir = '/tmp/query-bench';
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
-
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(', ');
 
 async function json(url: string, init?: RequestInit): Promise<Record<string, any>> {
   return (await (await fetch(url, init)).json()) as Record<string, any>;
@@ -110,7 +105,7 @@ try {
     if (status.status === 'failed') throw new Error(`publish failed: ${status.statusMessage}`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  console.log(`published ${rows} points as ${name} (load ${load()})`);
+  console.log(`published ${rows} points as ${name} (load ${loadAverageText()})`);
 
   const api = await startHealthyApi();
   try {

@@ -220,6 +220,26 @@ function splitResponses(all: Buffer, heads: boolean[] = []): Parsed[] {
   return out;
 }
 
+/**
+ * Resumes a paused socket and reads `count` responses of big tiles (row 65536: 64 KiB and the key) as they
+ * come, each whole response let go once parsed; the keys they end with.
+ */
+async function bigTileKeys(socket: Socket, count: number): Promise<string[]> {
+  let rest = Buffer.alloc(0);
+  const keys: string[] = [];
+  await new Promise<void>((resolve) => {
+    socket.on('data', (d: Buffer) => {
+      rest = Buffer.concat([rest, d]);
+      const parsed = splitResponses(rest);
+      for (const p of parsed) keys.push(p.body.subarray(65_536).toString());
+      rest = rest.subarray(parsed.reduce((n, p) => n + p.size, 0));
+      if (keys.length >= count) resolve();
+    });
+    socket.resume();
+  });
+  return keys;
+}
+
 const headerOf = (headers: [string, string][], name: string) => headers.find(([n]) => n === name)?.[1];
 const withoutDate = ({ size: _, ...p }: Parsed) => ({
   ...p,
@@ -494,23 +514,7 @@ describe('socket front', () => {
     // The kernel's buffers and the front's bound hold a few MiB: far fewer than all the answers.
     expect(answeredNow).toBeGreaterThan(0);
     expect(answeredNow).toBeLessThan(count / 4);
-    // Read as they come: each whole response leaves the buffer once parsed.
-    let rest = Buffer.alloc(0);
-    const all: Parsed[] = [];
-    await new Promise<void>((resolve) => {
-      socket.on('data', (d: Buffer) => {
-        rest = Buffer.concat([rest, d]);
-        const parsed = splitResponses(rest);
-        for (const p of parsed) all.push({ ...p, body: Buffer.from(p.body.subarray(65_536)) });
-        const used = parsed.reduce((n, p) => n + p.size, 0);
-        rest = rest.subarray(used);
-        if (all.length >= count) resolve();
-      });
-      socket.resume();
-    });
-    expect(all.map((r) => r.body.toString())).toEqual(
-      Array.from({ length: count }, (_, i) => `1/65536/${i}`),
-    );
+    expect(await bigTileKeys(socket, count)).toEqual(Array.from({ length: count }, (_, i) => `1/65536/${i}`));
   }, 30_000);
 
   it('lets the server close promptly with a kept-alive connection idle in the front', async () => {
@@ -566,19 +570,9 @@ describe('socket front, one read buffer for all connections', () => {
       count,
     );
     expect(meanwhile.length).toBe(count);
-    let rest = Buffer.alloc(0);
-    const all: string[] = [];
-    await new Promise<void>((resolve) => {
-      socket.on('data', (d: Buffer) => {
-        rest = Buffer.concat([rest, d]);
-        const parsed = splitResponses(rest);
-        for (const p of parsed) all.push(p.body.subarray(65_536).toString());
-        rest = rest.subarray(parsed.reduce((n, p) => n + p.size, 0));
-        if (all.length >= count) resolve();
-      });
-      socket.resume();
-    });
-    expect(all).toEqual(Array.from({ length: count }, (_, i) => `1/65536/${1000 + i}`));
+    expect(await bigTileKeys(socket, count)).toEqual(
+      Array.from({ length: count }, (_, i) => `1/65536/${1000 + i}`),
+    );
   }, 30_000);
 });
 
