@@ -55,6 +55,14 @@ http {
 math.randomseed(os.time())
 request = function() return wrk.format("GET", p[math.random(#p)]) end
 `,
+    // The same, each connection waiting $DELAY_MS after each answer before its next request: an offered load
+    // below both servers' capacity, so their tails compare answering, not queueing for the cores.
+    'paced.lua': `local p = {}; for l in io.lines(os.getenv("PATHS")) do p[#p+1] = l end
+local wait = tonumber(os.getenv("DELAY_MS"))
+math.randomseed(os.time())
+request = function() return wrk.format("GET", p[math.random(#p)]) end
+delay = function() return wait end
+`,
     // GetMapTile over SOAP for the same z/y/x lines, POSTed to $SOAP_PATH. Requests are formatted once, in
     // init (wrk sets the Host header before calling it).
     'soap.lua': `local r = {}

@@ -38,7 +38,8 @@ const { values } = parseArgs({
     /**
      * `--alternate N`: after the other runs, N rounds of nginx and ours warm (the last process count)
      * for 5 s each, in turns, and the median of the rounds' ratios: a machine whose rate drifts by a
-     * tenth between two runs of the same server says little with one run of each.
+     * tenth between two runs of the same server says little with one run of each. Then two paced rounds
+     * of each (paced.lua): both at the same offered load, below capacity, for their tails.
      */
     alternate: { type: 'string', default: '0' },
     pg: {
@@ -333,10 +334,39 @@ async function alternateRounds(rounds: number, processes: number, nginxFile: str
       );
       out.push(round);
     }
+    await pacedRounds(nginxFile, oursFile, api.baseUrl);
   } finally {
     await api.stop();
   }
   return out;
+}
+
+/**
+ * Two rounds of nginx and ours at the same offered load, below both servers' capacity (paced.lua), 5 s
+ * each in swapped order: at full load a p99 is mostly the wait for a core shared with wrk, which favours
+ * the server that answers fewer requests a second; paced, it is each server's own answering.
+ */
+async function pacedRounds(nginxFile: string, oursFile: string, apiUrl: string): Promise<void> {
+  // Each connection's wait after an answer: 50 connections offer at most 25,000 req/s.
+  const delayMs = 2;
+  const env = { DELAY_MS: String(delayMs) };
+  const nginx = () => wrk(dir, 'paced.lua', nginxFile, 'http://127.0.0.1:8089', env, 5);
+  const ours = () => wrk(dir, 'paced.lua', oursFile, apiUrl, env, 5);
+  console.log(`Paced rounds, each connection waiting ${delayMs} ms after each answer, 5 s each:`);
+  for (let i = 0; i < 2; i++) {
+    let n: WrkResult;
+    let o: WrkResult;
+    if (i === 0) {
+      n = await nginx();
+      o = await ours();
+    } else {
+      o = await ours();
+      n = await nginx();
+    }
+    console.log(
+      `  paced round ${i + 1}: nginx ${n.rps.toFixed(0)} req/s (p50 ${n.p50}, p99 ${n.p99}), ours ${o.rps.toFixed(0)} req/s (p50 ${o.p50}, p99 ${o.p99})`,
+    );
+  }
 }
 
 /** GetMapTile over SOAP answers each tile with the REST tile's bytes (base64 in Result), or the bench stops. */
