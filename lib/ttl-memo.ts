@@ -8,6 +8,12 @@
  * which the reload replaces when it settles. So a key asked for all the time never expires under its
  * callers, who would otherwise all wait on the same reload every `ttlMs` (one stalled request per waiting
  * caller, the tail of the tile benchmark). An answer is still never used past `ttlMs` after its load began.
+ *
+ * A key left unused past `ttlMs` is loaded again by the next `get`, which waits for it; when that load
+ * finds the same answer, the held answer is taken back (the very object, fresh from the new load), so
+ * what callers made from it goes on serving after a quiet spell instead of being made anew: the socket
+ * front's replays of every tile of a map, which a client returning after a few idle seconds would
+ * otherwise all rebuild at once (bench/README "Tiles", session 41).
  */
 import { isDeepStrictEqual } from 'node:util';
 export interface TtlMemoOptions<V> {
@@ -64,8 +70,8 @@ interface Entry<V> {
   settled?: { value: V };
   /** The load that made it, for a refresh ahead of expiry. */
   load: () => Promise<V>;
-  /** Set while a background reload of this entry runs. */
-  refreshing: boolean;
+  /** The background reload of this entry under way, if any; the settling of any other is ignored. */
+  refreshing?: Entry<V>;
   /** Set once the entry is no longer the key's (forgotten, replaced, cleared): its watches fail. */
   gone: boolean;
 }
@@ -92,7 +98,7 @@ export function createTtlMemo<V>({
 
   /** Starts `load` as the key's entry; the entry counts from now. */
   const start = (key: string, load: () => Promise<V>, at: number): Entry<V> => {
-    const entry: Entry<V> = { loadedAt: at, answer: load(), load, refreshing: false, gone: false };
+    const entry: Entry<V> = { loadedAt: at, answer: load(), load, gone: false };
     entry.answer.then(
       (value) => {
         if (keep && !keep(value)) forget(key, entry);
@@ -105,22 +111,22 @@ export function createTtlMemo<V>({
 
   /** A reload in the background: the settled entry keeps answering until the new one has settled. */
   const refresh = (key: string, entry: Entry<V>, at: number) => {
-    entry.refreshing = true;
     let next: Entry<V>;
     try {
       next = start(key, entry.load, at);
     } catch {
-      entry.refreshing = false;
       return;
     }
+    entry.refreshing = next;
     next.answer.then(
       () => {
-        if (entries.get(key) !== entry) return; // forgotten or replaced meanwhile
+        // Forgotten, replaced, or taken back by a later load meanwhile: that load's answer stands.
+        if (entries.get(key) !== entry || entry.refreshing !== next) return;
+        entry.refreshing = undefined;
         if (next.settled && entry.settled && same(entry.settled.value, next.settled.value)) {
           // The same answer: the held entry stays the key's, counted from the reload's start, so its
           // very value (and the watches on it) go on.
           entry.loadedAt = next.loadedAt;
-          entry.refreshing = false;
           return;
         }
         entry.gone = true;
@@ -129,9 +135,41 @@ export function createTtlMemo<V>({
       },
       () => {
         // Keep the old answer until it expires; the next use after that loads again.
-        entry.refreshing = false;
+        if (entry.refreshing === next) entry.refreshing = undefined;
       },
     );
+  };
+
+  /**
+   * `get`'s load of a key whose settled answer `expired` is past its ttl, as the key's new entry (callers
+   * meanwhile share it). An answer `same` as the expired one takes the expired entry back, counted from
+   * this load's start, and is answered as its very value; any other answer, or a failure, ends it.
+   */
+  const reload = (
+    key: string,
+    expired: Entry<V> & { settled: { value: V } },
+    load: () => Promise<V>,
+    at: number,
+  ) => {
+    const entry = start(key, load, at);
+    entry.answer = entry.answer.then(
+      (value) => {
+        if (entries.get(key) === entry && entry.settled && same(expired.settled.value, value)) {
+          entry.gone = true;
+          expired.loadedAt = entry.loadedAt;
+          expired.refreshing = undefined;
+          entries.set(key, expired);
+          return expired.settled.value;
+        }
+        expired.gone = true;
+        return value;
+      },
+      (error: unknown) => {
+        expired.gone = true;
+        throw error;
+      },
+    );
+    return entry;
   };
 
   /** Whether `entry` (the key's) is fresh at `at`, starting a refresh when it is settled and old enough. */
@@ -152,9 +190,14 @@ export function createTtlMemo<V>({
     get(key, load) {
       const hit = fresh(key);
       if (hit) return hit.answer;
+      const expired = entries.get(key);
+      if (expired?.settled) {
+        const entry = reload(key, expired as Entry<V> & { settled: { value: V } }, load, now());
+        entries.set(key, entry);
+        return entry.answer;
+      }
       if (entries.size >= maxEntries) forgetAll();
       const entry = start(key, load, now());
-      const expired = entries.get(key);
       if (expired) expired.gone = true;
       entries.set(key, entry);
       return entry.answer;

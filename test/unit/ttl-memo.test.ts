@@ -270,6 +270,143 @@ describe('createTtlMemo watch', () => {
   });
 });
 
+describe('createTtlMemo after a quiet spell', () => {
+  /** A memo whose every load makes a new object from `current` (or fails, or hangs, as `next` says). */
+  function quiet() {
+    const state = { clock: 0, loads: 0 };
+    const current = { v: 1 };
+    let next: () => Promise<{ v: number } | undefined> = async () => ({ ...current });
+    const memo = createTtlMemo<{ v: number } | undefined>({
+      ttlMs: 100,
+      maxEntries: 10,
+      now: () => state.clock,
+      keep: (v) => v !== undefined,
+    });
+    const load = () => {
+      state.loads++;
+      return next();
+    };
+    const setNext = (f: typeof next) => {
+      next = f;
+    };
+    return { memo, load, current, state, setNext };
+  }
+
+  it('takes the held answer back when the load after its ttl finds the same one, and its watches hold again', async () => {
+    const { memo, load, state } = quiet();
+    const first = await memo.get('k', load);
+    await settle();
+    const watch = memo.watch('k');
+    // Unused past the ttl: nothing reloaded it, so it is not answered until loaded again.
+    state.clock = 130;
+    expect(watch?.holds(state.clock)).toBe(false);
+    expect(memo.peek('k')).toBeUndefined();
+    const again = await memo.get('k', load);
+    expect(state.loads).toBe(2);
+    // The very object held before, and the watch made on it holds again, counted from the load (130).
+    expect(again).toBe(first);
+    expect(watch?.holds(state.clock)).toBe(true);
+    state.clock = 229;
+    expect(watch?.holds(state.clock)).toBe(true);
+    expect(memo.peek('k')?.value).toBe(first);
+    state.clock = 230;
+    expect(watch?.holds(state.clock)).toBe(false);
+  });
+
+  it('ends the held answer when that load finds a changed one, fails, or gives one `keep` refuses', async () => {
+    const changed = quiet();
+    const first = await changed.memo.get('k', changed.load);
+    await settle();
+    const before = changed.memo.watch('k');
+    changed.current.v = 2;
+    changed.state.clock = 100;
+    const after = await changed.memo.get('k', changed.load);
+    expect(after).toEqual({ v: 2 });
+    expect(after).not.toBe(first);
+    expect(before?.holds(changed.state.clock)).toBe(false);
+    expect(changed.memo.peek('k')?.value).toBe(after);
+
+    const failing = quiet();
+    await failing.memo.get('k', failing.load);
+    await settle();
+    const held = failing.memo.watch('k');
+    failing.state.clock = 100;
+    failing.setNext(() => Promise.reject(new Error('down')));
+    await expect(failing.memo.get('k', failing.load)).rejects.toThrow('down');
+    await settle();
+    expect(held?.holds(failing.state.clock)).toBe(false);
+    expect(failing.memo.peek('k')).toBeUndefined();
+    failing.setNext(async () => ({ v: 1 }));
+    // Nothing is kept of the failed load: the next get loads again, and a new watch holds.
+    expect(await failing.memo.get('k', failing.load)).toEqual({ v: 1 });
+    expect(failing.state.loads).toBe(3);
+    expect(held?.holds(failing.state.clock)).toBe(false);
+    expect(failing.memo.watch('k')?.holds(failing.state.clock)).toBe(true);
+
+    const refused = quiet();
+    await refused.memo.get('k', refused.load);
+    await settle();
+    const kept = refused.memo.watch('k');
+    refused.state.clock = 100;
+    refused.setNext(async () => undefined);
+    expect(await refused.memo.get('k', refused.load)).toBeUndefined();
+    await settle();
+    expect(kept?.holds(refused.state.clock)).toBe(false);
+    expect(refused.memo.peek('k')).toBeUndefined();
+  });
+
+  it('lets the callers of that load share it, and ignores a reload from before it that settles after', async () => {
+    const { memo, load, state, setNext } = quiet();
+    const first = await memo.get('k', load);
+    await settle();
+    // A reload ahead of expiry starts at 50 and hangs …
+    let release!: (v: { v: number }) => void;
+    setNext(() => new Promise((r) => (release = r)));
+    state.clock = 50;
+    expect(memo.peek('k')?.value).toBe(first);
+    expect(state.loads).toBe(2);
+    // … past the ttl: the next callers load again, once for all of them, and take the held answer back.
+    state.clock = 100;
+    setNext(async () => ({ v: 1 }));
+    const both = await Promise.all([memo.get('k', load), memo.get('k', load)]);
+    expect(both).toEqual([first, first]);
+    expect(state.loads).toBe(3);
+    // The reload from 50 settles with another answer: older than the one taken back, it changes nothing.
+    release({ v: 9 });
+    await settle();
+    expect(memo.peek('k')?.value).toBe(first);
+    // And reloads ahead of expiry go on from the load at 100.
+    setNext(async () => ({ v: 3 }));
+    state.clock = 150;
+    expect(memo.peek('k')?.value).toBe(first);
+    await settle();
+    expect(state.loads).toBe(4);
+    expect(memo.peek('k')?.value).toEqual({ v: 3 });
+  });
+
+  it('after clear or forget, a load running for an expired answer is not remembered', async () => {
+    for (const drop of [
+      (memo: ReturnType<typeof quiet>['memo']) => memo.clear(),
+      (memo: ReturnType<typeof quiet>['memo']) => memo.forget((key) => key === 'k'),
+    ]) {
+      const { memo, load, state, setNext } = quiet();
+      await memo.get('k', load);
+      await settle();
+      const watch = memo.watch('k');
+      state.clock = 100;
+      let release!: (v: { v: number }) => void;
+      setNext(() => new Promise((r) => (release = r)));
+      const running = memo.get('k', load);
+      drop(memo);
+      release({ v: 1 });
+      expect(await running).toEqual({ v: 1 });
+      await settle();
+      expect(watch?.holds(state.clock)).toBe(false);
+      expect(memo.peek('k')).toBeUndefined();
+    }
+  });
+});
+
 describe('createTtlMemo clear', () => {
   it('forgets every answer, and a load running when it was cleared is not remembered', async () => {
     let loads = 0;
