@@ -5,7 +5,7 @@
  * measuring (session 40); here both sides run in a process that holds nothing else. Started by
  * bench/query.ts with the job as JSON in argv[2]; prints its results.
  */
-import { PerformanceObserver } from 'node:perf_hooks';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { featureTableName } from '../db/repositories/feature-tables.js';
 import { lonLatToMercator } from '../lib/tiles/web-mercator.js';
@@ -56,11 +56,21 @@ interface Call {
   end: number;
 }
 
-/** This process's own garbage collections of 2 ms or more (it is the client of both sides). */
-const pauses: { start: number; end: number }[] = [];
+/**
+ * This process's own garbage collections of 2 ms or more (it is the client of both sides), each with its
+ * kind: a scavenge of the young objects (`minor`) or a full collection (`major`, `incremental`).
+ */
+const pauses: { start: number; end: number; kind: string }[] = [];
+const GC_KINDS: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+};
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {
-    if (e.duration >= 2) pauses.push({ start: e.startTime, end: e.startTime + e.duration });
+    const kind = GC_KINDS[(e as unknown as { detail?: { kind?: number } }).detail?.kind ?? -1] ?? 'other';
+    if (e.duration >= 2) pauses.push({ start: e.startTime, end: e.startTime + e.duration, kind });
   }
 }).observe({ entryTypes: ['gc'] });
 
@@ -74,11 +84,11 @@ function tailReport(calls: Call[], n: number, api: boolean): string {
     .sort((a, b) => b.end - b.start - (a.end - a.start))
     .slice(0, n)
     .map((c) => {
-      const gc = pauses
-        .filter((p) => p.end > c.start && p.start < c.end)
-        .reduce((sum, p) => sum + Math.min(p.end, c.end) - Math.max(p.start, c.start), 0);
+      const during = pauses.filter((p) => p.end > c.start && p.start < c.end);
+      const gc = during.reduce((sum, p) => sum + Math.min(p.end, c.end) - Math.max(p.start, c.start), 0);
+      const kinds = [...new Set(during.map((p) => p.kind))].join('+');
       const loop = api ? loopDelayIn(job.eldDir, origin + c.start, origin + c.end) : undefined;
-      return `${(c.end - c.start).toFixed(1)}${loop ? ` (loop ${loop.max.toFixed(0)})` : ''}${gc > 0 ? ` (gc ${gc.toFixed(0)})` : ''}`;
+      return `${(c.end - c.start).toFixed(1)}${loop ? ` (loop ${loop.max.toFixed(0)})` : ''}${gc > 0 ? ` (gc ${gc.toFixed(0)} ${kinds})` : ''}`;
     })
     .join(', ');
 }
