@@ -168,5 +168,9 @@ function streamPieces(pieces: Iterable<string>): ReadableStream<Uint8Array> {
       if (next.done) controller.close();
       else controller.enqueue(encoder.encode(next.value));
     },
+    // A client that goes away ends the pieces, so what they still hold is let go of at once.
+    cancel() {
+      it.return?.();
+    },
   });
 }

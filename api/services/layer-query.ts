@@ -139,6 +139,10 @@ export async function queryFeatureLayer(
     }
     case 'features': {
       const page = takePage(rows, plan.pageSize);
+      // The records are let go of as soon as they are read, here and once written below: an array of them
+      // that something still holds keeps them through the young generation's collections, each copying
+      // them again (db/client.ts detachedRows).
+      rows.length = 0;
       // returnExceededLimitFeatures=false: a page past the limit answers no features, only the flag.
       if (page.exceededTransferLimit && !q.returnExceededLimitFeatures) page.rows = [];
       const featureOf = (r: (typeof rows)[number]) => {
@@ -165,7 +169,11 @@ export async function queryFeatureLayer(
           layer: layerOut,
           fields: plan.columns,
           rows: (function* () {
-            for (const r of page.rows) yield featureOf(r);
+            try {
+              for (const r of page.rows) yield featureOf(r);
+            } finally {
+              page.rows.length = 0;
+            }
           })(),
           exceededTransferLimit: page.exceededTransferLimit,
           returnGeometry: q.returnGeometry,
@@ -174,6 +182,7 @@ export async function queryFeatureLayer(
         return { body: new JsonPieces(pieces), format: 'json' };
       }
       const features = page.rows.map(featureOf);
+      page.rows.length = 0;
       if (q.format === 'geojson') {
         return {
           format: 'geojson',

@@ -43,6 +43,20 @@ describe.each(['postgres', 'pglite'] as const)('the database layer on %s', (kind
     expect(await ping(handle)).toBe(true);
   });
 
+  it('answers raw statements as plain arrays of their rows, in and out of a transaction', async () => {
+    const statement = sql`select g as n, 'row ' || g as label from generate_series(1, 1500) g order by g`;
+    const outside = await handle.rows<{ n: number; label: string }>(statement);
+    const inside = await handle.transaction((tx) => tx.rows<{ n: number; label: string }>(statement));
+    for (const rows of [outside, inside]) {
+      // A plain array (on PostgreSQL, not the driver's result, which is left empty: db/client.ts detachedRows).
+      expect(Object.getPrototypeOf(rows)).toBe(Array.prototype);
+      expect(rows).toHaveLength(1500);
+      expect(rows[0]).toEqual({ n: 1, label: 'row 1' });
+      expect(rows[1499]).toEqual({ n: 1500, label: 'row 1500' });
+      expect(rows.reduce((sum, r) => sum + r.n, 0)).toBe((1500 * 1501) / 2);
+    }
+  });
+
   it('applies the migrations and bootstraps the organization and first administrator', async () => {
     const identity = await bootstrap(handle, config, log, () => 1_700_000_000_000);
     expect(identity.portalId).toMatch(/^[0-9a-f]{16}$/);
