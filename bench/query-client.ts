@@ -211,6 +211,10 @@ try {
       });
       return { attributes, geometry: r.x === null ? null : { x: r.x, y: r.y } };
     });
+    // The driver's result let go of once read, as the product does (db/client.ts detachedRows): left whole,
+    // postgres.js results live on through this process's young collections and swell its heap, whose
+    // full collections then fall on either side's calls.
+    found.length = 0;
     return JSON.stringify({
       objectIdFieldName: oidField,
       geometryType: 'esriGeometryPoint',
