@@ -158,15 +158,14 @@ export function createFeatureServerRouter(): Hono<AppEnv> {
   return router;
 }
 
-/** A byte stream of text pieces, each made only when the response is ready for more (backpressure). */
-function streamPieces(pieces: Iterable<string>): ReadableStream<Uint8Array> {
+/** A byte stream of pieces, each made only when the response is ready for more (backpressure). */
+function streamPieces(pieces: Iterable<Uint8Array>): ReadableStream<Uint8Array> {
   const it = pieces[Symbol.iterator]();
-  const encoder = new TextEncoder();
   return new ReadableStream({
     pull(controller) {
       const next = it.next();
       if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
+      else controller.enqueue(next.value);
     },
     // A client that goes away ends the pieces, so what they still hold is let go of at once.
     cancel() {

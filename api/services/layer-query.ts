@@ -17,7 +17,7 @@ import { renderFeatureAnswer } from '../../lib/query/feature-answer.js';
 import {
   boundsOfRow,
   type EsriFeature,
-  featureSetJsonChunks,
+  featureSetJsonBytes,
   renderCount,
   renderDistinctValues,
   renderExtent,
@@ -53,10 +53,10 @@ export type QueryOutput =
 
 /**
  * An f=json feature set to be written as it is rendered (`streamJson`): its pieces concatenate to the
- * JSON text of the body the query would otherwise answer.
+ * UTF-8 bytes of the JSON text of the body the query would otherwise answer.
  */
 export class JsonPieces {
-  constructor(readonly pieces: Iterable<string>) {}
+  constructor(readonly pieces: Iterable<Uint8Array>) {}
 }
 
 export interface QueryOptions {
@@ -165,7 +165,7 @@ export async function queryFeatureLayer(
       if (options.streamJson && q.format === 'json' && !q.quantization) {
         // Rows become features as the response is written, a few hundred at a time. (A quantized
         // answer needs every shape first for its grid, and f=pbf is one message: both are made whole.)
-        const pieces = featureSetJsonChunks({
+        const pieces = featureSetJsonBytes({
           layer: layerOut,
           fields: plan.columns,
           rows: (function* () {

@@ -62,7 +62,7 @@ export function renderFeatureSet(input: FeatureSetInput): Record<string, unknown
 export const featureAttribute = (row: FeatureRow, f: CatalogField, objectIdField: string): unknown =>
   f.name === objectIdField ? row.objectid : toWireValue(row.attrs[f.name], f.type);
 
-/** A feature set whose rows are made as they are written (see featureSetJsonChunks). */
+/** A feature set whose rows are made as they are written (see featureSetJsonBytes). */
 export interface StreamedFeatureSetInput extends Omit<FeatureSetInput, 'rows'> {
   rows: Iterable<FeatureRow>;
 }
@@ -70,35 +70,45 @@ export interface StreamedFeatureSetInput extends Omit<FeatureSetInput, 'rows'> {
 /** The JSON object key the features are written under, as JSON.stringify writes it after `fields`. */
 const FEATURES_KEY = ',"features":[]';
 
+const COMMA = 0x2c;
+
 /**
- * `JSON.stringify(renderFeatureSet(input))`, character for character, as a sequence of pieces: the head
- * (everything before the first feature), then `featuresPerPiece` features at a time, then the tail. No
+ * The UTF-8 bytes of `JSON.stringify(renderFeatureSet(input))`, byte for byte, as a sequence of pieces: the
+ * head (everything before the first feature), then `featuresPerPiece` features at a time, then the tail. No
  * piece holds more than that many features and rows are read from `input.rows` only as they are written,
  * so a large answer is never held whole.
  */
-export function* featureSetJsonChunks(
+export function* featureSetJsonBytes(
   input: StreamedFeatureSetInput,
   featuresPerPiece = 500,
-): Generator<string, void, undefined> {
+): Generator<Uint8Array, void, undefined> {
+  const encoder = new TextEncoder();
   const shell = JSON.stringify(renderFeatureSet({ ...input, rows: [] }));
   // `features` comes after `fields` and before `exceededTransferLimit` (a boolean), so the last
   // occurrence is the key itself, whatever the field names and aliases hold.
   const at = shell.lastIndexOf(FEATURES_KEY);
-  yield `${shell.slice(0, at)},"features":[`;
+  yield encoder.encode(`${shell.slice(0, at)},"features":[`);
   // A piece's features are stringified as one array: V8 writes it faster than one call a feature
-  // (bench/README.md, queries, session 30).
+  // (bench/README.md, queries, session 30). Its text is encoded as it is, and the array's brackets are cut
+  // from the bytes (the opening one becomes the comma after the previous piece): no second copy of the text.
   let piece: EsriFeature[] = [];
   let first = true;
+  const encoded = (): Uint8Array => {
+    const bytes = encoder.encode(JSON.stringify(piece));
+    piece = [];
+    if (first) {
+      first = false;
+      return bytes.subarray(1, bytes.length - 1);
+    }
+    bytes[0] = COMMA;
+    return bytes.subarray(0, bytes.length - 1);
+  };
   for (const row of input.rows) {
     piece.push(feature(row, input));
-    if (piece.length >= featuresPerPiece) {
-      yield (first ? '' : ',') + JSON.stringify(piece).slice(1, -1);
-      first = false;
-      piece = [];
-    }
+    if (piece.length >= featuresPerPiece) yield encoded();
   }
-  if (piece.length > 0) yield (first ? '' : ',') + JSON.stringify(piece).slice(1, -1);
-  yield `]${shell.slice(at + FEATURES_KEY.length)}`;
+  if (piece.length > 0) yield encoded();
+  yield encoder.encode(`]${shell.slice(at + FEATURES_KEY.length)}`);
 }
 
 function feature(row: FeatureRow, input: Omit<FeatureSetInput, 'rows'>): EsriFeature {

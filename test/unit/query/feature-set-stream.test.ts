@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  featureSetJsonChunks,
+  featureSetJsonBytes,
   type ResponseLayer,
   renderFeatureSet,
 } from '../../../lib/query/feature-response.js';
@@ -28,12 +28,13 @@ function rows(n: number): FeatureRow[] {
   }));
 }
 
-const joined = (pieces: Iterable<string>) => [...pieces].join('');
+/** The pieces' bytes joined and read as UTF-8 (a piece may end inside no character: each holds whole features). */
+const joined = (pieces: Iterable<Uint8Array>) => Buffer.concat([...pieces]).toString('utf8');
 
-describe('featureSetJsonChunks', () => {
+describe('featureSetJsonBytes', () => {
   it('writes a small answer exactly as written out by hand', () => {
     const text = joined(
-      featureSetJsonChunks({
+      featureSetJsonBytes({
         layer: points,
         fields: fields.slice(0, 1),
         rows: [{ objectid: 7, attrs: { OBJECTID: 7 }, shape: { x: 1, y: 2 } }],
@@ -49,7 +50,7 @@ describe('featureSetJsonChunks', () => {
     );
   });
 
-  it('equals the whole rendering character for character, for any piece size and row count', () => {
+  it('equals the whole rendering byte for byte, for any piece size and row count', () => {
     const tables: ResponseLayer = { ...points, geometryType: null };
     for (const layer of [points, tables])
       for (const n of [0, 1, 2, 499, 500, 501, 1234])
@@ -63,7 +64,9 @@ describe('featureSetJsonChunks', () => {
               geometryPrecision: 2,
             };
             const whole = JSON.stringify(renderFeatureSet({ ...input, rows: rows(n) }));
-            expect(joined(featureSetJsonChunks({ ...input, rows: rows(n) }, per))).toBe(whole);
+            const pieces = [...featureSetJsonBytes({ ...input, rows: rows(n) }, per)];
+            expect(Buffer.concat(pieces).equals(Buffer.from(whole, 'utf8'))).toBe(true);
+            expect(joined(pieces)).toBe(whole);
           }
   });
 
@@ -75,7 +78,7 @@ describe('featureSetJsonChunks', () => {
         yield row;
       }
     }
-    const pieces = featureSetJsonChunks(
+    const pieces = featureSetJsonBytes(
       { layer: points, fields, rows: lazyRows(), exceededTransferLimit: false, returnGeometry: true },
       500,
     );
