@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { type Config, ConfigError, loadConfig } from '../infra/config.js';
 import { createLogger, type Logger } from '../infra/logger.js';
 import { appDeps, openRuntime } from '../infra/runtime.js';
+import { serverExecArgv } from '../infra/server-heap.js';
 import { carryTileMemory } from '../infra/tile-memory-record.js';
 import { serveApp } from './http-server.js';
 
@@ -57,6 +58,8 @@ async function supervise(config: Config, log: Logger) {
   await runtime.close();
   let stopping = false;
   let listening = 0;
+  // The servers run with the serving V8 flags however the primary was started (infra/server-heap.ts).
+  cluster.setupPrimary({ execArgv: serverExecArgv(process.execArgv) });
   cluster.on('listening', () => {
     // Said once, when every server takes connections.
     if (++listening !== config.apiProcesses) return;

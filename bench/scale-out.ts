@@ -31,6 +31,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
+import { SERVER_V8_FLAGS } from '../infra/server-heap.js';
 import { writePointsCsv } from './ingest-data.js';
 import { type BackingServices, startBackingServices } from './ingest-stack.js';
 
@@ -57,7 +58,9 @@ const root = join(import.meta.dirname, '..');
 function startProcess(script: 'start:api' | 'start:worker', env: Record<string, string>): ChildProcess {
   const entry = script === 'start:api' ? 'api/main.ts' : 'infra/worker-main.ts';
   // What `npm run <script>` runs, without npm's own process in between (so a kill reaches Node).
-  return spawn(process.execPath, ['--import', 'tsx', entry], {
+  // As the npm scripts start them: the API with the serving V8 flags (infra/server-heap.ts).
+  const flags = script === 'start:api' ? SERVER_V8_FLAGS : [];
+  return spawn(process.execPath, [...flags, '--import', 'tsx', entry], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -6,6 +6,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { SERVER_V8_FLAGS } from '../infra/server-heap.js';
 import { freePort } from '../test/integration/support/ports.js';
 import type { BenchStack } from './ingest-stack.js';
 
@@ -65,7 +66,15 @@ export async function startApi(
   rmSync(eldDir, { recursive: true, force: true });
   mkdirSync(eldDir, { recursive: true });
   const probe = join(import.meta.dirname, 'tile-bench-eld.ts');
-  const args = [...apiNodeArgs(), '--import', 'tsx', ...(probed ? ['--import', probe] : []), 'api/main.ts'];
+  // As `npm run start:api` starts it: the serving V8 flags first (infra/server-heap.ts).
+  const args = [
+    ...SERVER_V8_FLAGS,
+    ...apiNodeArgs(),
+    '--import',
+    'tsx',
+    ...(probed ? ['--import', probe] : []),
+    'api/main.ts',
+  ];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: join(import.meta.dirname, '..'),
     env: {

@@ -1,4 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SelfCheckResult } from '../../workflows/self-check.js';
@@ -44,6 +45,23 @@ describe('the production entry points', () => {
     const api = start('api/main.ts', productEnv({ PORT: String(port) }));
     const info = await untilAnswering(port);
     expect(info.authInfo?.tokenServicesUrl).toBe(`http://127.0.0.1:${port}/sharing/rest/generateToken`);
+    api.child.kill('SIGTERM');
+    expect(await exitOf(api.child)).toBe(0);
+  });
+
+  it('forks its servers with the serving V8 flags however the primary was started', async () => {
+    const port = await freePort();
+    const api = start('api/main.ts', productEnv({ PORT: String(port), API_PROCESSES: '2' }));
+    await untilAnswering(port);
+    const argv = (pid: number | string) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const servers = execFileSync('pgrep', ['-P', String(api.child.pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter((pid) => argv(pid).some((a) => a.endsWith('api/main.ts')));
+    // The primary was started without the flag (as `node --import tsx api/main.ts`); its two servers have it.
+    expect(argv(api.child.pid as number)).not.toContain('--no-memory-reducer');
+    expect(servers).toHaveLength(2);
+    for (const pid of servers) expect(argv(pid)).toContain('--no-memory-reducer');
     api.child.kill('SIGTERM');
     expect(await exitOf(api.child)).toBe(0);
   });
