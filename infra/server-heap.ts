@@ -6,12 +6,12 @@
  *
  * `--no-memory-reducer`. V8's memory reducer waits for a process to go quiet after a busy spell and then
  * runs up to three full collections that compact the whole heap to give memory back. Their last step
- * stops the thread: 58-170 ms for an API server's 60-80 MB heap on a two-core machine, falling on
- * whatever requests arrive as the quiet spell ends (a map client coming back, the next burst of tiles).
- * Without it, the tile bench's API servers' longest event-loop delay in a run fell from 105-139 ms to
- * 17-30 ms and their p99 under full load from 15-63 ms to 6.5-8.2 ms, nginx's own (bench/README.md,
- * tiles, session 43). An idle server then keeps the heap it last needed instead of shrinking it; full
- * collections still run whenever the heap grows.
+ * stops the thread: 58-170 ms for an API server's 60-80 MB heap on a two-core machine (`--trace-gc`
+ * under the tile bench), falling on whatever requests arrive as the quiet spell ends (a map client
+ * coming back, the next burst of tiles). With the flag the traces hold none of them; the tile bench's
+ * rounds after a quiet spell gave ours' p99 7.2-19.7 ms in three runs against 8.0-63 ms in two without
+ * (nginx's 6.3-19.4 ms; bench/README.md, tiles, session 43). An idle server then keeps the heap it last
+ * needed instead of shrinking it; full collections still run whenever the heap grows.
  */
 
 export const SERVER_V8_FLAGS: readonly string[] = ['--no-memory-reducer'];
