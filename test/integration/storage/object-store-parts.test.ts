@@ -7,7 +7,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Client } from 'minio';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createObjectStore, type ObjectStore, PARTED_FROM } from '../../../infra/object-store.js';
+import {
+  createObjectStore,
+  keptPartBuffers,
+  type ObjectStore,
+  PARTED_FROM,
+} from '../../../infra/object-store.js';
 import { minioClient } from '../support/minio-client.js';
 import { stack } from '../support/portal-client.js';
 
@@ -147,6 +152,41 @@ describe('storing a large stream in parts', () => {
     expect(sha(await store.getBuffer(longKey))).toBe(sha(long));
     expect((await store.stat(longKey))?.etag).toMatch(/-4$/);
     expect(await unfinished(longKey)).toBe(0);
+  });
+
+  it("reuses its part buffers without carrying one object's bytes into the next", async () => {
+    const first = randomBytes(3 * 8 * 1024 * 1024 + 99);
+    const a = store.upload(`${prefix}reuse-first`);
+    for await (const chunk of chunked(first)) await a.write(chunk as Buffer);
+    await a.end();
+    // The parts MinIO answered are kept for the next parts (at most five).
+    expect(keptPartBuffers()).toBeGreaterThanOrEqual(1);
+    expect(keptPartBuffers()).toBeLessThanOrEqual(5);
+    // A short object in a reused buffer, then one of a full part and a short one: only their own bytes.
+    const short = Buffer.alloc(3 * 1024 * 1024 + 1, 0x5a);
+    const b = store.upload(`${prefix}reuse-short`);
+    await b.write(short);
+    await b.end();
+    expect(sha(await store.getBuffer(`${prefix}reuse-short`))).toBe(sha(short));
+    const two = Buffer.alloc(8 * 1024 * 1024 + 10, 0x33);
+    const c = store.upload(`${prefix}reuse-two`);
+    for (let at = 0; at < two.length; at += 65_536) await c.write(two.subarray(at, at + 65_536));
+    await c.end();
+    const back = await store.getBuffer(`${prefix}reuse-two`);
+    expect(back.length).toBe(two.length);
+    expect(sha(back)).toBe(sha(two));
+    expect((await store.stat(`${prefix}reuse-two`))?.etag).toMatch(/-2$/);
+    // A caller may reuse its chunk once write has answered: the part holds a copy.
+    const reused = Buffer.alloc(1024 * 1024);
+    const d = store.upload(`${prefix}reuse-caller`);
+    const expected: Buffer[] = [];
+    for (let i = 0; i < 20; i++) {
+      reused.fill(i);
+      expected.push(Buffer.from(reused));
+      await d.write(reused);
+    }
+    await d.end();
+    expect(sha(await store.getBuffer(`${prefix}reuse-caller`))).toBe(sha(Buffer.concat(expected)));
   });
 
   it('an aborted written object leaves no object and no parts, and refuses further writes', async () => {
