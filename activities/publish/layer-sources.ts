@@ -74,6 +74,13 @@ async function readWhole(store: ObjectStore, request: PublishRequest): Promise<B
  * Tables to plan, one per layer; a zip of several shapefiles expands into one layer each.
  * `keepCopy`: a GeoPackage's or SQLite file's temporary copy is kept for the load (sqlite-spool.ts).
  */
+/**
+ * Bytes planning reads of a GeoPackage or SQLite file at once. A million-row table's estimated count
+ * took 4-6 ms in blocks of 64 KB against 36-203 ms in the scan's 1 MB blocks (its interior pages lie
+ * all over the file); counting every leaf instead took 43-96 ms, and grows with the file.
+ */
+const PLANNING_BLOCK_BYTES = 64 * 1024;
+
 export async function sourceTables(
   store: ObjectStore,
   request: PublishRequest,
@@ -130,11 +137,13 @@ export async function sourceTables(
       ];
     }
     case 'sqlite': {
-      // Copied to a temporary file and read page by page: the database is never held in memory.
+      // Copied to a temporary file and read page by page: the database is never held in memory. Planning
+      // reads the catalog, a sample and a table's interior pages (its row count is estimated from them),
+      // pages scattered over the file: read in small blocks, not the 1 MB a scan reads ahead.
       const spooled = await takeSpooled(store, request.sourceKey);
       let planned = false;
       try {
-        const db = await openSqlite(() => openSqlitePath(spooled.path));
+        const db = await openSqlite(() => openSqlitePath(spooled.path, { blockBytes: PLANNING_BLOCK_BYTES }));
         try {
           const tables = await sqliteSourceTables(db, request, SAMPLE_ROWS);
           planned = true;

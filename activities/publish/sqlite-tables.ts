@@ -73,10 +73,12 @@ export async function sqliteSourceTables(
       geometryFormat: layer.geometryFormat,
       ...(geometryType ? { hasZ: layer.hasZ, hasM: layer.hasM } : {}),
       ...(!measure && layer.unsized.length > 0 ? { measuredText: layer.unsized } : {}),
-      // A large file's row count (its leaf pages' cell counts, no row read) tells the load how to cut
-      // its table into parts (load-layer.ts partBoundsFor).
+      // A large file's row count tells the load how to cut its table into parts (load-layer.ts
+      // partBoundsFor; the last part takes whatever is past the others): estimated from the table's
+      // interior pages and a few leaves, where counting every leaf read the whole file on the activity's
+      // thread (0.1-0.4 s for a million-row GeoPackage).
       ...(!measure && request.sourceSize >= COUNTED_MIN_BYTES
-        ? { rows: layer.count ?? reading(() => db.file.count(tableLayout(db, layer.table).root)) }
+        ? { rows: layer.count ?? reading(() => db.file.estimatedCount(tableLayout(db, layer.table).root)) }
         : {}),
     };
     const first = sqliteBatches(db, source, geometryType, { byteOffset: 0, rowNumber: 0 }, sampleRows).next();

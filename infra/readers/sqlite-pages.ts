@@ -50,7 +50,7 @@ export interface SqlitePathOptions {
    * to the next leaf page (the record path's contract).
    */
   recycleBlocks?: boolean;
-  /** Bytes read at once (tests). */
+  /** Bytes read at once (1 MB unless given: a scan's read-ahead; planning, which reads pages here and there, reads less). */
   blockBytes?: number;
 }
 

@@ -279,6 +279,64 @@ export class SqliteFile {
   }
 
   /**
+   * About how many rows a table holds, read from its interior pages and a few of its leaves: the number
+   * of leaf pages (the children of its lowest interior level) times the mean cell count of up to
+   * `samples` leaves spread evenly over them. Exact when the table is one leaf page or every leaf is
+   * sampled. `count` reads every leaf page (all of a large table's file); this reads a fraction of a
+   * percent of them (a million-row table of 32,330 pages: its 82 interior pages and 32 leaves).
+   */
+  estimatedCount(root: number, samples = 32): number {
+    const visited = pageSet(this.header.pageCount);
+    const visit = (n: number) => {
+      if (visited.has(n))
+        throw new SqliteFormatError(`The table's B-tree reaches page ${n} twice (a damaged tree).`);
+      visited.add(n);
+      const headerOffset = n === 1 ? 100 : 0;
+      const bytes = this.page(n);
+      const type = bytes[headerOffset];
+      if (type !== LEAF_TABLE && type !== INTERIOR_TABLE) {
+        throw new SqliteFormatError(
+          type === 0x0a || type === 0x02
+            ? 'The table is stored WITHOUT ROWID, which this reader does not read.'
+            : `Page ${n} is not a table B-tree page (type ${type}).`,
+        );
+      }
+      return { bytes, headerOffset, type, cells: (bytes[headerOffset + 3] << 8) | bytes[headerOffset + 4] };
+    };
+    let level = [root];
+    for (let depth = 0; ; depth++) {
+      if (depth > MAX_DEPTH) throw new SqliteFormatError('The database B-tree is too deep (a loop?).');
+      const children: number[] = [];
+      for (const n of level) {
+        const page = visit(n);
+        if (page.type === LEAF_TABLE) {
+          // Only the root can be a leaf here: the level above decided its children were interior.
+          if (depth > 0) throw new SqliteFormatError(`Page ${n} is a leaf where interior pages are.`);
+          return page.cells;
+        }
+        for (let i = 0; i < page.cells; i++)
+          children.push(u32(page.bytes, cellPointer(page.bytes, page.headerOffset + 12 + i * 2)));
+        children.push(u32(page.bytes, page.headerOffset + 8));
+      }
+      // A B-tree is balanced: the children of one level are all leaves or all interior pages.
+      const first = children[0] as number;
+      const firstPage = this.page(first);
+      if (firstPage[first === 1 ? 100 : 0] !== LEAF_TABLE) {
+        level = children;
+        continue;
+      }
+      const taken = Math.min(samples, children.length);
+      let cells = 0;
+      for (let k = 0; k < taken; k++) {
+        const page = visit(children[Math.floor(((k + 0.5) * children.length) / taken)] as number);
+        if (page.type !== LEAF_TABLE) throw new SqliteFormatError('The table B-tree is not balanced.');
+        cells += page.cells;
+      }
+      return Math.round((cells / taken) * children.length);
+    }
+  }
+
+  /**
    * The number of rows and, for each record position in `positions`, the longest value: the byte
    * length of text and blobs (read from the record header, the text not decoded; never less than
    * the text's length in characters), the length of a number's text.

@@ -266,6 +266,10 @@ describe('the SQLite file decoder', () => {
     const schema = opened.file.schema();
     const root = (name: string) => schema.find((e) => e.name === name)?.rootPage ?? 0;
     expect(opened.file.count(root('t'))).toBe(2729);
+    // The estimate from the interior pages and a few leaves: near the count; exact on one leaf page.
+    expect(Math.abs(opened.file.estimatedCount(root('t')) - 2729)).toBeLessThan(2729 * 0.1);
+    expect(opened.file.estimatedCount(root('t'), 10_000)).toBe(2729);
+    expect(opened.file.estimatedCount(root('plain'))).toBe(2);
     expect([...opened.file.rows(root('plain'))]).toEqual([
       { rowid: 1, values: ['one', 1.5] },
       { rowid: 2, values: ['two', null] },
@@ -277,6 +281,26 @@ describe('the SQLite file decoder', () => {
       ['table', 'grown'],
     ]);
     opened.close();
+  });
+
+  it("estimates a deep table's rows from its interior pages and a few leaves", () => {
+    // 300,000 rows of uneven lengths: a root, a level of interior pages, then the leaves.
+    const deep = sqlite3(
+      'deep.db',
+      `CREATE TABLE d (s TEXT); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000)
+       INSERT INTO d SELECT substr('abcdefghijklmnopqrstuvwxyz', 1, 1 + abs(random()) % 26) FROM n;`,
+    );
+    const opened = openSqlitePath(deep);
+    try {
+      const root = opened.file.schema()[0]!.rootPage;
+      expect(opened.file.count(root)).toBe(300_000);
+      const estimate = opened.file.estimatedCount(root);
+      expect(Math.abs(estimate - 300_000)).toBeLessThan(300_000 * 0.05);
+      // Every leaf sampled: the count itself.
+      expect(opened.file.estimatedCount(root, 100_000)).toBe(300_000);
+    } finally {
+      opened.close();
+    }
   });
 
   it('reads UTF-16 databases', () => {
@@ -308,6 +332,7 @@ describe('the SQLite file decoder', () => {
     const inMemory = sqliteFromBytes(readFileSync(gpkg));
     const root = inMemory.file.schema().find((e) => e.name === 'points')?.rootPage ?? 0;
     expect(inMemory.file.count(root)).toBe(2500);
+    expect(Math.abs(inMemory.file.estimatedCount(root) - 2500)).toBeLessThan(2500 * 0.05);
   });
 
   it('refuses a truncated file and a file that is not SQLite', () => {
@@ -349,6 +374,7 @@ describe('damaged SQLite files', () => {
             // read every row
           }
           opened.file.count(entry.rootPage);
+          opened.file.estimatedCount(entry.rootPage);
           // As one of two threads sharing the table reads it: every other run of 50 rows passed over.
           for (const _ of opened.file.rowsWhere(entry.rootPage, 7, (i) => Math.floor(i / 50) % 2 === 1)) {
             // read every wanted row
@@ -395,6 +421,7 @@ describe('damaged B-trees', () => {
     const reached = /The table's B-tree reaches page \d+ twice/;
     expect(() => [...opened.file.rows(root)]).toThrow(reached);
     expect(() => opened.file.count(root)).toThrow(reached);
+    expect(() => opened.file.estimatedCount(root)).toThrow(reached);
     expect(() => opened.file.longestValues(root, [1])).toThrow(reached);
   });
 
