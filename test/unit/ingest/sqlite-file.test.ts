@@ -303,6 +303,30 @@ describe('the SQLite file decoder', () => {
     }
   });
 
+  it('counts an unbalanced table leaf by leaf instead of estimating it', () => {
+    // The root's right-most child (an interior page) replaced by that page's right-most leaf: the tree
+    // reaches every page at most once but its leaves lie at two depths.
+    const path = sqlite3(
+      'unbalanced.db',
+      `CREATE TABLE d (s TEXT); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000)
+       INSERT INTO d SELECT 'row ' || i FROM n;`,
+    );
+    const bytes = Buffer.from(readFileSync(path));
+    const pageSize = bytes.readUInt16BE(16);
+    const root = sqliteFromBytes(bytes).file.schema()[0]!.rootPage;
+    const at = (n: number) => (n - 1) * pageSize;
+    expect(bytes[at(root)]).toBe(0x05);
+    const last = bytes.readUInt32BE(at(root) + 8);
+    expect(bytes[at(last)]).toBe(0x05);
+    const leaf = bytes.readUInt32BE(at(last) + 8);
+    expect(bytes[at(leaf)]).toBe(0x0d);
+    bytes.writeUInt32BE(leaf, at(root) + 8);
+    const opened = sqliteFromBytes(bytes);
+    const counted = opened.file.count(root);
+    expect(counted).toBeLessThan(300_000);
+    expect(opened.file.estimatedCount(root)).toBe(counted);
+  });
+
   it('reads UTF-16 databases', () => {
     const utf16 = sqlite3(
       'utf16.db',
