@@ -10,17 +10,27 @@
  * A bundle is built the first time a process asks for its kind (about 60-110 ms on that process's
  * thread; threads are mostly started ahead, off the path of a request), named by a hash of its text
  * so that processes running different code never share one, and written under
- * node_modules/.cache, where the packages it leaves outside (proj4, postgres, sql.js …) resolve as
- * they do for the sources. A bundle that goes missing is built again at the next thread start (from
- * the sources as they are then, as a thread started through the TypeScript loader would read them);
- * another version's bundles of a kind are removed a day after they were written. Where the directory
+ * node_modules/.cache, where the packages it leaves outside (postgres, sql.js …) resolve as they do
+ * for the sources; the CommonJS packages proj4 and papaparse are carried inside (BUNDLED_PACKAGES).
+ * A bundle that goes missing is built again at the next thread start (from the sources as they are
+ * then, as a thread started through the TypeScript loader would read them); another version's
+ * bundles of a kind are removed a day after they were written. Where the directory
  * cannot be written, threads start through the TypeScript loader entry as before.
  *
  * The modules a thread runs must not use `import.meta` (it would name the bundle, not their own
  * file): a bundle whose text uses it is refused when it is built.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildSync } from 'esbuild';
@@ -33,6 +43,30 @@ export const THREAD_BUNDLE_DIR = fileURLToPath(
   new URL('../node_modules/.cache/geoportal-threads/', import.meta.url),
 );
 
+/**
+ * Packages bundled into a thread's module instead of imported from node_modules: CommonJS packages,
+ * which Node's ES module loader would otherwise scan with its CommonJS export lexer in every thread
+ * that imports them (proj4's 317 KB build took about 100 ms more to import that way than to require,
+ * in each fresh thread, and the lexer itself got hot enough to be optimised there). Bundled, esbuild
+ * wraps them as CommonJS and nothing scans them. Every other package stays outside (postgres is an
+ * ES module; sql.js and xlsx find files beside themselves).
+ */
+export const BUNDLED_PACKAGES: readonly string[] = ['proj4', 'papaparse'];
+
+/** This project's package.json (dependencies and devDependencies name what its sources import). */
+const PACKAGE_JSON = fileURLToPath(new URL('../package.json', import.meta.url));
+
+/** esbuild's `external` list: every package the project depends on but BUNDLED_PACKAGES, and their
+ * subpaths. */
+export function externalPackages(packageJson = PACKAGE_JSON): string[] {
+  const manifest = JSON.parse(readFileSync(packageJson, 'utf8')) as {
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
+  const names = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies });
+  return names.filter((n) => !BUNDLED_PACKAGES.includes(n)).flatMap((n) => [n, `${n}/*`]);
+}
+
 /** The bundle of `work` (a thread's TypeScript work module) as one ES module's text. */
 export function bundleText(work: URL): string {
   const built = buildSync({
@@ -41,7 +75,7 @@ export function bundleText(work: URL): string {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
+    external: externalPackages(),
     keepNames: true,
     write: false,
     logLevel: 'silent',

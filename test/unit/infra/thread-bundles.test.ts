@@ -11,7 +11,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleText, threadEntry } from '../../../infra/thread-bundles.js';
+import {
+  BUNDLED_PACKAGES,
+  bundleText,
+  externalPackages,
+  threadEntry,
+} from '../../../infra/thread-bundles.js';
 
 const work = new URL('./thread-bundles/echo-work.ts', import.meta.url);
 const fallback = new URL('./thread-bundles/fallback-worker.mjs', import.meta.url);
@@ -101,6 +106,42 @@ describe('thread bundles', () => {
     expect(entry().href).toBe(fallback.href);
     expect(entry().href).toBe(fallback.href);
     expect(await ask(entry())).toEqual({ doubled: 42 });
+  });
+
+  it('carries the CommonJS packages inside the bundle, and they work in the thread', async () => {
+    const dir = newDir();
+    const entry = threadEntry(new URL('./thread-bundles/cjs-work.ts', import.meta.url), fallback, dir)();
+    const text = readFileSync(fileURLToPath(entry), 'utf8');
+    // Neither is imported from node_modules (Node would scan it with its CommonJS export lexer).
+    expect(text).not.toMatch(/from\s*["'](proj4|papaparse)["']/);
+    const worker = new Worker(entry, { execArgv: [] });
+    try {
+      worker.postMessage({ point: [10, 50], csv: 'a,"b,c"\n1,2' });
+      const [answer] = await once(worker, 'message');
+      // Spherical Mercator by its formula: x = R·λ, y = R·ln(tan(π/4 + φ/2)), R = 6378137.
+      const r = 6378137;
+      const rad = Math.PI / 180;
+      expect(answer.projected[0]).toBeCloseTo(r * 10 * rad, 6);
+      expect(answer.projected[1]).toBeCloseTo(r * Math.log(Math.tan(Math.PI / 4 + (50 * rad) / 2)), 6);
+      expect(answer.rows).toEqual([
+        ['a', 'b,c'],
+        ['1', '2'],
+      ]);
+    } finally {
+      await worker.terminate();
+    }
+  });
+
+  it('leaves every other package the project depends on outside the bundle', () => {
+    const external = externalPackages();
+    for (const pkg of ['postgres', 'sql.js', 'xlsx', 'yauzl', 'shpjs']) {
+      expect(external).toContain(pkg);
+      expect(external).toContain(`${pkg}/*`);
+    }
+    for (const pkg of BUNDLED_PACKAGES) expect(external).not.toContain(pkg);
+    const text = bundleText(new URL('../../../activities/publish/sqlite-encoder-work.ts', import.meta.url));
+    expect(text).toMatch(/from\s*["']postgres["']/);
+    expect(text).toMatch(/from\s*["']sql\.js["']/);
   });
 
   it('bundles every thread kind of the product without import.meta', () => {
