@@ -89,7 +89,7 @@ export async function publishWorkflow(input: PublishWorkflowInput): Promise<Publ
         };
       }
       progress.phase = 'finishing';
-      const finished = await finishLayer(input.jobId, layer.layerId);
+      const finished = await finishLayer(input.jobId, layer.layerId, loaded.stats);
       layer.featureCount = finished.featureCount;
       featureCount += finished.featureCount;
       rowsRejected += loaded.rowsRejected;

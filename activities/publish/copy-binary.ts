@@ -178,6 +178,11 @@ export class CopyBinaryWriter {
     return true;
   }
 
+  /** The length of the field written at `at` (its bytes after the length word; -1 for null). */
+  lengthAt(at: number): number {
+    return this.view.getInt32(at);
+  }
+
   /** Empties the writer for another COPY (the header stays), keeping its buffer. */
   restart(): void {
     this.pos = COPY_HEADER_BYTES;

@@ -6,7 +6,7 @@
 
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
 import type { LayerPlan } from '../../db/schema/publish-request.js';
-import type { SpatialReference } from '../../lib/geometry/types.js';
+import type { Bounds, SpatialReference } from '../../lib/geometry/types.js';
 import type { CopyBinaryWriter } from './copy-binary.js';
 import { type CsvDialect, parseRecords } from './csv-source.js';
 import { createRowEncoder } from './row-encoder.js';
@@ -17,6 +17,8 @@ export interface EncodedCsvBatch {
   rejected: ErrorRecord[];
   /** Records read (blank lines are not records). */
   rows: number;
+  /** The box around the loaded rows' boxes (null: none has one). */
+  bounds: Bounds | null;
 }
 
 /** With `into`, the batch's rows are appended to that writer and `data` is empty (row-encoder.ts). */
@@ -37,11 +39,11 @@ export function createCsvBatchEncoder(
   return (bytes, firstRowNumber, into) => {
     if (qualifier >= 0 && qualifier < 0x80 && !bytes.includes(qualifier)) {
       const encoded = encoder.encodeDelimited(bytes, dialect, firstRowNumber, into);
-      const { data, loaded, rejected, records } = encoded;
-      return { data, loaded, rejected, rows: records };
+      const { data, loaded, rejected, records, bounds } = encoded;
+      return { data, loaded, rejected, rows: records, bounds };
     }
     const rows = parseRecords(bytes, dialect);
-    const { data, loaded, rejected } = encoder.encode(rows, firstRowNumber, undefined, into);
-    return { data, loaded, rejected, rows: rows.length };
+    const { data, loaded, rejected, bounds } = encoder.encode(rows, firstRowNumber, undefined, into);
+    return { data, loaded, rejected, rows: rows.length, bounds };
   };
 }

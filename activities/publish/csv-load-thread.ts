@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
 import { afterDelay, threadEntry } from '../../infra/thread-bundles.js';
+import type { LoadedStats } from './copy-stats.js';
 import type { CsvLoadInit } from './csv-load-work.js';
 import {
   handBackThread,
@@ -25,6 +26,8 @@ export interface CommittedCsvBatch {
   loaded: number;
   rejected: ErrorRecord[];
   next: { byteOffset: number; rowNumber: number };
+  /** What the batch put in the table (copy-stats.ts); none where it cannot be told. */
+  stats?: LoadedStats;
 }
 
 export type CsvLoadMessage =

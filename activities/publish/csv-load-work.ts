@@ -13,6 +13,7 @@ import { type MessagePort, parentPort } from 'node:worker_threads';
 import type { LayerPlan } from '../../db/schema/publish-request.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
 import { CopyBinaryWriter } from './copy-binary.js';
+import { addedStats, encodedStats, type LoadedStats } from './copy-stats.js';
 import { createCsvBatchEncoder } from './csv-batch-encoder.js';
 import type { CsvLoadMessage } from './csv-load-thread.js';
 import { type CsvDialect, csvByteBatchesOf, sliceEnds } from './csv-source.js';
@@ -80,6 +81,8 @@ async function load(init: CsvLoadInit, port: MessagePort): Promise<void> {
       w.restart();
       let rows = 0;
       let loaded = 0;
+      // What the batch puts in the table, as the encoder wrote it (a CSV measures no text widths).
+      let stats: LoadedStats | undefined = encodedStats(0, null, []);
       const rejected: Extract<CsvLoadMessage, { type: 'batch' }>['rejected'] = [];
       let from = 0;
       for (const end of sliceEnds(raw.bytes, qualifier)) {
@@ -87,20 +90,22 @@ async function load(init: CsvLoadInit, port: MessagePort): Promise<void> {
         from = end;
         rows += e.rows;
         loaded += e.loaded;
+        stats = addedStats(stats, encodedStats(e.loaded, e.bounds, []));
         for (const r of e.rejected) rejected.push(r);
         await nextTurn();
       }
       rowNumber += rows;
       if (inFlight) await inFlight;
+      // Every batch passes the fence, even one whose rows were all rejected.
+      const data = loaded > 0 ? w.finish() : '';
       const committed: CsvLoadMessage = {
         type: 'batch',
         rows,
         loaded,
         rejected,
         next: { byteOffset: raw.nextByteOffset, rowNumber },
+        stats,
       };
-      // Every batch passes the fence, even one whose rows were all rejected.
-      const data = loaded > 0 ? w.finish() : '';
       inFlight = copier.copy(data).then(() => port.postMessage(committed));
       // Awaited before the next COPY or at the end; a failure meanwhile must not go unhandled.
       inFlight.catch(() => {});

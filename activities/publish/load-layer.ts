@@ -27,6 +27,7 @@ import { WGS84 } from '../../lib/geometry/types.js';
 import type { CellValue } from '../../lib/ingest/index.js';
 import { recordProgress } from '../heartbeat.js';
 import { lookupOf, lookupRows } from './boundary-lookup-rows.js';
+import { addedStats, copyDataStats, type LoadedStats, noRowsStats, statsLayout } from './copy-stats.js';
 import { CsvEncoderThread, prestartCsvEncoderThread, type ThreadBatch } from './csv-encoder-thread.js';
 import { CsvLoadThread, prestartCsvLoadThread } from './csv-load-thread.js';
 import { type CsvDialect, csvByteBatches, csvByteBatchesOf } from './csv-source.js';
@@ -36,6 +37,7 @@ import type { PublishDeps } from './publish-deps.js';
 import { createRemoteGeocoder, remoteGeocodeService } from './remote-geocoder.js';
 import { createRowEncoder } from './row-encoder.js';
 import { prestartSqliteEncoderThreads, SqliteEncoderThread } from './sqlite-encoder-thread.js';
+import { measuredTextFields } from './sqlite-text-widths.js';
 import type { ThreadCopy } from './thread-copy.js';
 
 export interface LoadProgress extends ResumePoint {
@@ -45,6 +47,11 @@ export interface LoadProgress extends ResumePoint {
   reasons: string[];
   /** Address layers: rows matched, tied and unmatched so far (part of the resume point). */
   geocoded?: GeocodeCounts;
+  /**
+   * What the committed rows put in the table so far (copy-stats.ts): absent when it cannot be told, as
+   * after a resume point heartbeated without it.
+   */
+  stats?: LoadedStats;
 }
 
 export interface LoadResult {
@@ -53,6 +60,8 @@ export interface LoadResult {
   rowsRejected: number;
   reasons: string[];
   geocoded?: GeocodeCounts;
+  /** The loaded table's count, extent and measured widths, for finishLayer; absent when not known. */
+  stats?: LoadedStats;
 }
 
 const PROGRESS_EVERY_MS = 1000;
@@ -87,7 +96,14 @@ export async function loadLayer(
       parts,
     );
     const start = plan.source.kind === 'csv' ? plan.source.dataOffset : 0;
-    progress = { byteOffset: start, rowNumber: 0, rowsLoaded: 0, rowsRejected: 0, reasons: [] };
+    progress = {
+      byteOffset: start,
+      rowNumber: 0,
+      rowsLoaded: 0,
+      rowsRejected: 0,
+      reasons: [],
+      stats: noRowsStats(layoutOf(plan)),
+    };
     recordProgress(progress);
   }
   const partIndexes = await PartIndexes.of(deps, plan, progress.rowNumber);
@@ -105,6 +121,15 @@ export async function loadLayer(
   // Every row is in: the parts left (the last among them) are built now, on both cores.
   await partIndexes.finish();
   return result;
+}
+
+/** Where a plan's COPY rows hold the figures finishLayer needs (copy-stats.ts). */
+function layoutOf(plan: LayerPlan) {
+  const columns = copyColumns(plan.fields.map((f) => ({ name: f.name, column: f.column, type: f.type })));
+  return statsLayout(
+    columns,
+    measuredTextFields(plan).map((f) => f.column),
+  );
 }
 
 /** Rows a part of a large table holds (createFeatureTable's partBounds). */
@@ -270,6 +295,7 @@ async function loadRows(
   const ctx = Context.current();
   let progress = start;
   const columns = copyColumns(plan.fields.map((f) => ({ name: f.name, column: f.column, type: f.type })));
+  const layout = layoutOf(plan);
   let lastReport = 0;
   /** Heartbeats a committed resume point; the job's counts at most once a second. */
   const report = async (point: LoadProgress) => {
@@ -319,7 +345,11 @@ async function loadRows(
     if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
     await settle();
     const { loaded, rejected, tied } = batch;
-    progress = advanced(progress, batch);
+    // The figures of a batch a thread encoded are the ones its encoder kept; a committed batch without
+    // them has none, and the data copied here is read for them otherwise.
+    const stats =
+      batch.stats ?? (batch.committed ? undefined : copyDataStats(loaded > 0 ? batch.data : '', layout));
+    progress = advanced(progress, batch, stats);
     afterInFlight = progress;
     if (batch.committed) {
       // A thread copied it on its own connection: only its rejected rows and its progress are left.
@@ -341,10 +371,11 @@ async function loadRows(
   return loadResult(progress);
 }
 
-/** The progress after a batch: its counts added, the first five reasons kept. */
+/** The progress after a batch: its counts and figures added, the first five reasons kept. */
 function advanced(
   progress: LoadProgress,
   batch: Pick<PreparedBatch, 'loaded' | 'rejected' | 'next' | 'geocoded'>,
+  batchStats: LoadedStats | undefined,
 ): LoadProgress {
   const { loaded, rejected } = batch;
   const reasons =
@@ -355,22 +386,29 @@ function advanced(
         ]
       : progress.reasons;
   const geocoded = batch.geocoded ?? progress.geocoded;
+  const stats = addedStats(progress.stats, batchStats);
   return {
     ...batch.next,
     rowsLoaded: progress.rowsLoaded + loaded,
     rowsRejected: progress.rowsRejected + rejected.length,
     reasons,
     ...(geocoded ? { geocoded } : {}),
+    ...(stats ? { stats } : {}),
   };
 }
 
-const loadResult = (progress: LoadProgress): LoadResult => ({
-  rowsRead: progress.rowNumber,
-  rowsLoaded: progress.rowsLoaded,
-  rowsRejected: progress.rowsRejected,
-  reasons: progress.reasons,
-  ...(progress.geocoded ? { geocoded: progress.geocoded } : {}),
-});
+function loadResult(progress: LoadProgress): LoadResult {
+  // Figures that disagree with the rows counted as loaded are not trusted: finishLayer scans instead.
+  const { stats } = progress;
+  return {
+    rowsRead: progress.rowNumber,
+    rowsLoaded: progress.rowsLoaded,
+    rowsRejected: progress.rowsRejected,
+    reasons: progress.reasons,
+    ...(progress.geocoded ? { geocoded: progress.geocoded } : {}),
+    ...(stats && stats.rows === progress.rowsLoaded ? { stats } : {}),
+  };
+}
 
 /** A batch ready for COPY, with the resume point after it. */
 interface PreparedBatch {
@@ -384,6 +422,8 @@ interface PreparedBatch {
   next: ResumePoint;
   /** Geocoding counts up to and including this batch. */
   geocoded?: GeocodeCounts;
+  /** The batch's figures, as the thread that encoded it told them (copy-stats.ts). */
+  stats?: LoadedStats;
 }
 
 /**
@@ -460,6 +500,7 @@ async function* csvThreadLoad(
         rejected: b.rejected,
         tied: [],
         next: b.next,
+        ...(b.stats ? { stats: b.stats } : {}),
       };
     }
   } finally {
@@ -543,6 +584,7 @@ async function* sqliteThreadBatches(
         rejected: b.rejected,
         tied: [],
         next: b.next,
+        ...(b.stats ? { stats: b.stats } : {}),
       };
     }
   } finally {

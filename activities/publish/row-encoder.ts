@@ -21,7 +21,7 @@ import { createTransformer, resolveSpatialReference } from '../../lib/projection
 import { byteCellEncoder, cellEncoder, coordinateReader, plainDecimalBytes } from './cell-encoders.js';
 import { CopyBinaryWriter } from './copy-binary.js';
 import type { CsvDialect } from './csv-source.js';
-import { loadedFields } from './sqlite-text-widths.js';
+import { loadedFields, measuredTextFields } from './sqlite-text-widths.js';
 
 type Reject = { reason: string };
 
@@ -84,8 +84,12 @@ export interface RecordWriter {
     objectId: number,
     geometry: EsriGeometry | Reject | null | undefined,
   ): void;
-  /** Rows written and rejected since the last call (which it starts again). */
-  take(): { loaded: number; rejected: ErrorRecord[] };
+  /**
+   * Rows written and rejected since the last call (which it starts again), the box around the written
+   * rows' boxes, and the longest value written of each measured text field (measuredTextFields' order,
+   * in bytes as written; 0 when none): the figures copy-stats.ts adds up for finishLayer.
+   */
+  take(): { loaded: number; rejected: ErrorRecord[]; bounds: Bounds | null; longest: number[] };
 }
 
 /** recordWriter's position of a field with no cell in the reader's rows. */
@@ -279,9 +283,15 @@ export function createRowEncoder(
           ? (f.length ?? Number.MAX_SAFE_INTEGER)
           : -1,
       );
-      const extent = new Extent();
+      let extent = new Extent();
       let rejected: ErrorRecord[] = [];
       let loaded = 0;
+      // Each measured text field's slot (-1: not measured), where the row being written has it, and the
+      // longest written since take(): a rejected row's values are not counted.
+      const measuredColumns = measuredTextFields(plan).map((f) => f.column);
+      const slotOf = Int32Array.from(plan.fields, (f) => measuredColumns.indexOf(f.column));
+      const measuredAt = new Int32Array(measuredColumns.length);
+      let longest = measuredColumns.map(() => 0);
       /** A Buffer over the last record's bytes (a page holds many records), for the byte encoders. */
       let bufferOf: Uint8Array | null = null;
       let buffer: Buffer = Buffer.alloc(0);
@@ -295,6 +305,8 @@ export function createRowEncoder(
         for (let f = 0; f < encoders.length; f++) {
           const at = recordAt[f];
           let reason: string | null;
+          // Every path below writes the field (a value or a null) from here.
+          if (slotOf[f] >= 0) measuredAt[slotOf[f]] = w.pos;
           const t = at >= 0 && at < count ? types[at] : -1;
           // NULL, an empty blob and an empty text: the reader's null and '' are written as null.
           if (t === 0 || t === 12 || t === 13 || at === NO_CELL) {
@@ -353,6 +365,10 @@ export function createRowEncoder(
       ) {
         if (reason === null) {
           loaded++;
+          for (let k = 0; k < measuredAt.length; k++) {
+            const n = w.lengthAt(measuredAt[k]);
+            if (n > longest[k]) longest[k] = n;
+          }
           return;
         }
         w.pos = rowStart;
@@ -385,9 +401,11 @@ export function createRowEncoder(
           finish(w, rowStart, record, objectId, reason);
         },
         take() {
-          const out = { loaded, rejected };
+          const out = { loaded, rejected, bounds: extent.bounds(loaded), longest };
           loaded = 0;
           rejected = [];
+          extent = new Extent();
+          longest = measuredColumns.map(() => 0);
           return out;
         },
       };

@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
 import type { ErrorRecord } from '../../db/repositories/jobs.js';
 import { afterDelay, threadEntry } from '../../infra/thread-bundles.js';
+import type { LoadedStats } from './copy-stats.js';
 import type { ResumePoint } from './layer-sources.js';
 import {
   handBackThread,
@@ -26,6 +27,8 @@ export interface SqliteThreadBatch {
   rejected: ErrorRecord[];
   /** The resume point after this batch. */
   next: ResumePoint;
+  /** What the batch put in the table, where the thread copied it (copy-stats.ts). */
+  stats?: LoadedStats;
 }
 
 type Reply =

@@ -10,6 +10,7 @@ import type { LayerPlan } from '../../db/schema/publish-request.js';
 import { openSqlitePath } from '../../infra/readers/sqlite-pages.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
 import { CopyBinaryWriter } from './copy-binary.js';
+import { addedStats, encodedStats, type LoadedStats } from './copy-stats.js';
 import type { ResumePoint } from './layer-sources.js';
 import { createRowEncoder } from './row-encoder.js';
 import { type BatchShare, SQLITE_BATCH_ROWS } from './sqlite-source.js';
@@ -82,6 +83,8 @@ function startLoad(init: SqliteThreadInit, port: MessagePort) {
     let rows = 0;
     let loaded = 0;
     let pieces = 0;
+    /** What the batch puts in the table, as the encoder wrote it (copy-stats.ts). */
+    let stats: LoadedStats | undefined;
     const rejected: ReturnType<typeof encoder.encode>['rejected'] = [];
     for (;;) {
       const r = await batches.next();
@@ -96,6 +99,8 @@ function startLoad(init: SqliteThreadInit, port: MessagePort) {
       pieces++;
       rows += piece.rows;
       loaded += piece.loaded;
+      const told = encodedStats(piece.loaded, piece.bounds, piece.longest);
+      stats = pieces === 1 ? told : addedStats(stats, told);
       for (const x of piece.rejected) rejected.push(x);
       if (!piece.partial) {
         // A batch of no rows (the table ended after its last piece) still answers its resume point.
@@ -104,7 +109,7 @@ function startLoad(init: SqliteThreadInit, port: MessagePort) {
         const data = batch.finish();
         // On PostgreSQL the buffer comes back once its COPY has committed; elsewhere it goes to the activity.
         const reuse = copier ? batch : undefined;
-        return { ok: true, done: false, rows, data, loaded, rejected, next: piece.next, batch: reuse };
+        return { ok: true, done: false, rows, data, loaded, rejected, next: piece.next, stats, batch: reuse };
       }
     }
   }

@@ -293,6 +293,9 @@ export interface EncodedPiece {
   firstRowNumber: number;
   next: ResumePoint;
   partial?: boolean;
+  /** The box around the piece's written boxes, and its longest measured values (RecordWriter.take). */
+  bounds: Bounds | null;
+  longest: number[];
 }
 
 /**
@@ -343,8 +346,8 @@ export function* sqliteRecordBatches(
   /** A piece was given and its batch has not ended. */
   let pieceGiven = false;
   const piece = (partial: boolean): EncodedPiece => {
-    const { loaded, rejected } = writer.take();
-    const out: EncodedPiece = { rows, loaded, rejected, firstRowNumber, next: resume };
+    const { loaded, rejected, bounds, longest } = writer.take();
+    const out: EncodedPiece = { rows, loaded, rejected, firstRowNumber, next: resume, bounds, longest };
     if (partial) out.partial = true;
     rows = 0;
     firstRowNumber = rowNumber;

@@ -27,7 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idleCsvLoadThreads } from '../../../activities/publish/csv-load-thread.js';
 import type { LoadResult } from '../../../activities/publish/load-layer.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
-import { featureTableName } from '../../../db/repositories/feature-tables.js';
+import { featureTableName, featureTableStats } from '../../../db/repositories/feature-tables.js';
 import {
   KEPT_UPLOAD_PREFIX,
   keepUploadedCopy,
@@ -118,6 +118,31 @@ describe.each([
     expect(JSON.parse(rows[1].shape).x).toBeCloseTo((lon * Math.PI * 6378137) / 180, 3);
   }
 
+  /**
+   * The load's own count and extent of what it copied (copy-stats.ts), which finishLayer takes instead of
+   * scanning: PostgreSQL's figures over the table exactly, and about the extent of the usable rows'
+   * coordinates in Web Mercator by its formula.
+   */
+  async function checkLoadedStats(result: LoadResult) {
+    const scanned = await featureTableStats(database, table);
+    expect(result.stats).toEqual({ rows: scanned.count, extent: scanned.extent, longest: [] });
+    expect(result.stats?.rows).toBe(expectedUsable);
+    let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (let i = 1; i <= ROWS; i++) {
+      if (!usable(i)) continue;
+      const lon = Number((-87.9 + (i % 4500) / 10000).toFixed(5));
+      const lat = Number((41.6 + (i % 3800) / 10000).toFixed(5));
+      [w, s, e, n] = [Math.min(w, lon), Math.min(s, lat), Math.max(e, lon), Math.max(n, lat)];
+    }
+    const r = 6378137;
+    const x = (lon: number) => (lon * Math.PI * r) / 180;
+    const y = (lat: number) => r * Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360));
+    const want = [x(w), y(s), x(e), y(n)];
+    const extent = result.stats?.extent ?? [];
+    expect(extent).toHaveLength(4);
+    for (let k = 0; k < 4; k++) expect(extent[k]).toBeCloseTo(want[k], 3);
+  }
+
   const beats: { byteOffset: number; rowNumber: number; rowsLoaded: number }[] = [];
 
   it('loads every usable row once, under its row number, with its text as written', async () => {
@@ -127,6 +152,7 @@ describe.each([
     expect(result).toMatchObject({ rowsRead: ROWS, rowsLoaded: expectedUsable, rowsRejected: ROWS / 1000 });
     expect(result.reasons[0]).toMatch(/^Row 1000: /);
     await checkTable();
+    await checkLoadedStats(result);
     // Resume points move forward batch by batch, and each is a record boundary the file's bytes agree on.
     expect(beats.length).toBeGreaterThan(2);
     for (let k = 1; k < beats.length; k++) {
@@ -203,6 +229,17 @@ describe.each([
     const env = new MockActivityEnvironment({ heartbeatTimeoutMs: 60_000, heartbeatDetails: middle });
     const result = (await env.run(() => activities.loadLayer(jobId, 0))) as LoadResult;
     expect(result).toMatchObject({ rowsRead: ROWS, rowsLoaded: expectedUsable, rowsRejected: ROWS / 1000 });
+    await checkTable();
+    // The figures carried in the heartbeat and added to after it.
+    expect(middle).toHaveProperty('stats.rows', middle.rowsLoaded);
+    await checkLoadedStats(result);
+    // A resume point heartbeated without figures (by a load from before they were told) leaves them
+    // untold: finishLayer scans the table.
+    const { stats: _told, ...untold } = middle as typeof middle & { stats?: unknown };
+    const older = new MockActivityEnvironment({ heartbeatTimeoutMs: 60_000, heartbeatDetails: untold });
+    const again = (await older.run(() => activities.loadLayer(jobId, 0))) as LoadResult;
+    expect(again).toMatchObject({ rowsRead: ROWS, rowsLoaded: expectedUsable });
+    expect(again.stats).toBeUndefined();
     await checkTable();
     // The second load ran on the thread the first one left.
     if (kind === 'postgres') expect(idleCsvLoadThreads()).toEqual(keptThreads);

@@ -15,10 +15,13 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeSqlite } from '../../../activities/publish/analyze-tables.js';
 import type { LoadProgress, LoadResult } from '../../../activities/publish/load-layer.js';
+import { measuredTextFields } from '../../../activities/publish/sqlite-text-widths.js';
 import { parsePublishParameters } from '../../../api/publish/publish-parameters.js';
 import { type DatabaseHandle, openDatabase } from '../../../db/client.js';
-import { insertJob } from '../../../db/repositories/jobs.js';
+import { featureTableName, featureTableStats } from '../../../db/repositories/feature-tables.js';
+import { findJob, insertJob } from '../../../db/repositories/jobs.js';
 import { insertService, listLayers } from '../../../db/repositories/services.js';
+import type { PublishPlan } from '../../../db/schema/publish-request.js';
 import type { ObjectStore } from '../../../infra/object-store.js';
 import { publishWorkflowId } from '../../../workflows/messages.js';
 import { stack } from '../support/portal-client.js';
@@ -176,11 +179,32 @@ describe('text widths a GeoPackage leaves undeclared, measured on the loaded row
     // The retry never read the first batch, where the long note is.
     expect(Math.min(...secondBeats.map((b) => b.rowNumber))).toBeGreaterThanOrEqual(20_000);
 
-    const finished = (await new MockActivityEnvironment().run(() => activities.finishLayer(jobId, 0))) as {
-      featureCount: number;
-    };
+    // The load's figures went on from the resume point's: the widths include the note only the first
+    // attempt read. finishLayer takes them instead of scanning the table.
+    expect(resumeFrom?.stats?.rows).toBe(20_000);
+    expect(secondResult.stats?.rows).toBe(ROWS);
+    const finished = (await new MockActivityEnvironment().run(() =>
+      activities.finishLayer(jobId, 0, secondResult.stats),
+    )) as { featureCount: number };
     expect(finished.featureCount).toBe(ROWS);
     expect(await publishedLengths(serviceItemId)).toEqual(expected);
+    // The extent published is PostgreSQL's over the loaded table.
+    const [layer] = await listLayers(database.db, serviceItemId);
+    if (!layer) throw new Error('no layer was published');
+    const scanned = await featureTableStats(database, featureTableName(serviceItemId, 0));
+    const { xmin, ymin, xmax, ymax } = (layer.definition as { extent: Record<string, number> }).extent;
+    expect([xmin, ymin, xmax, ymax]).toEqual(scanned.extent);
+    expect(scanned.count).toBe(ROWS);
+    // The widths the encoder threads kept are PostgreSQL's octet lengths over the table, to the byte.
+    const job = await findJob(database.db, jobId);
+    const plan = (job?.plan as PublishPlan | null)?.layers[0];
+    if (!plan) throw new Error('the job has no plan');
+    const measured = measuredTextFields(plan).map((f) => f.column);
+    expect(measured).toHaveLength(3);
+    const widths = await featureTableStats(database, featureTableName(serviceItemId, 0), measured);
+    expect(secondResult.stats?.longest).toEqual(widths.longest);
+    // The file is above the size read on the activity's thread: these are the encoder thread's figures.
+    expect(statSync(path).size).toBeGreaterThan(4 * 1024 * 1024);
   }, 240_000);
 
   it("analyze answers the same lengths, and a publish given analyze's fields ends with them", async () => {
