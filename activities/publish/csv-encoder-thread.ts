@@ -11,6 +11,7 @@ import type { LayerPlan } from '../../db/schema/publish-request.js';
 import { afterDelay, threadEntry } from '../../infra/thread-bundles.js';
 import { internalError } from '../../lib/errors.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
+import type { LoadedStats } from './copy-stats.js';
 import type { EncoderThreadInit } from './csv-encoder-work.js';
 import { prestartThread, releaseThread, takeThread } from './spare-threads.js';
 
@@ -20,6 +21,8 @@ export interface ThreadBatch {
   data: Uint8Array;
   loaded: number;
   rejected: ErrorRecord[];
+  /** What the batch puts in the table, as the encoder wrote it (copy-stats.ts). */
+  stats?: LoadedStats;
 }
 
 type Reply = ({ ok: true } & ThreadBatch) | { ok: false; message: string };

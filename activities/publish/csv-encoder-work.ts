@@ -6,6 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { LayerPlan } from '../../db/schema/publish-request.js';
 import type { SpatialReference } from '../../lib/geometry/types.js';
+import { encodedStats } from './copy-stats.js';
 import { createCsvBatchEncoder } from './csv-batch-encoder.js';
 import { receiveWork } from './spare-threads.js';
 
@@ -23,9 +24,11 @@ let rowNumber = init.firstRowNumber;
 
 onMessage((bytes) => {
   try {
-    const { data, loaded, rejected, rows } = encodeBatch(bytes, rowNumber);
+    const { data, loaded, rejected, rows, bounds } = encodeBatch(bytes, rowNumber);
     rowNumber += rows;
-    port.postMessage({ ok: true, rows, data, loaded, rejected }, [data.buffer as ArrayBuffer]);
+    // What the batch puts in the table, as the encoder wrote it (a CSV measures no text widths).
+    const stats = encodedStats(loaded, bounds, []);
+    port.postMessage({ ok: true, rows, data, loaded, rejected, stats }, [data.buffer as ArrayBuffer]);
   } catch (e) {
     port.postMessage({ ok: false, message: e instanceof Error ? e.message : String(e) });
   }

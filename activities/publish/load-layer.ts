@@ -615,6 +615,7 @@ async function* threadBatches(
       rejected: b.rejected,
       tied: [],
       next: { byteOffset: b.nextByteOffset, rowNumber },
+      ...(b.stats ? { stats: b.stats } : {}),
     };
   };
   let local: Awaited<ReturnType<typeof takeKeptCopy>>;

@@ -252,7 +252,15 @@ describe('text widths a GeoPackage leaves undeclared, measured on the loaded row
     await env.run(() => activities.planPublish(jobId));
     const loaded = (await env.run(() => activities.loadLayer(jobId, 0))) as LoadResult;
     expect([loaded.rowsLoaded, loaded.reasons]).toEqual([50, []]);
-    await env.run(() => activities.finishLayer(jobId, 0));
+    // The figures of data copied on the activity's thread are read from it (copyDataStats): PostgreSQL's
+    // over the table, and finishLayer publishes sqlite3's lengths from them.
+    const job = await findJob(database.db, jobId);
+    const plan = (job?.plan as PublishPlan | null)?.layers[0];
+    if (!plan) throw new Error('the job has no plan');
+    const measured = measuredTextFields(plan).map((f) => f.column);
+    const scanned = await featureTableStats(database, featureTableName(serviceItemId, 0), measured);
+    expect(loaded.stats).toEqual({ rows: scanned.count, extent: scanned.extent, longest: scanned.longest });
+    await env.run(() => activities.finishLayer(jobId, 0, loaded.stats));
     expect(await publishedLengths(serviceItemId)).toEqual(want);
   }, 120_000);
 });
